@@ -1,0 +1,2 @@
+/** Demo consumer, wired with annotations. */
+package io.kestrel.rpc.demo.consumer;

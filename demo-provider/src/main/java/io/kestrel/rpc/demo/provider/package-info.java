@@ -1,0 +1,2 @@
+/** Demo provider, exposed with Spring XML. */
+package io.kestrel.rpc.demo.provider;

@@ -1,0 +1,101 @@
+package io.kestrel.rpc.api;
+
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Per-thread call context. On the consumer, attachments set here before a call travel with that
+ * call to the provider and are then cleared (one set of attachments belongs to one call). On the
+ * provider, during an invocation, {@link #current()} holds the attachments the consumer sent and
+ * the consumer's address.
+ *
+ * <p>Attachments are string keys and string values (like gRPC metadata): they are encoded by the
+ * frame codec, not by the serializer, so they never widen the deserialization allowlist.
+ *
+ * <p>Not thread-safe by design: each thread has its own instance.
+ */
+public final class RpcContext {
+    private static final ThreadLocal<RpcContext> CURRENT = ThreadLocal.withInitial(RpcContext::new);
+
+    private Map<String, String> attachments = new HashMap<>();
+    private String remoteAddress;
+
+    private RpcContext() {
+    }
+
+    /** The context of the calling thread, never null. */
+    public static RpcContext current() {
+        return CURRENT.get();
+    }
+
+    /** Adds an attachment to the next call made from this thread; a null value removes the key. */
+    public RpcContext setAttachment(String key, String value) {
+        if (key == null || key.isEmpty()) {
+            throw new IllegalArgumentException("attachment key must be a non-empty string");
+        }
+        if (value == null) {
+            attachments.remove(key);
+        } else {
+            attachments.put(key, value);
+        }
+        return this;
+    }
+
+    /** The attachment with this key, or null. */
+    public String getAttachment(String key) {
+        return attachments.get(key);
+    }
+
+    /** A read-only view of the attachments. */
+    public Map<String, String> getAttachments() {
+        return Collections.unmodifiableMap(attachments);
+    }
+
+    /** On the provider, during an invocation: the consumer's "host:port"; otherwise null. */
+    public String getRemoteAddress() {
+        return remoteAddress;
+    }
+
+    /**
+     * Takes the attachments for an outgoing call and leaves this context empty. Framework use.
+     */
+    public Map<String, String> takeAttachments() {
+        if (attachments.isEmpty()) {
+            return Map.of();
+        }
+        Map<String, String> taken = attachments;
+        attachments = new HashMap<>();
+        return taken;
+    }
+
+    /**
+     * Installs the context of an incoming call on the current thread and returns what was there
+     * before, to pass to {@link #restore}. Framework use.
+     */
+    public static Snapshot enter(Map<String, String> attachments, String remoteAddress) {
+        RpcContext ctx = current();
+        Snapshot previous = new Snapshot(ctx.attachments, ctx.remoteAddress);
+        ctx.attachments = new HashMap<>(attachments);
+        ctx.remoteAddress = remoteAddress;
+        return previous;
+    }
+
+    /** Puts back what {@link #enter} replaced. Framework use. */
+    public static void restore(Snapshot snapshot) {
+        RpcContext ctx = current();
+        ctx.attachments = snapshot.attachments;
+        ctx.remoteAddress = snapshot.remoteAddress;
+    }
+
+    /** What {@link #enter} replaced. */
+    public static final class Snapshot {
+        private final Map<String, String> attachments;
+        private final String remoteAddress;
+
+        private Snapshot(Map<String, String> attachments, String remoteAddress) {
+            this.attachments = attachments;
+            this.remoteAddress = remoteAddress;
+        }
+    }
+}

@@ -1,0 +1,36 @@
+package io.kestrel.rpc.api.config;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/** Argument checks shared by the builders; messages name the setting and the value. */
+final class Checks {
+    private Checks() {
+    }
+
+    static Duration positive(String setting, Duration d) {
+        Objects.requireNonNull(d, setting);
+        if (d.isNegative() || d.isZero()) {
+            throw new IllegalArgumentException(setting + " must be > 0, was " + d);
+        }
+        return d;
+    }
+
+    static int atLeast(String setting, int value, int min) {
+        if (value < min) {
+            throw new IllegalArgumentException(setting + " must be >= " + min + ", was " + value);
+        }
+        return value;
+    }
+
+    static String nonBlank(String setting, String value) {
+        if (value == null || value.isBlank()) {
+            throw new IllegalArgumentException(setting + " must not be empty");
+        }
+        return value.trim();
+    }
+
+    static String orEmpty(String value) {
+        return value == null ? "" : value.trim();
+    }
+}

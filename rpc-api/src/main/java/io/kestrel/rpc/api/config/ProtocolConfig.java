@@ -1,0 +1,237 @@
+package io.kestrel.rpc.api.config;
+
+import io.kestrel.rpc.api.serialization.SerializationOptimizer;
+import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * How a provider listens and how frames are encoded: port, serialization, threads, limits.
+ * Immutable; build with {@link #builder()}. XML: {@code <rpc:protocol .../>}, attribute names in
+ * each method's Javadoc.
+ */
+public final class ProtocolConfig {
+    public static final int DEFAULT_PAYLOAD_BYTES = 8 * 1024 * 1024;
+
+    private final String host;
+    private final String advertisedHost;
+    private final int port;
+    private final String serialization;
+    private final Class<? extends SerializationOptimizer> optimizer;
+    private final int threads;
+    private final int queueCapacity;
+    private final int ioThreads;
+    private final int payloadBytes;
+    private final Set<String> allowedPackages;
+    private final boolean compatible;
+    private final Duration heartbeatInterval;
+    private final int heartbeatMisses;
+    private final Duration shutdownTimeout;
+
+    private ProtocolConfig(Builder b) {
+        this.host = b.host;
+        this.advertisedHost = b.advertisedHost;
+        this.port = b.port;
+        this.serialization = b.serialization;
+        this.optimizer = b.optimizer;
+        this.threads = b.threads;
+        this.queueCapacity = b.queueCapacity;
+        this.ioThreads = b.ioThreads;
+        this.payloadBytes = b.payloadBytes;
+        this.allowedPackages = Set.copyOf(b.allowedPackages);
+        this.compatible = b.compatible;
+        this.heartbeatInterval = b.heartbeatInterval;
+        this.heartbeatMisses = b.heartbeatMisses;
+        this.shutdownTimeout = b.shutdownTimeout;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Address to bind ({@code host}). Default "127.0.0.1"; use "0.0.0.0" for all interfaces. */
+    public String host() {
+        return host;
+    }
+
+    /**
+     * Address published in the registry ({@code advertised-host}). Default: {@link #host()}, or the
+     * machine's address when binding to all interfaces.
+     */
+    public String advertisedHost() {
+        return advertisedHost;
+    }
+
+    /** Port to listen on ({@code port}); 0 picks a free one. Default 20880. */
+    public int port() {
+        return port;
+    }
+
+    /** Default serialization name for references ({@code serialization}). Default "kryo". */
+    public String serialization() {
+        return serialization;
+    }
+
+    /** Class registering serializable classes ({@code optimizer}), or null. */
+    public Class<? extends SerializationOptimizer> optimizer() {
+        return optimizer;
+    }
+
+    /**
+     * Business threads that run service methods ({@code threads}). Default 200. 0 runs methods on
+     * the I/O thread, for services that never block.
+     */
+    public int threads() {
+        return threads;
+    }
+
+    /** Calls that may wait for a business thread ({@code queues}); beyond it callers get "server busy". Default 0. */
+    public int queueCapacity() {
+        return queueCapacity;
+    }
+
+    /** Netty I/O threads ({@code iothreads}). Default: available processors. */
+    public int ioThreads() {
+        return ioThreads;
+    }
+
+    /** Largest frame body accepted or sent, in bytes ({@code payload}). Default 8 MiB. */
+    public int payloadBytes() {
+        return payloadBytes;
+    }
+
+    /** Packages or classes allowed for deserialization besides the defaults ({@code allowed-packages}). */
+    public Set<String> allowedPackages() {
+        return allowedPackages;
+    }
+
+    /** Tolerate fields added, removed or reordered between versions ({@code compatible}). Default false. */
+    public boolean compatible() {
+        return compatible;
+    }
+
+    /** Idle time after which a heartbeat is sent ({@code heartbeat}). Default 10 s. */
+    public Duration heartbeatInterval() {
+        return heartbeatInterval;
+    }
+
+    /** A connection silent for this many heartbeat intervals is closed. Default 3. */
+    public int heartbeatMisses() {
+        return heartbeatMisses;
+    }
+
+    /** How long a stopping server waits for in-flight calls ({@code shutdown-timeout}). Default 10 s. */
+    public Duration shutdownTimeout() {
+        return shutdownTimeout;
+    }
+
+    @Override
+    public String toString() {
+        return "ProtocolConfig{" + host + ":" + port + ", serialization=" + serialization
+                + (optimizer != null ? ", optimizer=" + optimizer.getName() : "") + ", threads=" + threads
+                + ", queues=" + queueCapacity + ", payload=" + payloadBytes + (compatible ? ", compatible" : "") + "}";
+    }
+
+    public static final class Builder {
+        private String host = "127.0.0.1";
+        private String advertisedHost;
+        private int port = 20880;
+        private String serialization = "kryo";
+        private Class<? extends SerializationOptimizer> optimizer;
+        private int threads = 200;
+        private int queueCapacity;
+        private int ioThreads = Runtime.getRuntime().availableProcessors();
+        private int payloadBytes = DEFAULT_PAYLOAD_BYTES;
+        private final Set<String> allowedPackages = new LinkedHashSet<>();
+        private boolean compatible;
+        private Duration heartbeatInterval = Duration.ofSeconds(10);
+        private int heartbeatMisses = 3;
+        private Duration shutdownTimeout = Duration.ofSeconds(10);
+
+        private Builder() {
+        }
+
+        public Builder host(String host) {
+            this.host = Checks.nonBlank("protocol host", host);
+            return this;
+        }
+
+        public Builder advertisedHost(String host) {
+            this.advertisedHost = host == null || host.isBlank() ? null : host.trim();
+            return this;
+        }
+
+        public Builder port(int port) {
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("protocol port must be 0..65535, was " + port);
+            }
+            this.port = port;
+            return this;
+        }
+
+        /** Name of an installed serialization; checked when the protocol is used. */
+        public Builder serialization(String name) {
+            this.serialization = Checks.nonBlank("protocol serialization", name).toLowerCase(java.util.Locale.ROOT);
+            return this;
+        }
+
+        public Builder optimizer(Class<? extends SerializationOptimizer> optimizer) {
+            this.optimizer = optimizer;
+            return this;
+        }
+
+        public Builder threads(int threads) {
+            this.threads = Checks.atLeast("protocol threads", threads, 0);
+            return this;
+        }
+
+        public Builder queueCapacity(int queueCapacity) {
+            this.queueCapacity = Checks.atLeast("protocol queues", queueCapacity, 0);
+            return this;
+        }
+
+        public Builder ioThreads(int ioThreads) {
+            this.ioThreads = Checks.atLeast("protocol iothreads", ioThreads, 1);
+            return this;
+        }
+
+        public Builder payloadBytes(int payloadBytes) {
+            this.payloadBytes = Checks.atLeast("protocol payload", payloadBytes, 1024);
+            return this;
+        }
+
+        public Builder allowPackage(String prefix) {
+            this.allowedPackages.add(Checks.nonBlank("protocol allowed-packages entry", prefix));
+            return this;
+        }
+
+        public Builder compatible(boolean compatible) {
+            this.compatible = compatible;
+            return this;
+        }
+
+        public Builder heartbeatInterval(Duration interval) {
+            this.heartbeatInterval = Checks.positive("protocol heartbeat", interval);
+            return this;
+        }
+
+        public Builder heartbeatMisses(int misses) {
+            this.heartbeatMisses = Checks.atLeast("protocol heartbeat misses", misses, 1);
+            return this;
+        }
+
+        public Builder shutdownTimeout(Duration timeout) {
+            this.shutdownTimeout = Checks.positive("protocol shutdown-timeout", timeout);
+            return this;
+        }
+
+        public ProtocolConfig build() {
+            Objects.requireNonNull(serialization);
+            if (advertisedHost == null) {
+                advertisedHost = host;
+            }
+            return new ProtocolConfig(this);
+        }
+    }
+}

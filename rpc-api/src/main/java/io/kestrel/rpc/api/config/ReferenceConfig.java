@@ -1,0 +1,286 @@
+package io.kestrel.rpc.api.config;
+
+import io.kestrel.rpc.api.ServiceKey;
+import io.kestrel.rpc.api.serialization.SerializationOptimizer;
+import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * A consumer's view of a remote service: how to find providers, how to call them, how to fail.
+ * Immutable; build with {@link #builder(Class)}. XML: {@code <rpc:reference id=".." interface=".."/>}.
+ *
+ * @param <T> the service interface
+ */
+public final class ReferenceConfig<T> {
+    private final Class<T> interfaceClass;
+    private final String version;
+    private final String group;
+    private final Duration timeout;
+    private final int retries;
+    private final String loadBalance;
+    private final String cluster;
+    private final String serialization;
+    private final Class<? extends SerializationOptimizer> optimizer;
+    private final String url;
+    private final boolean check;
+    private final boolean compatible;
+    private final int maxPendingCalls;
+    private final int payloadBytes;
+    private final Duration connectTimeout;
+    private final Duration heartbeatInterval;
+    private final int heartbeatMisses;
+    private final Set<String> allowedPackages;
+
+    private ReferenceConfig(Builder<T> b) {
+        this.interfaceClass = b.interfaceClass;
+        this.version = b.version;
+        this.group = b.group;
+        this.timeout = b.timeout;
+        this.retries = b.retries;
+        this.loadBalance = b.loadBalance;
+        this.cluster = b.cluster;
+        this.serialization = b.serialization;
+        this.optimizer = b.optimizer;
+        this.url = b.url;
+        this.check = b.check;
+        this.compatible = b.compatible;
+        this.maxPendingCalls = b.maxPendingCalls;
+        this.payloadBytes = b.payloadBytes;
+        this.connectTimeout = b.connectTimeout;
+        this.heartbeatInterval = b.heartbeatInterval;
+        this.heartbeatMisses = b.heartbeatMisses;
+        this.allowedPackages = Set.copyOf(b.allowedPackages);
+    }
+
+    public static <T> Builder<T> builder(Class<T> interfaceClass) {
+        return new Builder<>(interfaceClass);
+    }
+
+    public Class<T> interfaceClass() {
+        return interfaceClass;
+    }
+
+    public String version() {
+        return version;
+    }
+
+    public String group() {
+        return group;
+    }
+
+    public ServiceKey key() {
+        return new ServiceKey(interfaceClass.getName(), version, group);
+    }
+
+    /** Deadline of each call ({@code timeout}). Default 3 s. */
+    public Duration timeout() {
+        return timeout;
+    }
+
+    /** Extra attempts on other providers with cluster "failover" ({@code retries}). Default 2. */
+    public int retries() {
+        return retries;
+    }
+
+    /** Load balancer name ({@code loadbalance}): random, roundrobin, leastactive, consistenthash. Default random. */
+    public String loadBalance() {
+        return loadBalance;
+    }
+
+    /** Fault tolerance ({@code cluster}): failover, failfast, failsafe. Default failover. */
+    public String cluster() {
+        return cluster;
+    }
+
+    /** Serialization name ({@code serialization}); null means the protocol's default ("kryo"). */
+    public String serialization() {
+        return serialization;
+    }
+
+    /** Class registering serializable classes ({@code optimizer}), or null. */
+    public Class<? extends SerializationOptimizer> optimizer() {
+        return optimizer;
+    }
+
+    /**
+     * Direct provider addresses, "host:port[,host:port...]" ({@code url}); null means use the
+     * registry.
+     */
+    public String url() {
+        return url;
+    }
+
+    /** Fail at creation when no provider is available ({@code check}). Default true. */
+    public boolean check() {
+        return check;
+    }
+
+    /** Compatible mode of the serialization ({@code compatible}). Default false. */
+    public boolean compatible() {
+        return compatible;
+    }
+
+    /** Cap of calls in flight per connection; beyond it calls fail at once ({@code max-pending}). Default 65536. */
+    public int maxPendingCalls() {
+        return maxPendingCalls;
+    }
+
+    /** Largest frame body sent or accepted ({@code payload}). Default 8 MiB. */
+    public int payloadBytes() {
+        return payloadBytes;
+    }
+
+    /** TCP connect timeout ({@code connect-timeout}). Default 3 s. */
+    public Duration connectTimeout() {
+        return connectTimeout;
+    }
+
+    /** Idle time after which a heartbeat is sent ({@code heartbeat}). Default 10 s. */
+    public Duration heartbeatInterval() {
+        return heartbeatInterval;
+    }
+
+    /** A connection silent for this many heartbeat intervals is closed and reconnected. Default 3. */
+    public int heartbeatMisses() {
+        return heartbeatMisses;
+    }
+
+    /** Packages or classes allowed for deserialization besides the defaults. */
+    public Set<String> allowedPackages() {
+        return allowedPackages;
+    }
+
+    @Override
+    public String toString() {
+        return "ReferenceConfig{" + key() + (url != null ? ", url=" + url : "") + ", timeout=" + timeout.toMillis()
+                + "ms, cluster=" + cluster + ", retries=" + retries + ", loadbalance=" + loadBalance
+                + ", serialization=" + serialization + "}";
+    }
+
+    public static final class Builder<T> {
+        private final Class<T> interfaceClass;
+        private String version = "";
+        private String group = "";
+        private Duration timeout = Duration.ofSeconds(3);
+        private int retries = 2;
+        private String loadBalance = "random";
+        private String cluster = "failover";
+        private String serialization;
+        private Class<? extends SerializationOptimizer> optimizer;
+        private String url;
+        private boolean check = true;
+        private boolean compatible;
+        private int maxPendingCalls = 65536;
+        private int payloadBytes = ProtocolConfig.DEFAULT_PAYLOAD_BYTES;
+        private Duration connectTimeout = Duration.ofSeconds(3);
+        private Duration heartbeatInterval = Duration.ofSeconds(10);
+        private int heartbeatMisses = 3;
+        private final Set<String> allowedPackages = new LinkedHashSet<>();
+
+        private Builder(Class<T> interfaceClass) {
+            Objects.requireNonNull(interfaceClass, "reference interface");
+            if (!interfaceClass.isInterface()) {
+                throw new IllegalArgumentException("reference interface " + interfaceClass.getName()
+                        + " is a class; refer to an interface");
+            }
+            this.interfaceClass = interfaceClass;
+        }
+
+        public Builder<T> version(String version) {
+            this.version = Checks.orEmpty(version);
+            return this;
+        }
+
+        public Builder<T> group(String group) {
+            this.group = Checks.orEmpty(group);
+            return this;
+        }
+
+        public Builder<T> timeout(Duration timeout) {
+            this.timeout = Checks.positive("reference timeout", timeout);
+            return this;
+        }
+
+        public Builder<T> retries(int retries) {
+            this.retries = Checks.atLeast("reference retries", retries, 0);
+            return this;
+        }
+
+        public Builder<T> loadBalance(String name) {
+            this.loadBalance = Checks.nonBlank("reference loadbalance", name).toLowerCase(Locale.ROOT);
+            return this;
+        }
+
+        public Builder<T> cluster(String name) {
+            String c = Checks.nonBlank("reference cluster", name).toLowerCase(Locale.ROOT);
+            if (!Set.of("failover", "failfast", "failsafe").contains(c)) {
+                throw new IllegalArgumentException("reference cluster '" + name
+                        + "' is unknown; use failover, failfast or failsafe");
+            }
+            this.cluster = c;
+            return this;
+        }
+
+        public Builder<T> serialization(String name) {
+            this.serialization = name == null || name.isBlank() ? null : name.trim().toLowerCase(Locale.ROOT);
+            return this;
+        }
+
+        public Builder<T> optimizer(Class<? extends SerializationOptimizer> optimizer) {
+            this.optimizer = optimizer;
+            return this;
+        }
+
+        public Builder<T> url(String url) {
+            this.url = url == null || url.isBlank() ? null : url.trim();
+            return this;
+        }
+
+        public Builder<T> check(boolean check) {
+            this.check = check;
+            return this;
+        }
+
+        public Builder<T> compatible(boolean compatible) {
+            this.compatible = compatible;
+            return this;
+        }
+
+        public Builder<T> maxPendingCalls(int max) {
+            this.maxPendingCalls = Checks.atLeast("reference max-pending", max, 1);
+            return this;
+        }
+
+        public Builder<T> payloadBytes(int bytes) {
+            this.payloadBytes = Checks.atLeast("reference payload", bytes, 1024);
+            return this;
+        }
+
+        public Builder<T> connectTimeout(Duration timeout) {
+            this.connectTimeout = Checks.positive("reference connect-timeout", timeout);
+            return this;
+        }
+
+        public Builder<T> heartbeatInterval(Duration interval) {
+            this.heartbeatInterval = Checks.positive("reference heartbeat", interval);
+            return this;
+        }
+
+        public Builder<T> heartbeatMisses(int misses) {
+            this.heartbeatMisses = Checks.atLeast("reference heartbeat misses", misses, 1);
+            return this;
+        }
+
+        public Builder<T> allowPackage(String prefix) {
+            this.allowedPackages.add(Checks.nonBlank("reference allowed-packages entry", prefix));
+            return this;
+        }
+
+        public ReferenceConfig<T> build() {
+            return new ReferenceConfig<>(this);
+        }
+    }
+}

@@ -1,0 +1,116 @@
+package io.kestrel.rpc.api.config;
+
+import java.time.Duration;
+
+/**
+ * Where providers are published and found. Immutable; build with {@link #builder()}.
+ *
+ * <p>Addresses: {@code zookeeper://host:port[,host:port...]} for a ZooKeeper ensemble;
+ * {@code embedded} (or no address at all) starts a real ZooKeeper server in-process and logs its
+ * address; {@code embedded://port} does so on a fixed port.
+ */
+public final class RegistryConfig {
+    public static final String EMBEDDED = "embedded";
+
+    private final String address;
+    private final String root;
+    private final Duration sessionTimeout;
+    private final Duration connectionTimeout;
+
+    private RegistryConfig(Builder b) {
+        this.address = b.address;
+        this.root = b.root;
+        this.sessionTimeout = b.sessionTimeout;
+        this.connectionTimeout = b.connectionTimeout;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** An embedded ZooKeeper on a free port. */
+    public static RegistryConfig embedded() {
+        return builder().build();
+    }
+
+    /** The configured address; {@value #EMBEDDED} when none was given. */
+    public String address() {
+        return address;
+    }
+
+    /** Scheme of the address: "zookeeper" or "embedded". */
+    public String scheme() {
+        int i = address.indexOf("://");
+        return i < 0 ? address : address.substring(0, i);
+    }
+
+    /** Whether this config asks for an in-process ZooKeeper. */
+    public boolean isEmbedded() {
+        return scheme().equals(EMBEDDED);
+    }
+
+    /** Root path of all records in the registry. Default "/kestrel". */
+    public String root() {
+        return root;
+    }
+
+    /** ZooKeeper session timeout. Default 30 s. */
+    public Duration sessionTimeout() {
+        return sessionTimeout;
+    }
+
+    /** How long to wait for the first connection. Default 10 s. */
+    public Duration connectionTimeout() {
+        return connectionTimeout;
+    }
+
+    @Override
+    public String toString() {
+        return "RegistryConfig{" + address + ", root=" + root + ", session=" + sessionTimeout.toMillis() + "ms}";
+    }
+
+    public static final class Builder {
+        private String address = EMBEDDED;
+        private String root = "/kestrel";
+        private Duration sessionTimeout = Duration.ofSeconds(30);
+        private Duration connectionTimeout = Duration.ofSeconds(10);
+
+        private Builder() {
+        }
+
+        /** See the class comment; null or blank means embedded. */
+        public Builder address(String address) {
+            if (address == null || address.isBlank()) {
+                this.address = EMBEDDED;
+                return this;
+            }
+            String a = address.trim();
+            if (!a.equals(EMBEDDED) && !a.startsWith(EMBEDDED + "://") && !a.startsWith("zookeeper://")) {
+                throw new IllegalArgumentException("registry address '" + a
+                        + "' is not understood; use zookeeper://host:port[,host:port...], or 'embedded'");
+            }
+            this.address = a;
+            return this;
+        }
+
+        public Builder root(String root) {
+            String r = Checks.nonBlank("registry root", root);
+            this.root = r.startsWith("/") ? r : "/" + r;
+            return this;
+        }
+
+        public Builder sessionTimeout(Duration timeout) {
+            this.sessionTimeout = Checks.positive("registry sessionTimeout", timeout);
+            return this;
+        }
+
+        public Builder connectionTimeout(Duration timeout) {
+            this.connectionTimeout = Checks.positive("registry connectionTimeout", timeout);
+            return this;
+        }
+
+        public RegistryConfig build() {
+            return new RegistryConfig(this);
+        }
+    }
+}

@@ -1,0 +1,138 @@
+package io.kestrel.rpc.api.config;
+
+import io.kestrel.rpc.api.ServiceKey;
+import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * One exported service: interface, implementation, version/group, weight. Immutable; build with
+ * {@link #builder(Class, Object)}. XML: {@code <rpc:service interface=".." ref=".." version=".."/>}.
+ *
+ * @param <T> the service interface
+ */
+public final class ServiceConfig<T> {
+    private final Class<T> interfaceClass;
+    private final T ref;
+    private final String version;
+    private final String group;
+    private final Duration timeout;
+    private final int weight;
+    private final Set<String> serializations;
+
+    private ServiceConfig(Builder<T> b) {
+        this.interfaceClass = b.interfaceClass;
+        this.ref = b.ref;
+        this.version = b.version;
+        this.group = b.group;
+        this.timeout = b.timeout;
+        this.weight = b.weight;
+        this.serializations = Set.copyOf(b.serializations);
+    }
+
+    public static <T> Builder<T> builder(Class<T> interfaceClass, T ref) {
+        return new Builder<>(interfaceClass, ref);
+    }
+
+    public Class<T> interfaceClass() {
+        return interfaceClass;
+    }
+
+    /** The implementation that serves calls. */
+    public T ref() {
+        return ref;
+    }
+
+    public String version() {
+        return version;
+    }
+
+    public String group() {
+        return group;
+    }
+
+    public ServiceKey key() {
+        return new ServiceKey(interfaceClass.getName(), version, group);
+    }
+
+    /**
+     * Longest time the provider keeps working on a call whose caller sent no deadline
+     * ({@code timeout}); calls carry the consumer's own deadline, which wins. Default 3 s.
+     */
+    public Duration timeout() {
+        return timeout;
+    }
+
+    /** Relative weight for weighted load balancing ({@code weight}). Default 100. */
+    public int weight() {
+        return weight;
+    }
+
+    /**
+     * Serialization names the service accepts ({@code serializations}); empty means every installed
+     * serialization. Each of them enforces the allowlist.
+     */
+    public Set<String> serializations() {
+        return serializations;
+    }
+
+    @Override
+    public String toString() {
+        return "ServiceConfig{" + key() + ", ref=" + ref.getClass().getName() + ", weight=" + weight + "}";
+    }
+
+    public static final class Builder<T> {
+        private final Class<T> interfaceClass;
+        private final T ref;
+        private String version = "";
+        private String group = "";
+        private Duration timeout = Duration.ofSeconds(3);
+        private int weight = 100;
+        private final Set<String> serializations = new LinkedHashSet<>();
+
+        private Builder(Class<T> interfaceClass, T ref) {
+            Objects.requireNonNull(interfaceClass, "service interface");
+            if (!interfaceClass.isInterface()) {
+                throw new IllegalArgumentException("service interface " + interfaceClass.getName()
+                        + " is a class; export an interface");
+            }
+            Objects.requireNonNull(ref, "implementation (ref) of " + interfaceClass.getName());
+            if (!interfaceClass.isInstance(ref)) {
+                throw new IllegalArgumentException("implementation " + ref.getClass().getName()
+                        + " does not implement " + interfaceClass.getName());
+            }
+            this.interfaceClass = interfaceClass;
+            this.ref = ref;
+        }
+
+        public Builder<T> version(String version) {
+            this.version = Checks.orEmpty(version);
+            return this;
+        }
+
+        public Builder<T> group(String group) {
+            this.group = Checks.orEmpty(group);
+            return this;
+        }
+
+        public Builder<T> timeout(Duration timeout) {
+            this.timeout = Checks.positive("service timeout", timeout);
+            return this;
+        }
+
+        public Builder<T> weight(int weight) {
+            this.weight = Checks.atLeast("service weight", weight, 0);
+            return this;
+        }
+
+        public Builder<T> serialization(String name) {
+            this.serializations.add(Checks.nonBlank("service serialization", name).toLowerCase(java.util.Locale.ROOT));
+            return this;
+        }
+
+        public ServiceConfig<T> build() {
+            return new ServiceConfig<>(this);
+        }
+    }
+}

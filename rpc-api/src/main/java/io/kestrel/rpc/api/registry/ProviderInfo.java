@@ -1,0 +1,163 @@
+package io.kestrel.rpc.api.registry;
+
+import io.kestrel.rpc.api.ServiceKey;
+import java.net.URLDecoder;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One provider of one service, as published in the registry. Immutable.
+ *
+ * <p>Its storage form ({@link #toUrl()}) is URL-shaped:
+ * {@code kestrel://10.0.0.5:20880/com.example.UserService?version=1.0&group=a&serialization=8,2&weight=100&methods=get,list}.
+ * That string is a registry storage format, not a configuration API.
+ */
+public final class ProviderInfo {
+    private final String host;
+    private final int port;
+    private final ServiceKey service;
+    private final List<Byte> serializationIds;
+    private final int weight;
+    private final List<String> methods;
+
+    public ProviderInfo(String host, int port, ServiceKey service, List<Byte> serializationIds, int weight,
+            List<String> methods) {
+        if (host == null || host.isBlank()) {
+            throw new IllegalArgumentException("provider host must not be empty");
+        }
+        if (port <= 0 || port > 65535) {
+            throw new IllegalArgumentException("provider port must be 1..65535, was " + port);
+        }
+        if (weight < 0) {
+            throw new IllegalArgumentException("provider weight must be >= 0, was " + weight);
+        }
+        this.host = host;
+        this.port = port;
+        this.service = Objects.requireNonNull(service, "service");
+        this.serializationIds = List.copyOf(serializationIds);
+        this.weight = weight;
+        this.methods = List.copyOf(methods);
+    }
+
+    public String host() {
+        return host;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    /** "host:port". */
+    public String address() {
+        return host + ":" + port;
+    }
+
+    public ServiceKey service() {
+        return service;
+    }
+
+    /** Serialization ids the provider accepts for this service. */
+    public List<Byte> serializationIds() {
+        return serializationIds;
+    }
+
+    /** Relative weight for weighted load balancing; 0 takes no traffic. Default 100. */
+    public int weight() {
+        return weight;
+    }
+
+    /** Names of the service's methods. */
+    public List<String> methods() {
+        return methods;
+    }
+
+    /** The storage form; see the class comment. */
+    public String toUrl() {
+        StringBuilder sb = new StringBuilder("kestrel://").append(host).append(':').append(port).append('/')
+                .append(enc(service.interfaceName())).append('?');
+        sb.append("version=").append(enc(service.version()));
+        sb.append("&group=").append(enc(service.group()));
+        sb.append("&serialization=");
+        for (int i = 0; i < serializationIds.size(); i++) {
+            sb.append(i == 0 ? "" : ",").append(serializationIds.get(i));
+        }
+        sb.append("&weight=").append(weight);
+        sb.append("&methods=").append(enc(String.join(",", methods)));
+        return sb.toString();
+    }
+
+    /**
+     * Parses {@link #toUrl()}'s form.
+     *
+     * @throws IllegalArgumentException naming the text and what is wrong with it
+     */
+    public static ProviderInfo fromUrl(String url) {
+        try {
+            if (!url.startsWith("kestrel://")) {
+                throw new IllegalArgumentException("does not start with kestrel://");
+            }
+            String rest = url.substring("kestrel://".length());
+            int slash = rest.indexOf('/');
+            int q = rest.indexOf('?', slash);
+            String hostPort = rest.substring(0, slash);
+            int colon = hostPort.lastIndexOf(':');
+            String host = hostPort.substring(0, colon);
+            int port = Integer.parseInt(hostPort.substring(colon + 1));
+            String iface = dec(q < 0 ? rest.substring(slash + 1) : rest.substring(slash + 1, q));
+            Map<String, String> params = new LinkedHashMap<>();
+            if (q >= 0) {
+                for (String kv : rest.substring(q + 1).split("&")) {
+                    int eq = kv.indexOf('=');
+                    if (eq > 0) {
+                        params.put(kv.substring(0, eq), dec(kv.substring(eq + 1)));
+                    }
+                }
+            }
+            List<Byte> ids = new ArrayList<>();
+            for (String s : params.getOrDefault("serialization", "").split(",")) {
+                if (!s.isBlank()) {
+                    ids.add(Byte.parseByte(s.trim()));
+                }
+            }
+            List<String> methods = new ArrayList<>();
+            for (String m : params.getOrDefault("methods", "").split(",")) {
+                if (!m.isBlank()) {
+                    methods.add(m);
+                }
+            }
+            int weight = Integer.parseInt(params.getOrDefault("weight", "100"));
+            return new ProviderInfo(host, port, new ServiceKey(iface, params.get("version"), params.get("group")),
+                    ids, weight, methods);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("Malformed provider record '" + url + "': " + e.getMessage(), e);
+        }
+    }
+
+    private static String enc(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+
+    private static String dec(String s) {
+        return URLDecoder.decode(s, StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof ProviderInfo p && p.toUrl().equals(toUrl());
+    }
+
+    @Override
+    public int hashCode() {
+        return toUrl().hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return address() + "/" + service + (weight != 100 ? " weight=" + weight : "");
+    }
+}

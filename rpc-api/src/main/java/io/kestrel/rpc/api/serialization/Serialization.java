@@ -1,0 +1,29 @@
+package io.kestrel.rpc.api.serialization;
+
+/**
+ * A serialization format, the extension point found with {@link java.util.ServiceLoader}. List
+ * implementations in {@code META-INF/services/io.kestrel.rpc.api.serialization.Serialization}; each
+ * needs a public no-arg constructor that does not throw.
+ */
+public interface Serialization {
+    /** Stable wire id; see {@link SerializerIds}. */
+    byte id();
+
+    /** Short name used in configuration, e.g. "kryo", "hessian2". */
+    String name();
+
+    /**
+     * Whether {@link SerializationOptions#compatible()} is supported: a reader tolerates fields
+     * added, removed or reordered by the writer's version of a class.
+     */
+    boolean supportsCompatibleMode();
+
+    /**
+     * Creates a thread-safe serializer for these options.
+     *
+     * @throws IllegalArgumentException if the options ask for something this format cannot do
+     *     (for example compatible mode where {@link #supportsCompatibleMode()} is false); the
+     *     message says what to change
+     */
+    Serializer create(SerializationOptions options);
+}

@@ -1,0 +1,36 @@
+package io.kestrel.rpc.api.serialization;
+
+import io.kestrel.rpc.api.SerializationException;
+import java.io.InputStream;
+import java.io.OutputStream;
+
+/**
+ * Encodes and decodes one value per call. Instances are created by {@link Serialization#create}
+ * with fixed options and are thread-safe: one instance serves every connection and thread.
+ *
+ * <p>Every implementation checks each class named in the input against the
+ * {@link ClassAllowlist} of its options <em>before</em> loading or instantiating it, and throws
+ * {@link io.kestrel.rpc.api.ClassNotAllowedException} for a refused one.
+ */
+public interface Serializer {
+    /** Stable wire id written in every frame header; see {@link SerializerIds}. */
+    byte id();
+
+    /** Short name users configure, e.g. "kryo". */
+    String name();
+
+    /**
+     * Writes {@code value} (may be null) to {@code out}. The stream is the frame's buffer: do not
+     * close it. Implementations write the value's runtime type where the format needs it, so that a
+     * subtype of the declared type, or a {@link Throwable}, reads back as itself.
+     */
+    void serialize(Object value, OutputStream out) throws SerializationException;
+
+    /**
+     * Reads one value written by {@link #serialize}. {@code in} holds exactly the bytes of that value.
+     *
+     * @param expectedType the declared type at the reading side (a method's parameter or return
+     *     type, or {@code Object.class} when unknown); formats that do not record types use it.
+     */
+    Object deserialize(InputStream in, Class<?> expectedType) throws SerializationException;
+}

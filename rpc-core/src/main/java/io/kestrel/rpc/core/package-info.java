@@ -1,0 +1,2 @@
+/** Proxies, invokers, cluster fault tolerance, load balancing, and the export/refer bootstrap. */
+package io.kestrel.rpc.core;

@@ -1,0 +1,2 @@
+/** ZooKeeper registry through Apache Curator, and the embedded ZooKeeper launcher. */
+package io.kestrel.rpc.registry;
