@@ -1,0 +1,209 @@
+package io.kestrel.rpc.transport;
+
+import io.kestrel.rpc.api.TransportException;
+import io.kestrel.rpc.api.config.ProtocolConfig;
+import io.kestrel.rpc.transport.internal.ByteCountingHandler;
+import io.kestrel.rpc.transport.internal.FrameDecoder;
+import io.kestrel.rpc.transport.internal.ServerHandler;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.GlobalEventExecutor;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A provider's listening socket: accepts connections, decodes requests and runs them on a bounded
+ * business pool. When the pool and its queue are full, callers get an immediate SERVER_BUSY
+ * response. Thread-safe.
+ */
+public final class RpcServer implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(RpcServer.class);
+
+    private final ProtocolConfig config;
+    private final EventLoopGroup bossGroup;
+    private final EventLoopGroup workerGroup;
+    private final ThreadPoolExecutor businessPool;
+    private final ChannelGroup channels = new DefaultChannelGroup("kestrel-server", GlobalEventExecutor.INSTANCE);
+    private final TransportCounters counters = new TransportCounters();
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final Channel serverChannel;
+    private final int port;
+    private volatile boolean closing;
+    private volatile boolean closed;
+
+    private RpcServer(ProtocolConfig config, ServerDispatcher dispatcher) {
+        this.config = config;
+        this.bossGroup = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("kestrel-server-boss", true),
+                NioIoHandler.newFactory());
+        this.workerGroup = new MultiThreadIoEventLoopGroup(config.ioThreads(),
+                new DefaultThreadFactory("kestrel-server-io", true), NioIoHandler.newFactory());
+        Executor executor;
+        if (config.threads() == 0) {
+            businessPool = null;
+            executor = Runnable::run;
+        } else {
+            BlockingQueue<Runnable> queue = config.queueCapacity() == 0 ? new SynchronousQueue<>()
+                    : new ArrayBlockingQueue<>(config.queueCapacity());
+            businessPool = new ThreadPoolExecutor(config.threads(), config.threads(), 60, TimeUnit.SECONDS, queue,
+                    new DefaultThreadFactory("kestrel-server-biz", true), new ThreadPoolExecutor.AbortPolicy());
+            businessPool.allowCoreThreadTimeOut(true);
+            executor = businessPool;
+        }
+        ServerHandler.ServerState state = new ServerHandler.ServerState() {
+            @Override
+            public boolean closing() {
+                return closing;
+            }
+
+            @Override
+            public void callStarted() {
+                inFlight.incrementAndGet();
+            }
+
+            @Override
+            public void callFinished() {
+                inFlight.decrementAndGet();
+            }
+        };
+        ByteCountingHandler byteCounter = new ByteCountingHandler(counters);
+        long idleMillis = config.heartbeatInterval().toMillis() * config.heartbeatMisses();
+        ServerBootstrap b = new ServerBootstrap()
+                .group(bossGroup, workerGroup)
+                .channel(NioServerSocketChannel.class)
+                .option(ChannelOption.SO_BACKLOG, 1024)
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.SO_KEEPALIVE, true)
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        channels.add(ch);
+                        ch.pipeline()
+                                .addLast("bytes", byteCounter)
+                                .addLast("idle", new IdleStateHandler(idleMillis, 0, 0, TimeUnit.MILLISECONDS))
+                                .addLast("frame", new FrameDecoder(config.payloadBytes()))
+                                .addLast("dispatch", new ServerHandler(dispatcher, executor, state,
+                                        config.payloadBytes(), counters));
+                    }
+                });
+        ChannelFuture bind = b.bind(new InetSocketAddress(config.host(), config.port())).awaitUninterruptibly();
+        if (!bind.isSuccess()) {
+            shutdownGroups();
+            throw new TransportException("Cannot listen on " + config.host() + ":" + config.port() + ": "
+                    + bind.cause().getMessage() + ". Is another process using the port? Choose another port"
+                    + " (port=\"0\" picks a free one)", bind.cause());
+        }
+        this.serverChannel = bind.channel();
+        this.port = ((InetSocketAddress) serverChannel.localAddress()).getPort();
+        log.info("Kestrel RPC server listening on {}:{} ({} I/O threads, {} business threads, queue {}, payload limit {} bytes)",
+                config.host(), port, config.ioThreads(), config.threads(), config.queueCapacity(), config.payloadBytes());
+    }
+
+    /**
+     * Binds a server.
+     *
+     * @throws TransportException naming the address when the port cannot be bound
+     */
+    public static RpcServer start(ProtocolConfig config, ServerDispatcher dispatcher) {
+        return new RpcServer(config, dispatcher);
+    }
+
+    /** The bound port (the real one when the config asked for 0). */
+    public int port() {
+        return port;
+    }
+
+    public String host() {
+        return config.host();
+    }
+
+    public TransportCounters counters() {
+        return counters;
+    }
+
+    /** Calls accepted and not yet answered. */
+    public int inFlight() {
+        return inFlight.get();
+    }
+
+    /** Open consumer connections. */
+    public int connectionCount() {
+        return channels.size();
+    }
+
+    /** Stops accepting, answers new calls on open connections with SERVER_BUSY, waits for in-flight calls. */
+    public void startClosing() {
+        closing = true;
+        serverChannel.close().awaitUninterruptibly();
+    }
+
+    /** {@link #closeGracefully} with the protocol's shutdown timeout. */
+    @Override
+    public void close() {
+        closeGracefully(config.shutdownTimeout());
+    }
+
+    /**
+     * Stops accepting connections, refuses new calls (SERVER_BUSY, so failover clients retry
+     * elsewhere), waits up to {@code timeout} for in-flight calls, then closes every connection.
+     *
+     * @return true if every in-flight call finished in time
+     */
+    public synchronized boolean closeGracefully(Duration timeout) {
+        if (closed) {
+            return true;
+        }
+        startClosing();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        boolean drained = true;
+        while (inFlight.get() > 0) {
+            if (System.nanoTime() > deadline) {
+                drained = false;
+                log.warn("Closing server on port {} with {} calls still running after {} ms", port, inFlight.get(),
+                        timeout.toMillis());
+                break;
+            }
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        // let queued responses reach the socket before closing
+        channels.close().awaitUninterruptibly(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        if (businessPool != null) {
+            businessPool.shutdownNow();
+        }
+        shutdownGroups();
+        closed = true;
+        log.info("Kestrel RPC server on port {} closed ({})", port, counters);
+        return drained;
+    }
+
+    private void shutdownGroups() {
+        bossGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS);
+        workerGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS);
+    }
+}

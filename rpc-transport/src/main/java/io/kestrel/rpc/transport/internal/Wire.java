@@ -1,0 +1,122 @@
+package io.kestrel.rpc.transport.internal;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.handler.codec.CorruptedFrameException;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Frame constants and the small encodings used inside frame bodies: unsigned varints and
+ * length-prefixed UTF-8 strings.
+ */
+public final class Wire {
+    public static final short MAGIC = (short) 0x4B52; // "KR"
+    public static final byte VERSION = 1;
+    public static final int HEADER_BYTES = 18;
+    public static final int LENGTH_OFFSET = 14;
+
+    public static final byte FLAG_REQUEST = 0x01;
+    public static final byte FLAG_TWO_WAY = 0x02;
+    public static final byte FLAG_EVENT = 0x04;
+    /** Request carries the method descriptor text for its method reference (first use on a connection). */
+    public static final byte FLAG_METHOD_DEF = 0x08;
+
+    /** Response body kinds. */
+    public static final byte RESULT_NULL = 0;
+    public static final byte RESULT_VALUE = 1;
+
+    /** Most method references one connection may define; bounds per-connection server memory. */
+    public static final int MAX_METHOD_REFS = 4096;
+    /** Most attachments one request may carry. */
+    public static final int MAX_ATTACHMENTS = 256;
+
+    private Wire() {
+    }
+
+    public static void writeHeader(ByteBuf out, byte flags, byte serializationId, byte status, long requestId, int bodyLength) {
+        out.writeShort(MAGIC);
+        out.writeByte(VERSION);
+        out.writeByte(flags);
+        out.writeByte(serializationId);
+        out.writeByte(status);
+        out.writeLong(requestId);
+        out.writeInt(bodyLength);
+    }
+
+    public static void writeVarint(ByteBuf out, int value) {
+        while ((value & ~0x7F) != 0) {
+            out.writeByte((value & 0x7F) | 0x80);
+            value >>>= 7;
+        }
+        out.writeByte(value);
+    }
+
+    public static int varintSize(int value) {
+        int n = 1;
+        while ((value & ~0x7F) != 0) {
+            n++;
+            value >>>= 7;
+        }
+        return n;
+    }
+
+    public static int readVarint(ByteBuf in) {
+        int result = 0;
+        for (int shift = 0; shift < 35; shift += 7) {
+            if (!in.isReadable()) {
+                throw new CorruptedFrameException("truncated varint in frame body");
+            }
+            byte b = in.readByte();
+            result |= (b & 0x7F) << shift;
+            if (b >= 0) {
+                if (result < 0) {
+                    throw new CorruptedFrameException("negative varint in frame body");
+                }
+                return result;
+            }
+        }
+        throw new CorruptedFrameException("varint longer than 5 bytes in frame body");
+    }
+
+    public static void writeString(ByteBuf out, String s) {
+        if (s == null || s.isEmpty()) {
+            writeVarint(out, 0);
+            return;
+        }
+        writeVarint(out, ByteBufUtil.utf8Bytes(s));
+        out.writeCharSequence(s, StandardCharsets.UTF_8);
+    }
+
+    public static String readString(ByteBuf in) {
+        int length = readVarint(in);
+        if (length > in.readableBytes()) {
+            throw new CorruptedFrameException("string of " + length + " bytes but only " + in.readableBytes() + " left in frame");
+        }
+        return in.readCharSequence(length, StandardCharsets.UTF_8).toString();
+    }
+
+    public static void writeAttachments(ByteBuf out, Map<String, String> attachments) {
+        writeVarint(out, attachments.size());
+        for (Map.Entry<String, String> e : attachments.entrySet()) {
+            writeString(out, e.getKey());
+            writeString(out, e.getValue());
+        }
+    }
+
+    public static Map<String, String> readAttachments(ByteBuf in) {
+        int n = readVarint(in);
+        if (n == 0) {
+            return Map.of();
+        }
+        if (n > MAX_ATTACHMENTS) {
+            throw new CorruptedFrameException("request carries " + n + " attachments; at most " + MAX_ATTACHMENTS);
+        }
+        Map<String, String> m = new HashMap<>(n * 2);
+        for (int i = 0; i < n; i++) {
+            m.put(readString(in), readString(in));
+        }
+        return m;
+    }
+}

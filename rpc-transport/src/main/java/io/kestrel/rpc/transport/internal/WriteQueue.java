@@ -1,0 +1,68 @@
+package io.kestrel.rpc.transport.internal;
+
+import io.netty.channel.Channel;
+import io.netty.util.internal.PlatformDependent;
+import java.util.Queue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+
+/**
+ * Coalesces writes from many threads: callers enqueue, and one task on the channel's event loop
+ * writes everything queued and flushes once per batch, so a burst of N calls costs one syscall
+ * instead of N. Ordering is the enqueue order.
+ *
+ * @param <T> the queued message type, turned into writes by the writer function on the event loop
+ */
+public final class WriteQueue<T> implements Runnable {
+    private static final int MAX_BATCH = 256;
+
+    private final Channel channel;
+    private final Consumer<T> writer;
+    private final Queue<T> queue = PlatformDependent.newMpscQueue();
+    private final AtomicBoolean scheduled = new AtomicBoolean();
+
+    /**
+     * @param writer called on the event loop for each message; it writes (without flushing) and
+     *     owns the message's buffers from then on
+     */
+    public WriteQueue(Channel channel, Consumer<T> writer) {
+        this.channel = channel;
+        this.writer = writer;
+    }
+
+    public void enqueue(T message) {
+        queue.offer(message);
+        if (scheduled.compareAndSet(false, true)) {
+            channel.eventLoop().execute(this);
+        }
+    }
+
+    @Override
+    public void run() {
+        try {
+            int n = 0;
+            T m;
+            while ((m = queue.poll()) != null) {
+                writer.accept(m);
+                if (++n == MAX_BATCH) {
+                    channel.flush();
+                    n = 0;
+                }
+            }
+            channel.flush();
+        } finally {
+            scheduled.set(false);
+            if (!queue.isEmpty() && scheduled.compareAndSet(false, true)) {
+                channel.eventLoop().execute(this);
+            }
+        }
+    }
+
+    /** Removes and returns everything still queued (after the channel closed). Event loop only. */
+    public void drainTo(Consumer<T> sink) {
+        T m;
+        while ((m = queue.poll()) != null) {
+            sink.accept(m);
+        }
+    }
+}
