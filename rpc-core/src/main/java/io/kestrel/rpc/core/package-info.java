@@ -1,2 +1,5 @@
-/** Proxies, invokers, cluster fault tolerance, load balancing, and the export/refer bootstrap. */
+/**
+ * The bootstrap: {@link io.kestrel.rpc.core.RpcRuntime} exports services and creates proxies for
+ * references, with cluster fault tolerance and load balancing on top of the transport.
+ */
 package io.kestrel.rpc.core;

@@ -38,23 +38,39 @@ public final class ClientTransport implements AutoCloseable {
     }
 
     /**
-     * The connection to {@code host:port}, opened (and awaited up to the connect timeout) if there
-     * is none yet. A connection that could not be opened is returned anyway: it keeps
-     * reconnecting in the background and fails calls at once until it succeeds.
+     * Takes a share of the connection to {@code host:port}, opening it if there is none yet. With
+     * {@code awaitConnect}, waits up to the connect timeout for the first attempt. A connection that
+     * could not be opened is returned anyway: it keeps reconnecting in the background and fails calls
+     * at once until it succeeds. Every acquire is paired with one {@link #release}.
      */
-    public Connection connection(String host, int port, ClientOptions options) {
+    public Connection acquire(String host, int port, ClientOptions options, boolean awaitConnect) {
         if (closed) {
             throw new IllegalStateException("client transport is closed");
         }
-        String key = host + ":" + port;
-        Connection existing = connections.get(key);
-        if (existing != null) {
-            existing.awaitFirstConnect();
-            return existing;
+        Connection c = connections.compute(host + ":" + port, (k, existing) -> {
+            Connection conn = existing != null ? existing : new Connection(this, host, port, options);
+            conn.users++;
+            return conn;
+        });
+        if (awaitConnect) {
+            c.awaitFirstConnect();
         }
-        Connection created = connections.computeIfAbsent(key, k -> new Connection(this, host, port, options));
-        created.awaitFirstConnect();
-        return created;
+        return c;
+    }
+
+    /** Gives back a share taken by {@link #acquire}; the last one closes the connection. */
+    public void release(String host, int port) {
+        Connection[] toClose = new Connection[1];
+        connections.computeIfPresent(host + ":" + port, (k, conn) -> {
+            if (--conn.users > 0) {
+                return conn;
+            }
+            toClose[0] = conn;
+            return null;
+        });
+        if (toClose[0] != null) {
+            toClose[0].close();
+        }
     }
 
     /** The connection to this address if one exists, else null. */
@@ -62,12 +78,14 @@ public final class ClientTransport implements AutoCloseable {
         return connections.get(host + ":" + port);
     }
 
-    /** Closes and forgets the connection to this address, failing its pending calls. */
-    public void disconnect(String host, int port) {
-        Connection c = connections.remove(host + ":" + port);
-        if (c != null) {
-            c.close();
+    /** Whether the calling thread is one of this transport's event loops (where blocking is forbidden). */
+    public boolean inEventLoop() {
+        for (io.netty.util.concurrent.EventExecutor e : group) {
+            if (e.inEventLoop()) {
+                return true;
+            }
         }
+        return false;
     }
 
     public List<Connection> connections() {

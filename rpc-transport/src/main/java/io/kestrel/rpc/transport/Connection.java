@@ -79,6 +79,8 @@ public final class Connection implements AutoCloseable {
     private volatile boolean closed;
     private volatile String lastError = "none";
     private int failedAttempts;
+    /** Shares taken with {@link ClientTransport#acquire}; guarded by the transport's map. */
+    int users;
 
     Connection(ClientTransport transport, String host, int port, ClientOptions options) {
         this.transport = transport;

@@ -1,0 +1,146 @@
+package io.kestrel.rpc.core.internal;
+
+import io.kestrel.rpc.api.ConnectionUnavailableException;
+import io.kestrel.rpc.api.NoProviderException;
+import io.kestrel.rpc.api.ServerBusyException;
+import io.kestrel.rpc.api.ServiceNotFoundException;
+import io.kestrel.rpc.api.cluster.Invocation;
+import io.kestrel.rpc.api.cluster.LoadBalance;
+import io.kestrel.rpc.api.config.ReferenceConfig;
+import io.kestrel.rpc.api.registry.ProviderInfo;
+import io.kestrel.rpc.api.serialization.Serializer;
+import io.kestrel.rpc.transport.RpcRequest;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Chooses a provider for each call and applies the reference's fault tolerance:
+ * <ul>
+ *   <li>{@code failover} (default): a call that certainly did not run on the provider is retried on
+ *       another provider, up to {@code retries} times. Retried: not connected / connection refused /
+ *       closed before sending ({@link ConnectionUnavailableException}), provider busy or shutting
+ *       down ({@link ServerBusyException}), service not exported there ({@link ServiceNotFoundException}).
+ *       Not retried, because the call may have run: timeouts, a connection lost while the call was in
+ *       flight, exceptions thrown by the service, bad requests.</li>
+ *   <li>{@code failfast}: the first failure is the call's failure.</li>
+ *   <li>{@code failsafe}: failures are logged and the call returns null (for calls whose result does
+ *       not matter, such as audit logging).</li>
+ * </ul>
+ */
+public final class ClusterInvoker {
+    private static final Logger log = LoggerFactory.getLogger(ClusterInvoker.class);
+
+    private final ReferenceConfig<?> config;
+    private final Directory directory;
+    private final LoadBalance loadBalance;
+    private final Serializer serializer;
+    private final int retries;
+
+    public ClusterInvoker(ReferenceConfig<?> config, Directory directory, LoadBalance loadBalance, Serializer serializer) {
+        this.config = config;
+        this.directory = directory;
+        this.loadBalance = loadBalance;
+        this.serializer = serializer;
+        this.retries = config.cluster().equals("failover") ? config.retries() : 0;
+    }
+
+    public Serializer serializer() {
+        return serializer;
+    }
+
+    public Directory directory() {
+        return directory;
+    }
+
+    /** Sends the call; the future completes with the result or the (final) failure. */
+    public CompletableFuture<Object> invoke(MethodInfo method, Object[] args, Map<String, String> attachments) {
+        RpcRequest request = new RpcRequest(method.ref, serializer, args, attachments, method.timeoutMillis,
+                method.resultType);
+        Invocation invocation = new Invocation(config.key(), method.method, args, attachments);
+        CompletableFuture<Object> result = attempt(request, invocation, new ArrayList<>(), 0, null);
+        if (config.cluster().equals("failsafe")) {
+            return result.exceptionally(e -> {
+                log.warn("failsafe: {} failed and returns null: {}", method.ref.displayName(), e.toString());
+                return null;
+            });
+        }
+        return result;
+    }
+
+    private CompletableFuture<Object> attempt(RpcRequest request, Invocation invocation, List<Endpoint> tried, int attempt,
+            Throwable previous) {
+        Endpoint endpoint;
+        try {
+            endpoint = select(invocation, tried);
+        } catch (NoProviderException e) {
+            // after a retriable failure with nobody left to try, the failure itself says most
+            return CompletableFuture.failedFuture(previous != null ? previous : e);
+        }
+        endpoint.active.incrementAndGet();
+        CompletableFuture<Object> call = endpoint.connection().invoke(request);
+        call.whenComplete((v, e) -> endpoint.active.decrementAndGet());
+        if (attempt >= retries) {
+            return call;
+        }
+        return call.handle((value, error) -> {
+            if (error == null) {
+                return CompletableFuture.completedFuture(value);
+            }
+            Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+            if (!notRun(cause)) {
+                return CompletableFuture.failedFuture(cause);
+            }
+            log.debug("{} failed on {} ({}); retrying on another provider ({} of {})",
+                    request.method().displayName(), endpoint, cause.getMessage(), attempt + 1, retries);
+            tried.add(endpoint);
+            return attempt(request, invocation, tried, attempt + 1, cause);
+        }).thenCompose(f -> f);
+    }
+
+    /** Failures that prove the call did not run, so it is safe to send it elsewhere. */
+    static boolean notRun(Throwable e) {
+        return e instanceof ConnectionUnavailableException || e instanceof ServerBusyException
+                || e instanceof ServiceNotFoundException;
+    }
+
+    private Endpoint select(Invocation invocation, List<Endpoint> tried) {
+        List<Endpoint> all = directory.endpoints();
+        List<Endpoint> usable = new ArrayList<>(all.size());
+        List<Endpoint> disconnected = new ArrayList<>();
+        for (Endpoint e : all) {
+            if (!e.provider().serializationIds().contains(serializer.id()) || tried.contains(e)) {
+                continue;
+            }
+            (e.connection().isConnected() ? usable : disconnected).add(e);
+        }
+        if (usable.isEmpty()) {
+            usable = disconnected; // let the call fail with the connection's own message
+        }
+        if (usable.isEmpty()) {
+            return throwNoProvider(tried);
+        }
+        if (usable.size() == 1) {
+            return usable.get(0);
+        }
+        return loadBalance.select(usable, invocation);
+    }
+
+    private Endpoint throwNoProvider(List<Endpoint> tried) {
+        List<ProviderInfo> seen = directory.seen();
+        String seenText = seen.isEmpty() ? "none" : seen.stream()
+                .map(p -> p.address() + " (serialization ids " + p.serializationIds() + ")")
+                .collect(Collectors.joining(", "));
+        throw new NoProviderException("No provider available for " + config.key() + " (interface "
+                + config.interfaceClass().getName() + ", version '" + config.version() + "', group '" + config.group()
+                + "') from " + directory.source() + "; providers seen: " + seenText + "; this consumer uses serialization "
+                + serializer.name() + " (id " + serializer.id() + ")"
+                + (tried.isEmpty() ? "" : "; already tried: " + tried)
+                + ". Start a provider, or check the interface, version, group and serialization on both sides");
+    }
+}

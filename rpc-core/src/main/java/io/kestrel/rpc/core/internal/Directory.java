@@ -1,0 +1,151 @@
+package io.kestrel.rpc.core.internal;
+
+import io.kestrel.rpc.api.ServiceKey;
+import io.kestrel.rpc.api.registry.ProviderInfo;
+import io.kestrel.rpc.api.registry.ProviderListener;
+import io.kestrel.rpc.api.registry.Registry;
+import io.kestrel.rpc.transport.ClientOptions;
+import io.kestrel.rpc.transport.ClientTransport;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The providers of one reference: a fixed list (direct mode) or the registry's current list. Opens
+ * (shares) a connection to each provider as soon as it appears, so the first call does not pay for
+ * connecting, and releases it when the provider disappears. Thread-safe.
+ */
+public final class Directory implements ProviderListener, AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(Directory.class);
+
+    private final ServiceKey service;
+    private final ClientTransport transport;
+    private final ClientOptions options;
+    private final Registry registry;
+    private final String source;
+    private final CountDownLatch firstList = new CountDownLatch(1);
+    private volatile List<Endpoint> endpoints = List.of();
+    private volatile List<ProviderInfo> seen = List.of();
+    private boolean closed;
+
+    private Directory(ServiceKey service, ClientTransport transport, ClientOptions options, Registry registry,
+            String source) {
+        this.service = service;
+        this.transport = transport;
+        this.options = options;
+        this.registry = registry;
+        this.source = source;
+    }
+
+    /** Direct mode: the given providers, "host:port[,host:port...]", accepting any serialization. */
+    public static Directory direct(ServiceKey service, String url, ClientTransport transport, ClientOptions options,
+            List<Byte> anySerialization) {
+        Directory d = new Directory(service, transport, options, null, "direct url " + url);
+        List<ProviderInfo> providers = new ArrayList<>();
+        for (String part : url.split(",")) {
+            String hp = part.trim();
+            if (hp.startsWith("kestrel://")) {
+                hp = hp.substring("kestrel://".length());
+            }
+            int slash = hp.indexOf('/');
+            if (slash >= 0) {
+                hp = hp.substring(0, slash);
+            }
+            int colon = hp.lastIndexOf(':');
+            if (colon <= 0) {
+                throw new IllegalArgumentException("reference url '" + url + "' must be host:port[,host:port...]");
+            }
+            int port;
+            try {
+                port = Integer.parseInt(hp.substring(colon + 1));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("reference url '" + url + "' has a bad port in '" + part + "'");
+            }
+            providers.add(new ProviderInfo(hp.substring(0, colon), port, service, anySerialization, 100, List.of()));
+        }
+        d.update(providers, true);
+        return d;
+    }
+
+    /** Registry mode: follows the registry's list of providers. */
+    public static Directory subscribe(ServiceKey service, Registry registry, ClientTransport transport,
+            ClientOptions options) {
+        Directory d = new Directory(service, transport, options, registry, "registry " + registry.address());
+        registry.subscribe(service, d);
+        return d;
+    }
+
+    /** Waits up to {@code timeoutMillis} for the registry's first answer. */
+    public void awaitFirstList(long timeoutMillis) throws InterruptedException {
+        firstList.await(timeoutMillis, TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void providersChanged(ServiceKey key, List<ProviderInfo> providers) {
+        update(providers, false);
+    }
+
+    private synchronized void update(List<ProviderInfo> providers, boolean awaitConnect) {
+        if (closed) {
+            return;
+        }
+        Map<String, Endpoint> old = new HashMap<>();
+        for (Endpoint e : endpoints) {
+            old.put(e.provider().address(), e);
+        }
+        List<Endpoint> next = new ArrayList<>();
+        for (ProviderInfo p : providers) {
+            Endpoint kept = old.remove(p.address());
+            if (kept != null && kept.provider().equals(p)) {
+                next.add(kept);
+            } else if (kept != null) {
+                next.add(new Endpoint(p, kept.connection())); // same address, new record: keep the connection
+            } else {
+                next.add(new Endpoint(p, transport.acquire(p.host(), p.port(), options, awaitConnect)));
+            }
+        }
+        endpoints = List.copyOf(next);
+        seen = List.copyOf(providers);
+        for (Endpoint gone : old.values()) {
+            transport.release(gone.provider().host(), gone.provider().port());
+        }
+        if (registry != null) {
+            log.info("Providers of {}: {}", service, next);
+        }
+        firstList.countDown();
+    }
+
+    public List<Endpoint> endpoints() {
+        return endpoints;
+    }
+
+    /** Every provider record currently known, including ones filtered out later. */
+    public List<ProviderInfo> seen() {
+        return seen;
+    }
+
+    /** Where the list comes from, for messages. */
+    public String source() {
+        return source;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (registry != null) {
+            registry.unsubscribe(service, this);
+        }
+        for (Endpoint e : endpoints) {
+            transport.release(e.provider().host(), e.provider().port());
+        }
+        endpoints = List.of();
+    }
+}

@@ -1,0 +1,152 @@
+package io.kestrel.rpc.core.internal;
+
+import io.kestrel.rpc.api.BadRequestException;
+import io.kestrel.rpc.api.ServiceKey;
+import io.kestrel.rpc.api.ServiceNotFoundException;
+import io.kestrel.rpc.api.config.ServiceConfig;
+import io.kestrel.rpc.api.serialization.Serialization;
+import io.kestrel.rpc.api.serialization.SerializationOptimizer;
+import io.kestrel.rpc.api.serialization.Serializations;
+import io.kestrel.rpc.api.serialization.Serializer;
+import io.kestrel.rpc.transport.MethodRef;
+import io.kestrel.rpc.transport.ServerDispatcher;
+import io.kestrel.rpc.transport.ServerMethod;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
+
+/** The provider's table of exported methods, looked up by descriptor. Thread-safe. */
+public final class ProviderDispatcher implements ServerDispatcher {
+    private final Map<String, ExportedMethod> methods = new ConcurrentHashMap<>();
+    private final Map<ServiceKey, List<String>> services = new ConcurrentHashMap<>();
+    private final SerializerCache serializers;
+    private final Class<? extends SerializationOptimizer> optimizer;
+    private final boolean compatible;
+
+    public ProviderDispatcher(SerializerCache serializers, Class<? extends SerializationOptimizer> optimizer,
+            boolean compatible) {
+        this.serializers = serializers;
+        this.optimizer = optimizer;
+        this.compatible = compatible;
+    }
+
+    /** Adds a service's methods; returns the wire ids of the serializations it accepts. */
+    public List<Byte> add(ServiceConfig<?> config) {
+        ServiceKey key = config.key();
+        if (services.containsKey(key)) {
+            throw new IllegalStateException("service " + key + " is already exported by this runtime");
+        }
+        Set<Byte> accepted = acceptedIds(config);
+        List<String> descriptors = new ArrayList<>();
+        for (Method m : config.interfaceClass().getMethods()) {
+            if (m.getDeclaringClass() == Object.class || m.isDefault() || java.lang.reflect.Modifier.isStatic(m.getModifiers())) {
+                continue;
+            }
+            String d = MethodRef.descriptor(key, m);
+            methods.put(d, new ExportedMethod(key + "#" + m.getName(), config.ref(), m, accepted));
+            descriptors.add(d);
+        }
+        services.put(key, descriptors);
+        return List.copyOf(accepted);
+    }
+
+    public void remove(ServiceKey key) {
+        List<String> descriptors = services.remove(key);
+        if (descriptors != null) {
+            descriptors.forEach(methods::remove);
+        }
+    }
+
+    private static Set<Byte> acceptedIds(ServiceConfig<?> config) {
+        Set<Byte> ids = new TreeSet<>();
+        Serializations installed = Serializations.installed();
+        if (config.serializations().isEmpty()) {
+            ids.addAll(installed.names().values());
+        } else {
+            for (String name : config.serializations()) {
+                ids.add(installed.byName(name).id());
+            }
+        }
+        return ids;
+    }
+
+    @Override
+    public ServerMethod resolve(String descriptor) {
+        ExportedMethod m = methods.get(descriptor);
+        if (m != null) {
+            return m;
+        }
+        int hash = descriptor.indexOf('#');
+        String service = hash < 0 ? descriptor : descriptor.substring(0, hash);
+        List<String> same = services.entrySet().stream().filter(e -> e.getKey().toString().equals(service))
+                .findFirst().map(Map.Entry::getValue).orElse(null);
+        if (same == null) {
+            throw new ServiceNotFoundException("service " + service + " is not exported by this provider; exported: "
+                    + services.keySet() + ". Check the interface name, version and group on both sides");
+        }
+        throw new ServiceNotFoundException("method " + descriptor + " is not exported; service " + service + " has: "
+                + same.stream().map(d -> d.substring(d.indexOf('#') + 1)).collect(Collectors.joining(", "))
+                + ". Are consumer and provider built from the same interface version?");
+    }
+
+    /** One exported method: the implementation, the reflective handle, the accepted serializations. */
+    private final class ExportedMethod implements ServerMethod {
+        private final String displayName;
+        private final Object target;
+        private final Method method;
+        private final Class<?>[] parameterTypes;
+        private final Set<Byte> accepted;
+
+        ExportedMethod(String displayName, Object target, Method method, Set<Byte> accepted) {
+            this.displayName = displayName;
+            this.target = target;
+            this.method = method;
+            this.parameterTypes = method.getParameterTypes();
+            this.accepted = accepted;
+        }
+
+        @Override
+        public String displayName() {
+            return displayName;
+        }
+
+        @Override
+        public Class<?>[] parameterTypes() {
+            return parameterTypes;
+        }
+
+        @Override
+        public Serializer serializer(byte id) {
+            Serialization s = Serializations.installed().byId(id);
+            if (s == null) {
+                throw new BadRequestException("unknown serialization id " + id + "; this provider has "
+                        + Serializations.installed().names());
+            }
+            if (!accepted.contains(id)) {
+                throw new BadRequestException(displayName + " was not exported with serialization " + s.name()
+                        + " (id " + id + "); it accepts ids " + accepted + ". Use one of those on the reference");
+            }
+            try {
+                return serializers.get(s.name(), optimizer, compatible);
+            } catch (RuntimeException e) {
+                throw new BadRequestException("serialization " + s.name() + " is unavailable on this provider: "
+                        + e.getMessage());
+            }
+        }
+
+        @Override
+        public Object invoke(Object[] arguments) throws Throwable {
+            try {
+                return method.invoke(target, arguments);
+            } catch (InvocationTargetException e) {
+                throw e.getCause();
+            }
+        }
+    }
+}

@@ -1,0 +1,115 @@
+package io.kestrel.rpc.core.internal;
+
+import io.kestrel.rpc.api.RemoteInvocationException;
+import io.kestrel.rpc.api.RpcContext;
+import io.kestrel.rpc.api.RpcException;
+import io.kestrel.rpc.api.RpcTimeoutException;
+import io.kestrel.rpc.api.config.ReferenceConfig;
+import io.kestrel.rpc.transport.ClientTransport;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The proxy behind a reference. Plain methods block the caller until the result arrives (never on
+ * an event-loop thread); methods returning {@link CompletableFuture} return at once, and their future
+ * completes on the callback executor, never on an event loop.
+ */
+public final class ReferenceHandler implements InvocationHandler {
+    private final ReferenceConfig<?> config;
+    private final ClusterInvoker cluster;
+    private final ClientTransport transport;
+    private final Executor callbackExecutor;
+    private final Map<Method, MethodInfo> methods = new HashMap<>();
+
+    public ReferenceHandler(ReferenceConfig<?> config, ClusterInvoker cluster, ClientTransport transport,
+            Executor callbackExecutor) {
+        this.config = config;
+        this.cluster = cluster;
+        this.transport = transport;
+        this.callbackExecutor = callbackExecutor;
+        int timeout = (int) Math.min(Integer.MAX_VALUE, config.timeout().toMillis());
+        for (Method m : config.interfaceClass().getMethods()) {
+            if (m.getDeclaringClass() != Object.class && !m.isDefault() && !Modifier.isStatic(m.getModifiers())) {
+                methods.put(m, new MethodInfo(config.key(), m, timeout));
+            }
+        }
+    }
+
+    public ClusterInvoker cluster() {
+        return cluster;
+    }
+
+    @Override
+    public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+        MethodInfo info = methods.get(method);
+        if (info == null) {
+            return invokeLocally(proxy, method, args);
+        }
+        Map<String, String> attachments = RpcContext.current().takeAttachments();
+        if (info.async) {
+            CompletableFuture<Object> result = new CompletableFuture<>();
+            cluster.invoke(info, args, attachments).whenCompleteAsync((v, e) -> {
+                if (e != null) {
+                    result.completeExceptionally(e);
+                } else {
+                    result.complete(v);
+                }
+            }, callbackExecutor);
+            return result;
+        }
+        if (transport.inEventLoop()) {
+            throw new IllegalStateException("Blocking call " + info.ref.displayName() + " made on a Netty event-loop"
+                    + " thread; this would deadlock. Use a method returning CompletableFuture, or call from another thread");
+        }
+        CompletableFuture<Object> future = cluster.invoke(info, args, attachments);
+        try {
+            // the timer wheel completes the future at the deadline; the extra second only guards against a lost timer
+            return future.get(info.timeoutMillis + 1000L, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw translate(e.getCause(), method);
+        } catch (TimeoutException e) {
+            future.cancel(false);
+            throw new RpcTimeoutException(info.ref.displayName() + " got no answer within " + info.timeoutMillis
+                    + " ms (the call's timer did not fire either)");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RpcException(info.ref.displayName() + " was interrupted while waiting for its result", e);
+        }
+    }
+
+    /** Throws what the caller can catch: unchecked exceptions as they are, checked ones only if declared. */
+    private static Throwable translate(Throwable t, Method method) {
+        if (t instanceof RuntimeException || t instanceof Error) {
+            return t;
+        }
+        for (Class<?> declared : method.getExceptionTypes()) {
+            if (declared.isInstance(t)) {
+                return t;
+            }
+        }
+        RemoteInvocationException wrapped = new RemoteInvocationException(t.getClass().getName(), t.getMessage(),
+                "not declared by " + method.getName() + "()");
+        wrapped.initCause(t);
+        return wrapped;
+    }
+
+    private Object invokeLocally(Object proxy, Method method, Object[] args) throws Throwable {
+        if (method.isDefault()) {
+            return InvocationHandler.invokeDefault(proxy, method, args);
+        }
+        return switch (method.getName()) {
+            case "toString" -> "Kestrel RPC proxy of " + config;
+            case "hashCode" -> System.identityHashCode(proxy);
+            case "equals" -> proxy == args[0];
+            default -> throw new UnsupportedOperationException("method " + method + " is not remote");
+        };
+    }
+}
