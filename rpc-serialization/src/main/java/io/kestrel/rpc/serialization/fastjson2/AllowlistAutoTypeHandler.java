@@ -1,0 +1,38 @@
+package io.kestrel.rpc.serialization.fastjson2;
+
+import com.alibaba.fastjson2.JSONReader;
+import com.alibaba.fastjson2.util.TypeUtils;
+import io.kestrel.rpc.serialization.internal.ClassFilter;
+import io.kestrel.rpc.serialization.internal.ClassNames;
+
+/**
+ * fastjson2's hook for type names read from the stream: called before fastjson2 resolves a name,
+ * it checks the allowlist (throwing {@link io.kestrel.rpc.api.ClassNotAllowedException}) and only
+ * then loads the class, uninitialized, from the given loader. This replaces fastjson2's global
+ * autotype switch, which stays off.
+ */
+final class AllowlistAutoTypeHandler implements JSONReader.AutoTypeBeforeHandler {
+    private final ClassFilter filter;
+    private final ClassLoader loader;
+
+    AllowlistAutoTypeHandler(ClassFilter filter, ClassLoader loader) {
+        this.filter = filter;
+        this.loader = loader;
+    }
+
+    @Override
+    public Class<?> apply(String typeName, Class<?> expectClass, long features) {
+        // JSONB abbreviates common JDK types ("A" is ArrayList); judge the class they stand for.
+        Class<?> mapped = TypeUtils.getMapping(typeName);
+        if (mapped != null) {
+            filter.check(mapped.getName());
+            return mapped;
+        }
+        filter.check(typeName);
+        try {
+            return ClassNames.forName(typeName, loader);
+        } catch (ClassNotFoundException e) {
+            return null; // fastjson2 then reports the unknown type itself
+        }
+    }
+}

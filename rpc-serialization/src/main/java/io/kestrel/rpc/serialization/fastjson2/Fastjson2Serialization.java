@@ -1,0 +1,39 @@
+package io.kestrel.rpc.serialization.fastjson2;
+
+import io.kestrel.rpc.api.serialization.Serialization;
+import io.kestrel.rpc.api.serialization.SerializationOptions;
+import io.kestrel.rpc.api.serialization.Serializer;
+import io.kestrel.rpc.api.serialization.SerializerIds;
+
+/**
+ * fastjson2 in its binary JSONB form (wire id {@value SerializerIds#FASTJSON2}, name "fastjson2";
+ * "fastjson" is an alias). Field names are in the stream, so it tolerates added and removed fields
+ * as it is. Runtime types are written as type names and read back only through the allowlist;
+ * fastjson2's global autotype stays off.
+ */
+public final class Fastjson2Serialization implements Serialization {
+    @Override
+    public byte id() {
+        return SerializerIds.FASTJSON2;
+    }
+
+    @Override
+    public String name() {
+        return "fastjson2";
+    }
+
+    @Override
+    public boolean supportsCompatibleMode() {
+        return true;
+    }
+
+    @Override
+    public Serializer create(SerializationOptions options) {
+        return new Fastjson2Serializer(options);
+    }
+
+    @Override
+    public String toString() {
+        return "fastjson2(" + id() + ")";
+    }
+}

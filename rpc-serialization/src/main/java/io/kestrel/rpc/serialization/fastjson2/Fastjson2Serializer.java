@@ -1,0 +1,73 @@
+package io.kestrel.rpc.serialization.fastjson2;
+
+import com.alibaba.fastjson2.JSONB;
+import com.alibaba.fastjson2.JSONFactory;
+import com.alibaba.fastjson2.JSONReader;
+import com.alibaba.fastjson2.JSONWriter;
+import io.kestrel.rpc.api.SerializationException;
+import io.kestrel.rpc.api.serialization.SerializationOptions;
+import io.kestrel.rpc.api.serialization.Serializer;
+import io.kestrel.rpc.api.serialization.SerializerIds;
+import io.kestrel.rpc.serialization.internal.AllowlistClassLoader;
+import io.kestrel.rpc.serialization.internal.ClassFilter;
+import io.kestrel.rpc.serialization.internal.SerializationFailures;
+import java.io.InputStream;
+import java.io.OutputStream;
+
+/**
+ * Thread-safe fastjson2 (JSONB) serializer. fastjson2 caches its readers, writers and byte buffers
+ * itself, so a call builds only a small context. Writing uses field-based access (private fields
+ * without getters round-trip), writes class names and detects references (shared and cyclic);
+ * reading resolves every type name through {@link AllowlistAutoTypeHandler}.
+ */
+final class Fastjson2Serializer implements Serializer {
+    private static final JSONWriter.Feature[] WRITE_FEATURES = {
+        JSONWriter.Feature.WriteClassName, JSONWriter.Feature.FieldBased, JSONWriter.Feature.ReferenceDetection,
+        JSONWriter.Feature.WriteNulls, JSONWriter.Feature.NotWriteDefaultValue, JSONWriter.Feature.WriteNameAsSymbol,
+    };
+    private static final JSONReader.Feature[] READ_FEATURES = {
+        JSONReader.Feature.FieldBased, JSONReader.Feature.UseNativeObject,
+    };
+
+    private final AllowlistAutoTypeHandler autoTypeHandler;
+
+    Fastjson2Serializer(SerializationOptions options) {
+        ClassFilter filter = new ClassFilter(options.allowlist());
+        autoTypeHandler = new AllowlistAutoTypeHandler(filter, new AllowlistClassLoader(AllowlistClassLoader.defaultParent(), filter));
+    }
+
+    @Override
+    public byte id() {
+        return SerializerIds.FASTJSON2;
+    }
+
+    @Override
+    public String name() {
+        return "fastjson2";
+    }
+
+    @Override
+    public void serialize(Object value, OutputStream out) throws SerializationException {
+        try {
+            JSONB.writeTo(out, value, WRITE_FEATURES);
+        } catch (RuntimeException | StackOverflowError e) {
+            throw SerializationFailures.encodeFailed("fastjson2", value, e);
+        }
+    }
+
+    @Override
+    public Object deserialize(InputStream in, Class<?> expectedType) throws SerializationException {
+        try {
+            JSONReader.Context context = new JSONReader.Context(JSONFactory.getDefaultObjectReaderProvider(),
+                    autoTypeHandler, READ_FEATURES);
+            return JSONB.parseObject(in, expectedType == null ? Object.class : expectedType, context);
+        } catch (RuntimeException | StackOverflowError e) {
+            throw SerializationFailures.decodeFailed("fastjson2", expectedType, e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Fastjson2Serializer";
+    }
+}

@@ -1,0 +1,76 @@
+package io.kestrel.rpc.serialization.fst;
+
+import io.kestrel.rpc.api.SerializationException;
+import io.kestrel.rpc.api.serialization.SerializationOptions;
+import io.kestrel.rpc.api.serialization.Serializer;
+import io.kestrel.rpc.api.serialization.SerializerIds;
+import io.kestrel.rpc.serialization.internal.AllowlistClassLoader;
+import io.kestrel.rpc.serialization.internal.ClassFilter;
+import io.kestrel.rpc.serialization.internal.SerializationFailures;
+import java.io.InputStream;
+import java.io.OutputStream;
+import org.nustaq.serialization.FSTConfiguration;
+import org.nustaq.serialization.FSTObjectInput;
+import org.nustaq.serialization.FSTObjectOutput;
+
+/**
+ * Thread-safe fst serializer. One {@link FSTConfiguration} per serializer (it is thread-safe and
+ * keeps a per-thread {@link FSTObjectInput}/{@link FSTObjectOutput} with their buffers, so nothing
+ * heavy is built per call). References are shared, the optimizer's classes registered in order.
+ *
+ * <p>Allowlist: the configuration's class loader is an {@link AllowlistClassLoader}; fst resolves
+ * every class name it reads through it (and caches only successes), so a refused name fails before
+ * it is loaded. fst's pre-registered classes are JDK value and collection types.
+ */
+final class FstSerializer implements Serializer {
+    private final FSTConfiguration conf;
+    private final int registeredCount;
+
+    FstSerializer(SerializationOptions options) {
+        conf = FSTConfiguration.createDefaultConfiguration();
+        conf.setShareReferences(true);
+        ClassFilter filter = new ClassFilter(options.allowlist());
+        ClassLoader loader = new AllowlistClassLoader(AllowlistClassLoader.defaultParent(), filter);
+        conf.setClassLoader(loader);
+        // fst rebuilds exceptions through a (String) constructor, which many exceptions lack.
+        conf.registerSerializer(Throwable.class, new FstJdkThrowableSerializer(filter, loader), true);
+        conf.registerClass(options.registeredClasses().toArray(new Class<?>[0]));
+        registeredCount = options.registeredClasses().size();
+    }
+
+    @Override
+    public byte id() {
+        return SerializerIds.FST;
+    }
+
+    @Override
+    public String name() {
+        return "fst";
+    }
+
+    @Override
+    public void serialize(Object value, OutputStream out) throws SerializationException {
+        try {
+            FSTObjectOutput output = conf.getObjectOutput(out);
+            output.writeObject(value);
+            output.flush(); // not close(): the stream is the caller's, the output is reused by this thread
+        } catch (Exception | StackOverflowError e) {
+            throw SerializationFailures.encodeFailed("fst", value, e);
+        }
+    }
+
+    @Override
+    public Object deserialize(InputStream in, Class<?> expectedType) throws SerializationException {
+        try {
+            FSTObjectInput input = conf.getObjectInput(in);
+            return input.readObject();
+        } catch (Exception | StackOverflowError e) {
+            throw SerializationFailures.decodeFailed("fst", expectedType, e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "FstSerializer{registered=" + registeredCount + "}";
+    }
+}

@@ -1,0 +1,97 @@
+package io.kestrel.rpc.serialization.hessian2;
+
+import com.caucho.hessian.io.Hessian2Input;
+import com.caucho.hessian.io.Hessian2Output;
+import io.kestrel.rpc.api.SerializationException;
+import io.kestrel.rpc.api.serialization.SerializationOptions;
+import io.kestrel.rpc.api.serialization.Serializer;
+import io.kestrel.rpc.api.serialization.SerializerIds;
+import io.kestrel.rpc.serialization.internal.AllowlistClassLoader;
+import io.kestrel.rpc.serialization.internal.ClassFilter;
+import io.kestrel.rpc.serialization.internal.SerializationFailures;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+
+/**
+ * Thread-safe hessian2 serializer. The {@link AllowlistSerializerFactory} (thread-safe, caches
+ * per-class serializers) is shared; each thread keeps one {@link Hessian2Output} and one
+ * {@link Hessian2Input} with their buffers and re-targets them at the caller's stream per call.
+ * References (shared and cyclic) are tracked within one value.
+ */
+final class Hessian2Serializer implements Serializer {
+    private final AllowlistSerializerFactory factory;
+    private final ThreadLocal<Hessian2Output> outputs;
+    private final ThreadLocal<Hessian2Input> inputs;
+
+    Hessian2Serializer(SerializationOptions options) {
+        // Hessian loads its own helper classes by name through the factory's loader, so the loader
+        // stays unfiltered; every type name from the stream is checked in the factory instead.
+        factory = new AllowlistSerializerFactory(AllowlistClassLoader.defaultParent(), new ClassFilter(options.allowlist()));
+        factory.addFactory(new JavaTimeSerializerFactory());
+        // Registration has no meaning in hessian (names are always written); registered classes
+        // are allowlisted by SerializationOptions.
+        outputs = ThreadLocal.withInitial(() -> {
+            Hessian2Output out = new Hessian2Output();
+            out.setSerializerFactory(factory);
+            return out;
+        });
+        inputs = ThreadLocal.withInitial(() -> {
+            Hessian2Input in = new Hessian2Input();
+            in.setSerializerFactory(factory);
+            return in;
+        });
+    }
+
+    @Override
+    public byte id() {
+        return SerializerIds.HESSIAN2;
+    }
+
+    @Override
+    public String name() {
+        return "hessian2";
+    }
+
+    @Override
+    public void serialize(Object value, OutputStream out) throws SerializationException {
+        Hessian2Output output = outputs.get();
+        output.init(out); // also resets references and class definitions
+        try {
+            output.writeObject(value);
+            output.flushBuffer();
+        } catch (IOException | RuntimeException | StackOverflowError e) {
+            outputs.remove(); // its buffer may hold part of the failed value
+            throw SerializationFailures.encodeFailed("hessian2", value, e);
+        } finally {
+            output.init(null);
+        }
+    }
+
+    @Override
+    public Object deserialize(InputStream in, Class<?> expectedType) throws SerializationException {
+        Hessian2Input input = inputs.get();
+        input.init(in);
+        try {
+            // The stream names the runtime type; the declared type only matters for numbers, which
+            // hessian writes in their smallest form (a short arrives as an int).
+            return isBoxedOrPrimitive(expectedType) ? input.readObject(expectedType) : input.readObject();
+        } catch (IOException | RuntimeException | StackOverflowError e) {
+            inputs.remove();
+            throw SerializationFailures.decodeFailed("hessian2", expectedType, e);
+        } finally {
+            input.init(null);
+        }
+    }
+
+    private static boolean isBoxedOrPrimitive(Class<?> type) {
+        return type != null && (type.isPrimitive() || type == Byte.class || type == Short.class || type == Integer.class
+                || type == Long.class || type == Float.class || type == Double.class || type == Character.class
+                || type == Boolean.class);
+    }
+
+    @Override
+    public String toString() {
+        return "Hessian2Serializer";
+    }
+}

@@ -1,0 +1,69 @@
+package io.kestrel.rpc.serialization.internal;
+
+import io.kestrel.rpc.api.ClassNotAllowedException;
+import io.kestrel.rpc.api.SerializationException;
+
+/**
+ * Turns whatever an engine threw into the framework's exceptions: an allowlist refusal anywhere in
+ * the cause chain is rethrown as that {@link ClassNotAllowedException} (engines like to wrap it),
+ * everything else becomes a {@link SerializationException} naming the serializer, the direction and
+ * the engine's reason, with the original as cause. Not part of the public API.
+ */
+public final class SerializationFailures {
+    private SerializationFailures() {
+    }
+
+    /** A failure while reading a value of (declared) type {@code expectedType}. */
+    public static SerializationException decodeFailed(String serializer, Class<?> expectedType, Throwable e) {
+        ClassNotAllowedException refusal = findRefusal(e);
+        if (refusal != null) {
+            return refusal;
+        }
+        return new SerializationException(serializer + " could not deserialize a value (expected type "
+                + (expectedType == null ? "unknown" : expectedType.getName()) + "): " + reason(e)
+                + ". The bytes are corrupt or truncated, or were written by another serializer or an incompatible "
+                + "version of the class", e);
+    }
+
+    /** A failure while writing {@code value}. */
+    public static SerializationException encodeFailed(String serializer, Object value, Throwable e) {
+        ClassNotAllowedException refusal = findRefusal(e);
+        if (refusal != null) {
+            return refusal;
+        }
+        return new SerializationException(serializer + " could not serialize a value of type "
+                + (value == null ? "null" : value.getClass().getName()) + ": " + reason(e), e);
+    }
+
+    /** The first {@link ClassNotAllowedException} in the cause chain, or null. */
+    public static ClassNotAllowedException findRefusal(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof ClassNotAllowedException c) {
+                return c;
+            }
+            if (t.getCause() == t) {
+                break;
+            }
+        }
+        return null;
+    }
+
+    private static String reason(Throwable e) {
+        // The innermost message is usually the engine's actual complaint.
+        Throwable root = e;
+        int guard = 0;
+        while (root.getCause() != null && root.getCause() != root && guard++ < 20) {
+            root = root.getCause();
+        }
+        String outer = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : " '" + shorten(e.getMessage()) + "'");
+        if (root == e) {
+            return outer;
+        }
+        return outer + ", caused by " + root.getClass().getSimpleName()
+                + (root.getMessage() == null ? "" : " '" + shorten(root.getMessage()) + "'");
+    }
+
+    private static String shorten(String s) {
+        return s.length() <= 300 ? s : s.substring(0, 300) + "...";
+    }
+}

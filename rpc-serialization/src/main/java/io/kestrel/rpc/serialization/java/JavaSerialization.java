@@ -1,0 +1,44 @@
+package io.kestrel.rpc.serialization.java;
+
+import io.kestrel.rpc.api.serialization.Serialization;
+import io.kestrel.rpc.api.serialization.SerializationOptions;
+import io.kestrel.rpc.api.serialization.Serializer;
+import io.kestrel.rpc.api.serialization.SerializerIds;
+
+/**
+ * JDK serialization (wire id {@value SerializerIds#JAVA}, name "java"). The baseline: large and
+ * slow, but needs nothing beyond {@link java.io.Serializable}. Reading checks every class descriptor
+ * against the allowlist before loading it. No compatible mode.
+ */
+public final class JavaSerialization implements Serialization {
+    @Override
+    public byte id() {
+        return SerializerIds.JAVA;
+    }
+
+    @Override
+    public String name() {
+        return "java";
+    }
+
+    @Override
+    public boolean supportsCompatibleMode() {
+        return false;
+    }
+
+    /** @throws IllegalArgumentException if compatible mode is asked for */
+    @Override
+    public Serializer create(SerializationOptions options) {
+        if (options.compatible()) {
+            throw new IllegalArgumentException("java serialization does not support compatible mode (a changed class "
+                    + "fails unless its author manages serialVersionUID and readObject by hand); use kryo, hessian2 "
+                    + "or fastjson2 with compatible=true, or turn compatible off for java");
+        }
+        return new JavaSerializer(options);
+    }
+
+    @Override
+    public String toString() {
+        return "java(" + id() + ")";
+    }
+}

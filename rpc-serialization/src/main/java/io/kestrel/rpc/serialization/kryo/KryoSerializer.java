@@ -1,0 +1,144 @@
+package io.kestrel.rpc.serialization.kryo;
+
+import com.esotericsoftware.kryo.Kryo;
+import com.esotericsoftware.kryo.io.Input;
+import com.esotericsoftware.kryo.io.Output;
+import com.esotericsoftware.kryo.serializers.CompatibleFieldSerializer;
+import com.esotericsoftware.kryo.util.DefaultInstantiatorStrategy;
+import com.esotericsoftware.kryo.util.MapReferenceResolver;
+import com.esotericsoftware.kryo.util.Pool;
+import io.kestrel.rpc.api.SerializationException;
+import io.kestrel.rpc.api.serialization.SerializationOptions;
+import io.kestrel.rpc.api.serialization.Serializer;
+import io.kestrel.rpc.api.serialization.SerializerIds;
+import io.kestrel.rpc.serialization.internal.AllowlistClassLoader;
+import io.kestrel.rpc.serialization.internal.ClassFilter;
+import io.kestrel.rpc.serialization.internal.SerializationFailures;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.List;
+import org.objenesis.strategy.StdInstantiatorStrategy;
+
+/**
+ * Thread-safe kryo serializer. Kryo instances are not thread-safe and costly to build, so each is
+ * pooled together with its {@link Output} and {@link Input} buffers; a call borrows one set and
+ * returns it. Output goes straight to the caller's stream through the pooled buffer.
+ *
+ * <p>Configuration of every pooled instance: references on (shared and cyclic graphs), registration
+ * optional, the optimizer's classes registered in order, {@link AllowlistClassResolver} checking each
+ * class name read, a filtering class loader as a second line, {@code Throwable}s via
+ * {@link JdkThrowableSerializer}, and objects created through their no-arg constructor when they
+ * have one, otherwise without calling a constructor (objenesis).
+ */
+final class KryoSerializer implements Serializer {
+    private static final int BUFFER_BYTES = 4096;
+    /** Buffers that grew beyond this while writing a large value are not kept in the pool. */
+    private static final int MAX_POOLED_BUFFER_BYTES = 256 * 1024;
+
+    private final ClassFilter filter;
+    private final List<Class<?>> registered;
+    private final boolean compatible;
+    private final ClassLoader loader;
+    private final Pool<Engine> pool;
+
+    KryoSerializer(SerializationOptions options) {
+        this.filter = new ClassFilter(options.allowlist());
+        this.registered = options.registeredClasses();
+        this.compatible = options.compatible();
+        this.loader = new AllowlistClassLoader(AllowlistClassLoader.defaultParent(), filter);
+        int capacity = Math.max(16, Runtime.getRuntime().availableProcessors() * 4);
+        this.pool = new Pool<>(true, false, capacity) {
+            @Override
+            protected Engine create() {
+                return new Engine(newKryo());
+            }
+        };
+        pool.free(pool.obtain()); // fail fast on a bad registration, at create() time
+    }
+
+    /** One pooled unit: a configured kryo and its buffers. */
+    private static final class Engine {
+        final Kryo kryo;
+        final Output output = new Output(BUFFER_BYTES, -1);
+        final Input input = new Input(BUFFER_BYTES);
+
+        Engine(Kryo kryo) {
+            this.kryo = kryo;
+        }
+    }
+
+    private Kryo newKryo() {
+        Kryo kryo = new Kryo(new AllowlistClassResolver(filter), new MapReferenceResolver());
+        kryo.setRegistrationRequired(false);
+        kryo.setWarnUnregisteredClasses(false);
+        kryo.setReferences(true);
+        kryo.setClassLoader(loader);
+        kryo.setInstantiatorStrategy(new DefaultInstantiatorStrategy(new StdInstantiatorStrategy()));
+        if (compatible) {
+            kryo.setDefaultSerializer(CompatibleFieldSerializer.class);
+        }
+        kryo.addDefaultSerializer(Throwable.class, new JdkThrowableSerializer(filter));
+        for (Class<?> c : registered) {
+            kryo.register(c);
+        }
+        return kryo;
+    }
+
+    @Override
+    public byte id() {
+        return SerializerIds.KRYO;
+    }
+
+    @Override
+    public String name() {
+        return "kryo";
+    }
+
+    @Override
+    public void serialize(Object value, OutputStream out) throws SerializationException {
+        Engine engine = pool.obtain();
+        boolean healthy = false;
+        try {
+            Output output = engine.output;
+            output.setOutputStream(out);
+            engine.kryo.writeClassAndObject(output, value);
+            output.flush();
+            healthy = true;
+        } catch (RuntimeException | StackOverflowError e) {
+            throw SerializationFailures.encodeFailed("kryo", value, e);
+        } finally {
+            release(engine, healthy);
+        }
+    }
+
+    @Override
+    public Object deserialize(InputStream in, Class<?> expectedType) throws SerializationException {
+        Engine engine = pool.obtain();
+        boolean healthy = false;
+        try {
+            Input input = engine.input;
+            input.setInputStream(in);
+            Object value = engine.kryo.readClassAndObject(input);
+            healthy = true;
+            return value;
+        } catch (RuntimeException | StackOverflowError e) {
+            throw SerializationFailures.decodeFailed("kryo", expectedType, e);
+        } finally {
+            release(engine, healthy);
+        }
+    }
+
+    private void release(Engine engine, boolean healthy) {
+        engine.output.setOutputStream(null);
+        engine.input.setInputStream(null);
+        // After a failure kryo may hold half a graph; drop the instance rather than reuse it.
+        if (healthy && engine.output.getBuffer().length <= MAX_POOLED_BUFFER_BYTES) {
+            pool.free(engine);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "KryoSerializer{registered=" + registered.size() + ", compatible=" + compatible + "}";
+    }
+}
