@@ -1,0 +1,529 @@
+package io.kestrel.rpc.registry.zookeeper;
+
+import io.kestrel.rpc.api.RegistryException;
+import io.kestrel.rpc.api.ServiceKey;
+import io.kestrel.rpc.api.config.RegistryConfig;
+import io.kestrel.rpc.api.registry.ProviderInfo;
+import io.kestrel.rpc.api.registry.ProviderListener;
+import io.kestrel.rpc.api.registry.Registry;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.recipes.cache.ChildData;
+import org.apache.curator.framework.recipes.cache.CuratorCache;
+import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
+import org.apache.curator.framework.recipes.nodes.PersistentNode;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.curator.retry.BoundedExponentialBackoffRetry;
+import org.apache.curator.utils.ZKPaths;
+import org.apache.zookeeper.CreateMode;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A {@link Registry} on ZooKeeper through Apache Curator. Thread-safe. Create it with
+ * {@link io.kestrel.rpc.registry.Registries#create} (or the {@link ZooKeeperRegistryFactory} /
+ * {@link EmbeddedRegistryFactory}).
+ *
+ * <p><b>Layout.</b> Each registered provider is an EPHEMERAL node
+ * {@code <root>/<interface>[/<group>:<version>]/providers/<URL-encoded ProviderInfo.toUrl()>}, holding the
+ * unencoded record as UTF-8 data. The {@code <group>:<version>} segment is left out when both are empty.
+ * Parent folders are ZooKeeper container nodes, removed by the server once empty.
+ *
+ * <p><b>Registration</b> uses Curator's {@link PersistentNode}: after a session expiry the node is created
+ * again in the new session without help. {@link #close()} deletes this instance's nodes while ZooKeeper is
+ * reachable; otherwise they vanish with the session.
+ *
+ * <p><b>Subscriptions</b> use one {@link CuratorCache} per service on its providers folder, shared by all
+ * listeners of that service in this instance. Changes are coalesced for {@value #NOTIFY_DELAY_MS} ms and
+ * each listener is told the full list on a single notification thread, only when it differs from what
+ * that listener was last told. While the connection is suspended or lost nothing is told, so consumers
+ * keep the last known list; only deletions seen on a live connection (a provider that unregistered or
+ * whose session ended) shrink it. Child nodes that are not provider records are logged at WARN once and
+ * skipped.
+ */
+public final class ZooKeeperRegistry implements Registry {
+    private static final Logger log = LoggerFactory.getLogger(ZooKeeperRegistry.class);
+
+    /** How long changes are gathered before listeners are told. */
+    static final long NOTIFY_DELAY_MS = 100;
+    private static final int RETRY_BASE_SLEEP_MS = 100;
+    private static final int RETRY_MAX_SLEEP_MS = 3_000;
+    private static final int RETRY_MAX_RETRIES = 10;
+
+    private final RegistryConfig config;
+    private final String connectString;
+    private final AutoCloseable onClose;
+    private final CuratorFramework client;
+    private final ScheduledExecutorService notifier;
+    private volatile Thread notifierThread;
+    private final ConcurrentMap<String, ProviderNode> registered = new ConcurrentHashMap<>();
+    /** Guarded by itself. */
+    private final Map<ServiceKey, ServiceWatch> watches = new LinkedHashMap<>();
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    /**
+     * Connects and waits up to {@link RegistryConfig#connectionTimeout()} for the first connection.
+     *
+     * @param connectString ZooKeeper's "host:port[,host:port...]"
+     * @param onClose released after the client is closed (the embedded server lease), or null
+     * @throws RegistryException if ZooKeeper cannot be reached in time
+     */
+    ZooKeeperRegistry(RegistryConfig config, String connectString, AutoCloseable onClose) {
+        this.config = Objects.requireNonNull(config, "config");
+        this.connectString = Objects.requireNonNull(connectString, "connectString");
+        this.onClose = onClose;
+        this.notifier = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "kestrel-registry-notify");
+            t.setDaemon(true);
+            notifierThread = t;
+            return t;
+        });
+        long connectMs = config.connectionTimeout().toMillis();
+        CuratorFramework c = null;
+        try {
+            c = CuratorFrameworkFactory.builder()
+                    .connectString(connectString)
+                    .sessionTimeoutMs(toIntMillis(config.sessionTimeout()))
+                    // Curator's own per-attempt wait; above the session timeout it only delays recovery.
+                    .connectionTimeoutMs(toIntMillis(min(config.connectionTimeout(), config.sessionTimeout())))
+                    .retryPolicy(new BoundedExponentialBackoffRetry(
+                            RETRY_BASE_SLEEP_MS, RETRY_MAX_SLEEP_MS, RETRY_MAX_RETRIES))
+                    // Keep the addresses as configured; the tracker would replace them with the
+                    // servers' own view of their host names.
+                    .ensembleTracker(false)
+                    .build();
+            c.getConnectionStateListenable().addListener((cf, state) -> connectionStateChanged(state));
+            c.getUnhandledErrorListenable().addListener((message, e) ->
+                    log.warn("ZooKeeper registry {}: {}", config.address(), message, e));
+            c.start();
+            if (!c.blockUntilConnected((int) Math.min(connectMs, Integer.MAX_VALUE), TimeUnit.MILLISECONDS)) {
+                throw new RegistryException(String.format(
+                        "Could not connect to ZooKeeper at %s (%s) within %d ms; check that ZooKeeper is running "
+                                + "there and reachable from this host (host names, ports, firewall), or raise the "
+                                + "registry connectionTimeout", config.address(), connectString, connectMs));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            cleanUpAfterFailedStart(c);
+            throw new RegistryException("Interrupted while connecting to ZooKeeper at " + config.address(), e);
+        } catch (RegistryException e) {
+            cleanUpAfterFailedStart(c);
+            throw e;
+        } catch (RuntimeException e) {
+            cleanUpAfterFailedStart(c);
+            throw new RegistryException(String.format(
+                    "Could not start a ZooKeeper client for %s (%s): %s; check the address (host:port[,host:port...])",
+                    config.address(), connectString, e.getMessage()), e);
+        }
+        this.client = c;
+        log.info("Registry connected to ZooKeeper {} ({}), root {}, session timeout {} ms",
+                config.address(), connectString, config.root(), config.sessionTimeout().toMillis());
+    }
+
+    private void cleanUpAfterFailedStart(CuratorFramework c) {
+        if (c != null) {
+            c.close();
+        }
+        notifier.shutdownNow();
+        closeQuietly(onClose);
+    }
+
+    @Override
+    public String address() {
+        return config.address();
+    }
+
+    /** The ZooKeeper connect string in use, e.g. "127.0.0.1:2181" (for the embedded server, its real address). */
+    public String connectString() {
+        return connectString;
+    }
+
+    /** Whether the client is connected to ZooKeeper right now. */
+    public boolean isConnected() {
+        return client.getZookeeperClient().isConnected();
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Waits up to {@link RegistryConfig#connectionTimeout()} for the node to be created. Registering the
+     * same provider twice is a no-op.
+     *
+     * @throws RegistryException if the node could not be created in time (nothing stays registered then)
+     */
+    @Override
+    public void register(ProviderInfo provider) {
+        Objects.requireNonNull(provider, "provider");
+        ensureOpen();
+        String path = ZooKeeperPaths.providerPath(config.root(), provider);
+        ProviderNode node = new ProviderNode(path, provider.toUrl().getBytes(StandardCharsets.UTF_8));
+        if (registered.putIfAbsent(path, node) != null) {
+            log.debug("Provider {} is already registered in {}", provider, config.address());
+            return;
+        }
+        node.start();
+        boolean created;
+        try {
+            created = node.waitForInitialCreate(config.connectionTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            created = false;
+        }
+        if (!created) {
+            registered.remove(path, node);
+            closeNode(node, provider.toString());
+            throw new RegistryException(String.format(
+                    "Could not register provider %s in ZooKeeper %s within %d ms (connected: %s); check that "
+                            + "ZooKeeper is reachable and retry",
+                    provider, config.address(), config.connectionTimeout().toMillis(), isConnected()));
+        }
+        log.info("Registered provider {} in {} at {}", provider, config.address(), path);
+    }
+
+    @Override
+    public void unregister(ProviderInfo provider) {
+        Objects.requireNonNull(provider, "provider");
+        ProviderNode node = registered.remove(ZooKeeperPaths.providerPath(config.root(), provider));
+        if (node != null) {
+            closeNode(node, provider.toString());
+            log.info("Unregistered provider {} from {}", provider, config.address());
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>When this returns normally the listener has already been told the current list, unless ZooKeeper did
+     * not answer within {@link RegistryConfig#connectionTimeout()} (logged at WARN; it is told once ZooKeeper
+     * answers). Subscribing from inside a listener does not wait. Subscribing the same listener twice tells
+     * it twice.
+     */
+    @Override
+    public void subscribe(ServiceKey service, ProviderListener listener) {
+        Objects.requireNonNull(service, "service");
+        Objects.requireNonNull(listener, "listener");
+        ensureOpen();
+        Subscriber subscriber = new Subscriber(listener);
+        ServiceWatch watch;
+        synchronized (watches) {
+            watch = watches.computeIfAbsent(service, ServiceWatch::new);
+            watch.subscribers.add(subscriber);
+        }
+        runOnNotifier(() -> watch.tellCurrent(subscriber));
+        if (Thread.currentThread() == notifierThread) {
+            return;
+        }
+        try {
+            if (!subscriber.told.await(config.connectionTimeout().toMillis(), TimeUnit.MILLISECONDS)) {
+                log.warn("No provider list for {} from ZooKeeper {} after {} ms (connected: {}); the listener will "
+                        + "be told once ZooKeeper answers", service, config.address(),
+                        config.connectionTimeout().toMillis(), isConnected());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public void unsubscribe(ServiceKey service, ProviderListener listener) {
+        ServiceWatch toClose = null;
+        synchronized (watches) {
+            ServiceWatch watch = watches.get(service);
+            if (watch == null) {
+                return;
+            }
+            watch.subscribers.removeIf(s -> s.listener == listener);
+            if (watch.subscribers.isEmpty()) {
+                watches.remove(service);
+                toClose = watch;
+            }
+        }
+        if (toClose != null) {
+            toClose.close();
+        }
+    }
+
+    /**
+     * Stops subscriptions, deletes this instance's provider nodes (when ZooKeeper is reachable; otherwise
+     * they vanish when the session ends), closes the client and, for an embedded registry, releases the
+     * embedded server. Idempotent.
+     */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        List<ServiceWatch> toClose;
+        synchronized (watches) {
+            toClose = new ArrayList<>(watches.values());
+            watches.clear();
+        }
+        toClose.forEach(ServiceWatch::close);
+        if (!isConnected() && !registered.isEmpty()) {
+            log.warn("ZooKeeper {} is unreachable while closing; {} provider node(s) will disappear when the "
+                    + "session times out ({} ms)", config.address(), registered.size(),
+                    config.sessionTimeout().toMillis());
+        }
+        for (Map.Entry<String, ProviderNode> e : registered.entrySet()) {
+            e.getValue().closing = true;
+            closeNode(e.getValue(), e.getKey());
+        }
+        registered.clear();
+        client.close();
+        notifier.shutdownNow();
+        closeQuietly(onClose);
+        log.info("Registry {} closed", config.address());
+    }
+
+    // ---- package-private hooks for tests ----
+
+    CuratorFramework curator() {
+        return client;
+    }
+
+    /** The list last told to listeners of {@code service}, or null if none was told yet. */
+    List<ProviderInfo> lastToldProviders(ServiceKey service) {
+        ServiceWatch watch;
+        synchronized (watches) {
+            watch = watches.get(service);
+        }
+        return watch == null ? null : watch.current;
+    }
+
+    // ---- internals ----
+
+    private void ensureOpen() {
+        if (closed.get()) {
+            throw new IllegalStateException("Registry " + config.address() + " is closed");
+        }
+    }
+
+    private void connectionStateChanged(ConnectionState state) {
+        switch (state) {
+            case CONNECTED, RECONNECTED -> {
+                log.info("ZooKeeper {} {}", config.address(), state == ConnectionState.CONNECTED
+                        ? "connected" : "reconnected; re-checking providers");
+                List<ServiceWatch> all;
+                synchronized (watches) {
+                    all = new ArrayList<>(watches.values());
+                }
+                all.forEach(ServiceWatch::schedulePublish);
+            }
+            case SUSPENDED -> log.warn("ZooKeeper {} connection suspended; keeping the last known providers",
+                    config.address());
+            case LOST -> log.warn("ZooKeeper {} session lost; keeping the last known providers and re-registering "
+                    + "once reconnected", config.address());
+            case READ_ONLY -> log.warn("ZooKeeper {} is read-only", config.address());
+            default -> log.debug("ZooKeeper {} state {}", config.address(), state);
+        }
+    }
+
+    private void runOnNotifier(Runnable task) {
+        try {
+            notifier.execute(task);
+        } catch (RejectedExecutionException e) {
+            log.debug("Registry {} closed; dropping a notification", config.address());
+        }
+    }
+
+    private void closeNode(ProviderNode node, String what) {
+        try {
+            node.close();
+        } catch (IOException | RuntimeException e) {
+            log.warn("Could not delete provider node {} in {}; it disappears when the session ends",
+                    what, config.address(), e);
+        }
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+        if (c == null) {
+            return;
+        }
+        try {
+            c.close();
+        } catch (Exception e) {
+            log.warn("Could not release {}", c, e);
+        }
+    }
+
+    private static Duration min(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
+    }
+
+    private static int toIntMillis(Duration d) {
+        return (int) Math.min(d.toMillis(), Integer.MAX_VALUE);
+    }
+
+    /**
+     * The provider's ephemeral node. On {@link #close()} (closing the registry) while ZooKeeper is unreachable
+     * it skips the delete, which would block through every retry; closing the client ends the session and
+     * the server removes the node then. {@link #unregister} always deletes (Curator's guaranteed delete).
+     */
+    private final class ProviderNode extends PersistentNode {
+        volatile boolean closing;
+
+        ProviderNode(String path, byte[] data) {
+            super(client, CreateMode.EPHEMERAL, false, path, data);
+        }
+
+        @Override
+        protected void deleteNode() throws Exception {
+            if (closing && !isConnected()) {
+                return;
+            }
+            super.deleteNode();
+        }
+    }
+
+    /** One listener and what it was last told (both touched on the notifier thread only). */
+    private static final class Subscriber {
+        final ProviderListener listener;
+        final CountDownLatch told = new CountDownLatch(1);
+        List<ProviderInfo> lastTold;
+
+        Subscriber(ProviderListener listener) {
+            this.listener = listener;
+        }
+
+        void tell(ServiceKey service, List<ProviderInfo> providers) {
+            if (!providers.equals(lastTold)) {
+                lastTold = providers;
+                try {
+                    listener.providersChanged(service, providers);
+                } catch (RuntimeException e) {
+                    log.warn("Provider listener {} failed for {}; it will be told the next change", listener,
+                            service, e);
+                }
+            }
+            told.countDown();
+        }
+    }
+
+    /** The cache on one service's providers folder and its listeners. */
+    private final class ServiceWatch implements CuratorCacheListener {
+        final ServiceKey service;
+        final String providersPath;
+        final CuratorCache cache;
+        final List<Subscriber> subscribers = new CopyOnWriteArrayList<>();
+        final AtomicBoolean publishScheduled = new AtomicBoolean();
+        volatile boolean initialized;
+        volatile boolean stopped;
+        /** Last list told; null until the first one. Written on the notifier thread. */
+        volatile List<ProviderInfo> current;
+        /** Node names already warned about (notifier thread only). */
+        final Set<String> warnedMalformed = new HashSet<>();
+
+        ServiceWatch(ServiceKey service) {
+            this.service = service;
+            this.providersPath = ZooKeeperPaths.providersPath(config.root(), service);
+            this.cache = CuratorCache.builder(client, providersPath)
+                    .withExceptionHandler(e -> log.warn("Watching {} in ZooKeeper {} failed; will retry on the next "
+                            + "change or reconnect: {}", providersPath, config.address(), e.toString()))
+                    .build();
+            cache.listenable().addListener(this);
+            cache.start();
+            log.debug("Watching {} in {}", providersPath, config.address());
+        }
+
+        @Override
+        public void event(Type type, ChildData oldData, ChildData data) {
+            schedulePublish();
+        }
+
+        @Override
+        public void initialized() {
+            initialized = true;
+            schedulePublish();
+        }
+
+        void schedulePublish() {
+            if (!stopped && publishScheduled.compareAndSet(false, true)) {
+                try {
+                    notifier.schedule(this::publish, NOTIFY_DELAY_MS, TimeUnit.MILLISECONDS);
+                } catch (RejectedExecutionException e) {
+                    publishScheduled.set(false);
+                }
+            }
+        }
+
+        /** On the notifier thread. */
+        void publish() {
+            publishScheduled.set(false);
+            if (stopped || !initialized) {
+                return;
+            }
+            if (!isConnected()) {
+                // Whatever the cache holds now may be stale or partial: tell nothing. RECONNECTED republishes.
+                log.debug("Not connected to {}; holding the provider list of {}", config.address(), service);
+                return;
+            }
+            List<ProviderInfo> providers = readProviders();
+            List<ProviderInfo> previous = current;
+            current = providers;
+            if (!providers.equals(previous)) {
+                log.info("Providers of {} in {}: {}", service, config.address(), providers);
+            }
+            for (Subscriber s : subscribers) {
+                s.tell(service, providers);
+            }
+        }
+
+        /** On the notifier thread: tells a new subscriber the list, if one is known. */
+        void tellCurrent(Subscriber subscriber) {
+            List<ProviderInfo> providers = current;
+            if (!stopped && providers != null && subscribers.contains(subscriber)) {
+                subscriber.tell(service, providers);
+            }
+        }
+
+        private List<ProviderInfo> readProviders() {
+            List<ProviderInfo> result = new ArrayList<>();
+            cache.stream().forEach(child -> {
+                ZKPaths.PathAndNode pn = ZKPaths.getPathAndNode(child.getPath());
+                if (!pn.getPath().equals(providersPath)) {
+                    return; // the folder itself, or something deeper
+                }
+                try {
+                    ProviderInfo p = ZooKeeperPaths.parseProviderNode(pn.getNode());
+                    if (!p.service().equals(service)) {
+                        throw new IllegalArgumentException("it is a provider of " + p.service() + ", not " + service);
+                    }
+                    result.add(p);
+                } catch (IllegalArgumentException e) {
+                    if (warnedMalformed.add(pn.getNode())) {
+                        log.warn("Skipping node {}/{} in ZooKeeper {}: not a provider record of {} ({}); remove it "
+                                + "or fix the publisher", providersPath, pn.getNode(), config.address(), service,
+                                e.getMessage());
+                    }
+                }
+            });
+            result.sort(Comparator.comparing(ProviderInfo::toUrl));
+            return List.copyOf(result);
+        }
+
+        void close() {
+            stopped = true;
+            cache.close();
+        }
+    }
+}
