@@ -41,9 +41,9 @@ import org.slf4j.LoggerFactory;
 class SerializationRoundTripTest {
     private static final Logger log = LoggerFactory.getLogger(SerializationRoundTripTest.class);
 
-    /** Upper bounds on the fixture's encoded size, a little above what was measured (see the report). */
+    /** Upper bounds on the fixture's encoded size, about 10% above what was measured on JDK 17 (kryo 609, fst 619, hessian2 1084, fastjson2 665, java 2283). */
     private static final Map<String, Integer> FIXTURE_MAX_BYTES = Map.of(
-            "kryo", 10_000, "fst", 10_000, "hessian2", 10_000, "fastjson2", 10_000, "java", 10_000);
+            "kryo", 700, "fst", 700, "hessian2", 1_200, "fastjson2", 750, "java", 2_500);
 
     static java.util.stream.Stream<Serialization> all() {
         return SerializationTestSupport.all();

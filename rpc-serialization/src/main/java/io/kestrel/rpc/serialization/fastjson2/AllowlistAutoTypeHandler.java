@@ -22,17 +22,25 @@ final class AllowlistAutoTypeHandler implements JSONReader.AutoTypeBeforeHandler
 
     @Override
     public Class<?> apply(String typeName, Class<?> expectClass, long features) {
+        try {
+            return resolve(typeName);
+        } catch (ClassNotFoundException e) {
+            return null; // fastjson2 then reports the unknown type itself
+        }
+    }
+
+    private Class<?> resolve(String typeName) throws ClassNotFoundException {
         // JSONB abbreviates common JDK types ("A" is ArrayList); judge the class they stand for.
         Class<?> mapped = TypeUtils.getMapping(typeName);
         if (mapped != null) {
             filter.check(mapped.getName());
             return mapped;
         }
-        filter.check(typeName);
-        try {
-            return ClassNames.forName(typeName, loader);
-        } catch (ClassNotFoundException e) {
-            return null; // fastjson2 then reports the unknown type itself
+        if (typeName.length() > 1 && typeName.charAt(0) == '[' && !typeName.endsWith(";")) {
+            // fastjson2 names an array "[" + element type name (not the JVM's "[Lname;")
+            return resolve(typeName.substring(1)).arrayType();
         }
+        filter.check(typeName);
+        return ClassNames.forName(typeName, loader);
     }
 }

@@ -10,7 +10,9 @@ import io.kestrel.rpc.api.serialization.Serializer;
 import io.kestrel.rpc.api.serialization.SerializerIds;
 import io.kestrel.rpc.serialization.internal.AllowlistClassLoader;
 import io.kestrel.rpc.serialization.internal.ClassFilter;
+import io.kestrel.rpc.serialization.internal.InputBuffer;
 import io.kestrel.rpc.serialization.internal.SerializationFailures;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 
@@ -60,8 +62,18 @@ final class Fastjson2Serializer implements Serializer {
         try {
             JSONReader.Context context = new JSONReader.Context(JSONFactory.getDefaultObjectReaderProvider(),
                     autoTypeHandler, READ_FEATURES);
-            return JSONB.parseObject(in, expectedType == null ? Object.class : expectedType, context);
-        } catch (RuntimeException | StackOverflowError e) {
+            InputBuffer buffer = InputBuffer.readAll(in);
+            Class<?> type = expectedType == null ? Object.class : expectedType;
+            try (JSONReader reader = JSONReader.ofJSONB(buffer.bytes(), 0, buffer.length(), context)) {
+                Object value = type == Object.class ? reader.readAny()
+                        : reader.getObjectReader(type).readJSONBObject(reader, type, null, 0);
+                reader.handleResolveTasks(value);
+                if (!reader.isEnd()) {
+                    throw new IOException("value ended before the input did (" + buffer.length() + " bytes): trailing data");
+                }
+                return value;
+            }
+        } catch (IOException | RuntimeException | StackOverflowError e) {
             throw SerializationFailures.decodeFailed("fastjson2", expectedType, e);
         }
     }

@@ -6,7 +6,9 @@ import io.kestrel.rpc.api.serialization.Serializer;
 import io.kestrel.rpc.api.serialization.SerializerIds;
 import io.kestrel.rpc.serialization.internal.AllowlistClassLoader;
 import io.kestrel.rpc.serialization.internal.ClassFilter;
+import io.kestrel.rpc.serialization.internal.InputBuffer;
 import io.kestrel.rpc.serialization.internal.SerializationFailures;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import org.nustaq.serialization.FSTConfiguration;
@@ -62,8 +64,16 @@ final class FstSerializer implements Serializer {
     @Override
     public Object deserialize(InputStream in, Class<?> expectedType) throws SerializationException {
         try {
-            FSTObjectInput input = conf.getObjectInput(in);
-            return input.readObject();
+            // fst reads zeros past the end of its input, so check the value used exactly the bytes given.
+            InputBuffer buffer = InputBuffer.readAll(in);
+            FSTObjectInput input = conf.getObjectInput(buffer.bytes(), buffer.length());
+            Object value = input.readObject();
+            int used = input.getCodec().getInputPos();
+            if (used != buffer.length()) {
+                throw new IOException("value used " + used + " bytes but the input holds " + buffer.length()
+                        + (used > buffer.length() ? ": truncated" : ": trailing data"));
+            }
+            return value;
         } catch (Exception | StackOverflowError e) {
             throw SerializationFailures.decodeFailed("fst", expectedType, e);
         }

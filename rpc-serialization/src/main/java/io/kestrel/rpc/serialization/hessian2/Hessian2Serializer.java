@@ -75,7 +75,11 @@ final class Hessian2Serializer implements Serializer {
         try {
             // The stream names the runtime type; the declared type only matters for numbers, which
             // hessian writes in their smallest form (a short arrives as an int).
-            return isBoxedOrPrimitive(expectedType) ? input.readObject(expectedType) : input.readObject();
+            Object value = isBoxedOrPrimitive(expectedType) ? input.readObject(expectedType) : input.readObject();
+            if (!input.isEnd()) {
+                throw new IOException("value ended before the input did: trailing data");
+            }
+            return value;
         } catch (IOException | RuntimeException | StackOverflowError e) {
             inputs.remove();
             throw SerializationFailures.decodeFailed("hessian2", expectedType, e);
