@@ -54,15 +54,18 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         int start = in.readerIndex();
         short magic = in.getShort(start);
         if (magic != Wire.MAGIC) {
+            in.skipBytes(in.readableBytes()); // nothing after this can be trusted
             throw new CorruptedFrameException(String.format("bad magic 0x%04X (expected 0x%04X): not a Kestrel RPC peer"
                     + " or a corrupted stream", magic & 0xFFFF, Wire.MAGIC));
         }
         byte version = in.getByte(start + 2);
         if (version != Wire.VERSION) {
+            in.skipBytes(in.readableBytes());
             throw new CorruptedFrameException("unsupported protocol version " + version + " (this side speaks " + Wire.VERSION + ")");
         }
         int bodyLength = in.getInt(start + Wire.LENGTH_OFFSET);
         if (bodyLength < 0) {
+            in.skipBytes(in.readableBytes());
             throw new CorruptedFrameException("negative body length " + bodyLength);
         }
         byte flags = in.getByte(start + 3);

@@ -1,0 +1,101 @@
+package io.kestrel.rpc.transport.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.codec.CorruptedFrameException;
+import org.junit.jupiter.api.Test;
+
+class FrameDecoderTest {
+    private static ByteBuf frame(long id, byte[] body) {
+        ByteBuf b = Unpooled.buffer();
+        Wire.writeHeader(b, (byte) 3, (byte) 8, (byte) 0, id, body.length);
+        b.writeBytes(body);
+        return b;
+    }
+
+    @Test
+    void decodesFramesSplitAcrossReadsAndBackToBack() {
+        EmbeddedChannel ch = new EmbeddedChannel(new FrameDecoder(1024));
+        ByteBuf two = Unpooled.buffer();
+        two.writeBytes(frame(1, new byte[] {1, 2, 3}));
+        two.writeBytes(frame(2, new byte[] {4}));
+        ch.writeInbound(two.readRetainedSlice(10));
+        assertNull(ch.readInbound(), "half a header is not a frame");
+        ch.writeInbound(two.readRetainedSlice(two.readableBytes()));
+        two.release();
+        Frame a = ch.readInbound();
+        Frame b = ch.readInbound();
+        assertEquals(1, a.requestId);
+        assertEquals(3, a.body.readableBytes());
+        assertEquals(2, b.requestId);
+        assertEquals(4, b.body.readByte());
+        assertTrue(a.isRequest() && a.isTwoWay() && !a.isEvent());
+        a.release();
+        b.release();
+        assertFalse(ch.finish());
+    }
+
+    @Test
+    void decoderRejectsFrameLongerThanLimitFromTheHeaderAlone() {
+        EmbeddedChannel ch = new EmbeddedChannel(new FrameDecoder(16));
+        ByteBuf header = Unpooled.buffer();
+        Wire.writeHeader(header, (byte) 3, (byte) 8, (byte) 0, 9, Integer.MAX_VALUE);
+        ch.writeInbound(header);
+        Frame f = ch.readInbound();
+        assertTrue(f.oversized(), "body must not be buffered");
+        assertEquals(Integer.MAX_VALUE, f.bodyLength);
+        assertEquals(9, f.requestId);
+        // the body bytes that follow are skipped, and the next frame decodes normally
+        ch.writeInbound(Unpooled.wrappedBuffer(new byte[100]));
+        assertNull(ch.readInbound());
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void oversizedBodyIsSkippedThenNextFrameDecodes() {
+        EmbeddedChannel ch = new EmbeddedChannel(new FrameDecoder(4));
+        ByteBuf in = Unpooled.buffer();
+        in.writeBytes(frame(1, new byte[10]));
+        in.writeBytes(frame(2, new byte[] {7}));
+        ch.writeInbound(in);
+        Frame big = ch.readInbound();
+        Frame next = ch.readInbound();
+        assertTrue(big.oversized());
+        assertEquals(2, next.requestId);
+        assertEquals(7, next.body.readByte());
+        next.release();
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void wrongMagicIsACorruptedStream() {
+        EmbeddedChannel ch = new EmbeddedChannel(new FrameDecoder(1024));
+        CorruptedFrameException e = assertThrows(CorruptedFrameException.class,
+                () -> ch.writeInbound(Unpooled.wrappedBuffer("GET / HTTP/1.1\r\n\r\n".getBytes())));
+        assertTrue(e.getMessage().contains("bad magic 0x4745"), e.getMessage());
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void varintsAndStringsRoundTrip() {
+        ByteBuf b = Unpooled.buffer();
+        int[] values = {0, 1, 127, 128, 16_383, 16_384, Integer.MAX_VALUE};
+        for (int v : values) {
+            Wire.writeVarint(b, v);
+            assertEquals(Wire.varintSize(v), Wire.varintSize(v));
+        }
+        Wire.writeString(b, "héllo ✓");
+        for (int v : values) {
+            assertEquals(v, Wire.readVarint(b));
+        }
+        assertEquals("héllo ✓", Wire.readString(b));
+        b.release();
+    }
+}
