@@ -1,0 +1,2 @@
+/** Tests of the fst serialization's JVM checks. */
+package io.kestrel.rpc.serialization.fst;

@@ -1,0 +1,2 @@
+/** Tests of the kryo serialization's kryo-only features. */
+package io.kestrel.rpc.serialization.kryo;

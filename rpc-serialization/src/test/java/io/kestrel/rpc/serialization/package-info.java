@@ -1,0 +1,2 @@
+/** Tests run over every installed serialization: round-trips, sizes, allowlist refusals, malformed input. */
+package io.kestrel.rpc.serialization;
