@@ -57,9 +57,9 @@ public final class FstSerialization implements Serialization {
         List<String> missing = missingOpens(FstSerialization::isOpenToFst);
         if (!missing.isEmpty()) {
             throw new SerializationException("fst needs reflective access to JDK internals on Java "
-                    + Runtime.version().feature() + ", but this JVM was started without " + String.join(" ", missing)
-                    + ". Add these flags to the java command line (all of them: " + allOpensFlags()
-                    + "), or choose another serialization (kryo, hessian2, fastjson2, java) that needs none");
+                    + Runtime.version().feature() + ". Add these flags to the java command line: " + String.join(" ", missing)
+                    + (missing.size() < REQUIRED_OPENS.size() ? " (the full set fst needs is: " + allOpensFlags() + ")" : "")
+                    + "; or choose another serialization (kryo, hessian2, fastjson2, java) that needs none");
         }
         return new FstSerializer(options);
     }
