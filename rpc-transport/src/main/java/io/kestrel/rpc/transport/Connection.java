@@ -73,7 +73,8 @@ public final class Connection implements AutoCloseable {
     private final ConcurrentHashMap<Long, PendingCall> pending = new ConcurrentHashMap<>();
     private final AtomicInteger pendingCount = new AtomicInteger();
     private final AtomicLong ids = new AtomicLong();
-    private final ChannelFuture firstAttempt;
+    /** Counted down once the first connect attempt's outcome has been applied. */
+    private final java.util.concurrent.CountDownLatch firstAttemptDone = new java.util.concurrent.CountDownLatch(1);
     private volatile Channel channel;
     private volatile WriteQueue<OutboundRequest> writes;
     private volatile boolean closed;
@@ -107,7 +108,7 @@ public final class Connection implements AutoCloseable {
                                 .addLast("calls", new Handler());
                     }
                 });
-        this.firstAttempt = connect();
+        connect();
     }
 
     /** "host:port". */
@@ -131,39 +132,50 @@ public final class Connection implements AutoCloseable {
     }
 
     void awaitFirstConnect() {
-        firstAttempt.awaitUninterruptibly(options.connectTimeout().toMillis() + 1000);
+        try {
+            firstAttemptDone.await(options.connectTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
-    private ChannelFuture connect() {
+    private void connect() {
         ChannelFuture f = bootstrap.connect(host, port);
         f.addListener((ChannelFuture done) -> {
-            if (done.isSuccess()) {
-                Channel ch = done.channel();
-                if (closed) {
-                    ch.close();
-                    return;
-                }
-                Handler handler = ch.pipeline().get(Handler.class);
-                writes = new WriteQueue<>(ch, r -> handler.write(ch, r));
-                channel = ch;
-                if (failedAttempts > 0) {
-                    log.info("Reconnected to provider {} after {} failed attempts", address, failedAttempts);
-                } else {
-                    log.debug("Connected to provider {}", address);
-                }
-                failedAttempts = 0;
-            } else {
-                lastError = String.valueOf(done.cause() == null ? "unknown" : done.cause().getMessage());
-                failedAttempts++;
-                if (failedAttempts == 1) {
-                    log.warn("Cannot connect to provider {}: {}; retrying in the background", address, lastError);
-                } else {
-                    log.debug("Reconnect {} to {} failed: {}", failedAttempts, address, lastError);
-                }
-                scheduleReconnect();
+            try {
+                onConnectAttempt(done);
+            } finally {
+                firstAttemptDone.countDown();
             }
         });
-        return f;
+    }
+
+    private void onConnectAttempt(ChannelFuture done) {
+        if (done.isSuccess()) {
+            Channel ch = done.channel();
+            if (closed) {
+                ch.close();
+                return;
+            }
+            Handler handler = ch.pipeline().get(Handler.class);
+            writes = new WriteQueue<>(ch, r -> handler.write(ch, r));
+            channel = ch;
+            if (failedAttempts > 0) {
+                log.info("Reconnected to provider {} after {} failed attempts", address, failedAttempts);
+            } else {
+                log.debug("Connected to provider {}", address);
+            }
+            failedAttempts = 0;
+        } else {
+            lastError = String.valueOf(done.cause() == null ? "unknown" : done.cause().getMessage());
+            failedAttempts++;
+            if (failedAttempts == 1) {
+                log.warn("Cannot connect to provider {}: {}; retrying in the background", address, lastError);
+            } else {
+                log.debug("Reconnect {} to {} failed: {}", failedAttempts, address, lastError);
+            }
+            scheduleReconnect();
+        }
     }
 
     private void scheduleReconnect() {

@@ -82,17 +82,21 @@ public final class ClassAllowlist {
 
     private static final List<String> JDK_PACKAGES = List.of("java.time.");
 
-    /** Refused even when a user-allowed package covers them: classic gadget chains. */
-    private static final List<String> DENIED_PREFIXES = List.of(
+    /** Packages refused even when a user-allowed package covers them: classic gadget chains. */
+    private static final List<String> DENIED_PACKAGES = List.of(
             "org.apache.commons.collections.functors.", "org.apache.commons.collections4.functors.",
-            "org.apache.commons.beanutils.BeanComparator", "org.apache.xalan.", "com.sun.org.apache.",
-            "org.codehaus.groovy.runtime.", "groovy.lang.", "org.springframework.beans.factory.",
-            "org.springframework.aop.", "com.sun.rowset.", "javax.naming.", "com.sun.jndi.",
-            "javax.management.", "java.rmi.", "sun.rmi.", "javax.script.", "bsh.", "com.mchange.",
-            "org.hibernate.", "com.mchange.v2.c3p0.", "net.sf.json.", "org.mozilla.javascript.",
-            "java.lang.reflect.", "java.lang.invoke.", "java.lang.Runtime", "java.lang.ProcessBuilder",
-            "java.lang.Thread", "java.lang.ClassLoader", "java.net.URL", "java.beans.",
-            "sun.misc.", "jdk.internal.", "sun.reflect.");
+            "org.apache.xalan.", "com.sun.org.apache.", "org.codehaus.groovy.runtime.", "groovy.lang.",
+            "org.springframework.beans.factory.", "org.springframework.aop.", "com.sun.rowset.", "javax.naming.",
+            "com.sun.jndi.", "javax.management.", "java.rmi.", "sun.rmi.", "javax.script.", "bsh.", "com.mchange.",
+            "org.hibernate.", "net.sf.json.", "org.mozilla.javascript.", "java.lang.reflect.", "java.lang.invoke.",
+            "java.beans.", "sun.misc.", "jdk.internal.", "sun.reflect.");
+
+    /** Single classes refused the same way (exact names, and their nested classes). */
+    private static final Set<String> DENIED_CLASSES = Set.of(
+            "org.apache.commons.beanutils.BeanComparator", "java.lang.Runtime", "java.lang.ProcessBuilder",
+            "java.lang.Process", "java.lang.Thread", "java.lang.ThreadGroup", "java.lang.ClassLoader",
+            "java.lang.Class", "java.lang.System", "java.net.URL", "java.net.URLClassLoader", "java.io.File",
+            "java.io.FileOutputStream", "java.io.FileInputStream");
 
     private final Set<String> classes = ConcurrentHashMap.newKeySet();
     private final List<String> packages = new CopyOnWriteArrayList<>();
@@ -252,7 +256,11 @@ public final class ClassAllowlist {
     }
 
     private static boolean isDenied(String name) {
-        return startsWithAny(name, DENIED_PREFIXES);
+        if (startsWithAny(name, DENIED_PACKAGES)) {
+            return true;
+        }
+        int nested = name.indexOf('$');
+        return DENIED_CLASSES.contains(nested < 0 ? name : name.substring(0, nested));
     }
 
     private static boolean startsWithAny(String name, List<String> prefixes) {

@@ -1,0 +1,173 @@
+package io.kestrel.rpc.core;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.kestrel.rpc.api.BadRequestException;
+import io.kestrel.rpc.api.NoProviderException;
+import io.kestrel.rpc.api.PayloadTooLargeException;
+import io.kestrel.rpc.api.RemoteInvocationException;
+import io.kestrel.rpc.api.RpcContext;
+import io.kestrel.rpc.api.RpcTimeoutException;
+import io.kestrel.rpc.api.config.ReferenceConfig;
+import io.kestrel.rpc.core.fixture.EchoService;
+import io.kestrel.rpc.core.fixture.Payload;
+import io.kestrel.rpc.core.fixture.refused.Counted;
+import io.kestrel.rpc.core.fixture.refused.Gadget;
+import io.kestrel.rpc.transport.Connection;
+import io.kestrel.rpc.api.serialization.SerializationOptions;
+import io.kestrel.rpc.api.serialization.Serializations;
+import java.io.ByteArrayOutputStream;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.FieldSource;
+
+/** Calls through real proxies over a real loopback socket, with each serialization. */
+class InvocationTest {
+    static final java.util.List<String> SERIALIZATIONS = TestRuntimes.SERIALIZATIONS;
+
+    static RpcRuntime provider;
+    static RpcRuntime consumer;
+
+    @BeforeAll
+    static void start() {
+        provider = TestRuntimes.echoProvider(TestRuntimes.loopback().payloadBytes(64 * 1024).build());
+        consumer = RpcRuntime.builder().build();
+    }
+
+    @AfterAll
+    static void stop() {
+        consumer.close();
+        provider.close();
+    }
+
+    private static EchoService echo(String serialization) {
+        return consumer.refer(TestRuntimes.echoReference(provider, serialization).build());
+    }
+
+    @ParameterizedTest
+    @FieldSource("SERIALIZATIONS")
+    void plainAsyncAndNullResultsRoundTrip(String serialization) throws Exception {
+        EchoService s = echo(serialization);
+        assertEquals("hello", s.echo("hello"));
+        assertEquals(Payload.sample(7), s.echoPayload(Payload.sample(7)));
+        assertEquals("async:x", s.echoAsync("x").get(5, TimeUnit.SECONDS));
+        assertNull(s.nothing());
+        assertNull(s.echo(null));
+        assertEquals(10L, s.add(3, 4, "3"));
+        assertArrayEquals(new byte[100], s.blob(100));
+        assertEquals("local default method for z", s.greet("z"));
+    }
+
+    @ParameterizedTest
+    @FieldSource("SERIALIZATIONS")
+    void providerExceptionArrivesAsTheSameType(String serialization) {
+        EchoService s = echo(serialization);
+        ArithmeticException e = assertThrows(ArithmeticException.class, () -> s.divide(1, 0));
+        assertTrue(e.getMessage().contains("by zero"), e.getMessage());
+    }
+
+    @ParameterizedTest
+    @FieldSource("SERIALIZATIONS")
+    void exceptionOfAClassTheConsumerDoesNotAllowArrivesAsRemoteException(String serialization) {
+        EchoService s = echo(serialization);
+        RemoteInvocationException e = assertThrows(RemoteInvocationException.class, () -> s.failWithSecret("boom"));
+        assertEquals("io.kestrel.rpc.core.fixture.SecretException", e.remoteClassName());
+        assertEquals("boom", e.remoteMessage());
+    }
+
+    @ParameterizedTest
+    @FieldSource("SERIALIZATIONS")
+    void classNotOnTheProviderAllowlistIsRefusedBeforeInstantiation(String serialization) {
+        EchoService s = echo(serialization);
+        Gadget gadget = new Gadget();
+        // some writers build one default instance per class to compare field values (fastjson2 does):
+        // that is the consumer's doing, so write once locally first, then count
+        Serializations.installed().byName(serialization).create(SerializationOptions.builder().build())
+                .serialize(gadget, new ByteArrayOutputStream());
+        int constructed = Counted.CONSTRUCTED.get();
+        BadRequestException e = assertThrows(BadRequestException.class, () -> s.echoObject(gadget));
+        assertTrue(e.getMessage().contains(Gadget.class.getName()), e.getMessage());
+        assertTrue(e.getMessage().contains("allowed-packages"), e.getMessage());
+        assertEquals(constructed, Counted.CONSTRUCTED.get(), "the provider instantiated the refused class");
+        assertEquals("still usable", s.echo("still usable"));
+    }
+
+    @Test
+    void attachmentsTravelWithOneCallOnly() {
+        EchoService s = echo("kryo");
+        RpcContext.current().setAttachment("trace-id", "abc-123");
+        assertEquals("abc-123", s.attachment("trace-id"));
+        assertNull(s.attachment("trace-id"), "attachments belong to one call");
+    }
+
+    @Test
+    void slowProviderGivesTimeoutNamingServiceMethodTimeoutAndAddress() {
+        EchoService s = consumer.refer(TestRuntimes.echoReference(provider, "kryo").timeout(Duration.ofMillis(200)).build());
+        long start = System.nanoTime();
+        RpcTimeoutException e = assertThrows(RpcTimeoutException.class, () -> s.sleep(1500));
+        long tookMs = (System.nanoTime() - start) / 1_000_000;
+        assertTrue(tookMs < 1200, "timeout took " + tookMs + " ms");
+        String m = e.getMessage();
+        assertTrue(m.contains(EchoService.class.getName() + "#sleep"), m);
+        assertTrue(m.contains("limit 200 ms"), m);
+        assertTrue(m.contains("127.0.0.1:" + provider.boundPort()), m);
+        Connection c = consumer.client().existing("127.0.0.1", provider.boundPort());
+        assertEquals(0, c.pendingCalls(), "pending-call table must be empty after a timeout");
+    }
+
+    @Test
+    void tooLargeResponseFailsAtOnceNamingSizeAndLimit() {
+        EchoService s = consumer.refer(TestRuntimes.echoReference(provider, "kryo").timeout(Duration.ofSeconds(10)).build());
+        long start = System.nanoTime();
+        PayloadTooLargeException e = assertThrows(PayloadTooLargeException.class, () -> s.blob(200_000));
+        long tookMs = (System.nanoTime() - start) / 1_000_000;
+        assertTrue(tookMs < 5000, "must not wait for the timeout, took " + tookMs + " ms");
+        assertTrue(e.getMessage().contains("65536"), e.getMessage());
+        assertEquals(100, s.blob(100).length, "connection still usable");
+    }
+
+    @Test
+    void tooLargeResponseForTheConsumerLimitFailsAtOnce() {
+        // a fresh runtime: the first reference to an address sets its connection's limits
+        RpcRuntime small = RpcRuntime.builder().build();
+        try {
+            EchoService t = small.refer(TestRuntimes.echoReference(provider, "kryo").payloadBytes(4096).build());
+            PayloadTooLargeException e = assertThrows(PayloadTooLargeException.class, () -> t.blob(20_000));
+            assertTrue(e.getMessage().contains("4096"), e.getMessage());
+            assertTrue(e.getMessage().contains("consumer's payload limit"), e.getMessage());
+            assertEquals(10, t.blob(10).length);
+        } finally {
+            small.close();
+        }
+    }
+
+    @Test
+    void tooLargeRequestIsRefusedBeforeSending() {
+        RpcRuntime small = RpcRuntime.builder().build();
+        try {
+            EchoService t = small.refer(TestRuntimes.echoReference(provider, "kryo").payloadBytes(2048).build());
+            PayloadTooLargeException e = assertThrows(PayloadTooLargeException.class, () -> t.echo("x".repeat(5000)));
+            assertTrue(e.getMessage().contains("2048"), e.getMessage());
+            assertTrue(e.getMessage().contains("not sent"), e.getMessage());
+        } finally {
+            small.close();
+        }
+    }
+
+    @Test
+    void referenceToAnAddressWithNoProviderFailsClearly() {
+        NoProviderException e = assertThrows(NoProviderException.class, () -> consumer.refer(
+                ReferenceConfig.builder(EchoService.class).url("127.0.0.1:1").connectTimeout(Duration.ofMillis(500)).build()));
+        assertTrue(e.getMessage().contains("127.0.0.1:1"), e.getMessage());
+        assertTrue(e.getMessage().contains("check=\"false\""), e.getMessage());
+    }
+}

@@ -1,0 +1,122 @@
+package io.kestrel.rpc.core;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+
+/** A blocking socket that writes hand-made frames and reads raw responses: the hostile peer of tests. */
+final class RawClient implements AutoCloseable {
+    static final int MAGIC = 0x4B52;
+
+    record Response(int flags, int serializationId, int status, long requestId, byte[] body) {
+        /** The message of an error response (a varint-length UTF-8 string). */
+        String message() {
+            int len = 0;
+            int shift = 0;
+            int i = 0;
+            while (true) {
+                int b = body[i++] & 0xFF;
+                len |= (b & 0x7F) << shift;
+                if (b < 0x80) {
+                    break;
+                }
+                shift += 7;
+            }
+            return new String(body, i, len, StandardCharsets.UTF_8);
+        }
+    }
+
+    private final Socket socket;
+    private final DataOutputStream out;
+    private final DataInputStream in;
+
+    RawClient(int port) throws IOException {
+        socket = new Socket("127.0.0.1", port);
+        socket.setSoTimeout(5000);
+        out = new DataOutputStream(socket.getOutputStream());
+        in = new DataInputStream(socket.getInputStream());
+    }
+
+    void writeRaw(byte[] bytes) throws IOException {
+        out.write(bytes);
+        out.flush();
+    }
+
+    void writeHeader(int flags, int serializationId, long requestId, int bodyLength) throws IOException {
+        out.writeShort(MAGIC);
+        out.writeByte(1);
+        out.writeByte(flags);
+        out.writeByte(serializationId);
+        out.writeByte(0);
+        out.writeLong(requestId);
+        out.writeInt(bodyLength);
+        out.flush();
+    }
+
+    /** A two-way request; {@code descriptor} non-null defines {@code methodRef} with it. */
+    void writeRequest(long requestId, int serializationId, int methodRef, String descriptor, byte[] args) throws IOException {
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        varint(body, methodRef);
+        if (descriptor != null) {
+            byte[] d = descriptor.getBytes(StandardCharsets.UTF_8);
+            varint(body, d.length);
+            body.write(d);
+        }
+        varint(body, 5000); // timeout
+        varint(body, 0); // attachments
+        body.write(args);
+        int flags = 0x01 | 0x02 | (descriptor != null ? 0x08 : 0);
+        writeHeader(flags, serializationId, requestId, body.size());
+        out.write(body.toByteArray());
+        out.flush();
+    }
+
+    private static void varint(ByteArrayOutputStream out, int v) {
+        while ((v & ~0x7F) != 0) {
+            out.write((v & 0x7F) | 0x80);
+            v >>>= 7;
+        }
+        out.write(v);
+    }
+
+    Response read() throws IOException {
+        int magic = in.readUnsignedShort();
+        if (magic != MAGIC) {
+            throw new IOException("bad magic in response: " + magic);
+        }
+        in.readUnsignedByte();
+        int flags = in.readUnsignedByte();
+        int ser = in.readUnsignedByte();
+        int status = in.readUnsignedByte();
+        long id = in.readLong();
+        int len = in.readInt();
+        byte[] body = new byte[len];
+        in.readFully(body);
+        return new Response(flags, ser, status, id, body);
+    }
+
+    /** True if the server closed the connection (EOF or reset) within the socket timeout. */
+    boolean closedByPeer() throws IOException {
+        try {
+            while (true) {
+                if (in.read() < 0) {
+                    return true;
+                }
+            }
+        } catch (EOFException | java.net.SocketException e) {
+            return true;
+        } catch (SocketTimeoutException e) {
+            return false;
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        socket.close();
+    }
+}
