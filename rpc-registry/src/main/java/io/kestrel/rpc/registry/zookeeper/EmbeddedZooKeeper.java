@@ -46,7 +46,7 @@ public final class EmbeddedZooKeeper {
     private static final int TICK_MS = 1_000;
     private static final int MIN_SESSION_TIMEOUT_MS = 2_000;
     private static final int MAX_SESSION_TIMEOUT_MS = 120_000;
-    private static final long START_TIMEOUT_MS = 30_000;
+    private static final long START_TIMEOUT_MS = 15_000;
 
     private static final Object LOCK = new Object();
     /** Running servers by port, in start order. Guarded by LOCK. */
