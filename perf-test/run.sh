@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Runs the Kestrel RPC benchmark from the repository root and writes perf-results/.
+#
+#   perf-test/run.sh                 default matrix (10 threads, 5 s warm-up, 10 s measured; ~7 min on 2 cores)
+#   perf-test/run.sh --quick         smoke-test sizes (< 1 min)
+#   perf-test/run.sh --help          all options (threads, durations, systems, workloads, output dir, ...)
+#   perf-test/run.sh jmh [--quick]   the JMH serializer suite (JmhMain; --codecs, --shapes, --out)
+#
+# Set SKIP_BUILD=1 to reuse the last build. The client JVM gets the same fst --add-opens flags as the
+# server JVMs it starts (root pom property fst.jvm.opens, copied into perf-jvm.properties by Maven).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [[ "${SKIP_BUILD:-0}" != "1" ]]; then
+  mvn -q -DskipTests install -pl perf-test -am
+fi
+
+CP="perf-test/target/classes:$(cat perf-test/target/classpath.txt)"
+OPENS="$(sed -n 's/^fst.jvm.opens=//p' perf-test/target/classes/perf-jvm.properties)"
+MAIN=io.kestrel.rpc.perf.PerfMain
+if [[ "${1:-}" == "jmh" ]]; then
+  shift
+  MAIN=io.kestrel.rpc.perf.jmh.JmhMain
+fi
+# shellcheck disable=SC2086 # OPENS is a list of flags
+exec java -Xms512m -Xmx512m -Djava.awt.headless=true -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \
+  $OPENS -cp "$CP" "$MAIN" "$@"

@@ -1,0 +1,96 @@
+package io.kestrel.rpc.perf.jmh;
+
+import io.kestrel.rpc.api.serialization.Serializer;
+import io.kestrel.rpc.perf.JvmFlags;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.openjdk.jmh.results.format.ResultFormatType;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+/**
+ * Runs {@link SerializerBenchmark} in one forked JVM (with the fst {@code --add-opens} flags) and
+ * writes {@code jmh-sizes.csv} (encoded bytes per codec and shape) and {@code jmh-results.csv} into
+ * the output directory.
+ *
+ * <p>Options: {@code --out DIR} (default perf-results), {@code --codecs kryo,fst,...},
+ * {@code --shapes bidRequest,order100,...}, {@code --quick} (1 x 0.5 s warm-up, 2 x 0.5 s
+ * measurement instead of 2 x 1 s and 3 x 1 s).
+ */
+public final class JmhMain {
+    private JmhMain() {
+    }
+
+    public static void main(String[] args) throws RunnerException, IOException {
+        Path out = Path.of("perf-results");
+        List<String> codecs = Codecs.NAMES;
+        List<String> shapes = Shapes.NAMES;
+        boolean quick = false;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--out" -> out = Path.of(args[++i]);
+                case "--codecs" -> codecs = List.of(args[++i].split(","));
+                case "--shapes" -> shapes = List.of(args[++i].split(","));
+                case "--quick" -> quick = true;
+                default -> {
+                    System.err.println("unknown option " + args[i]
+                            + "; use --out DIR, --codecs a,b, --shapes a,b, --quick");
+                    System.exit(2);
+                }
+            }
+        }
+        Files.createDirectories(out);
+        writeSizes(codecs, shapes, out.resolve("jmh-sizes.csv"));
+
+        ChainedOptionsBuilder options = new OptionsBuilder()
+                .include(SerializerBenchmark.class.getName() + "\\.")
+                .forks(1)
+                .jvmArgsAppend(JvmFlags.fstOpens().toArray(String[]::new))
+                .warmupIterations(quick ? 1 : 2)
+                .warmupTime(TimeValue.milliseconds(quick ? 500 : 1000))
+                .measurementIterations(quick ? 2 : 3)
+                .measurementTime(TimeValue.milliseconds(quick ? 500 : 1000))
+                .param("codec", codecs.toArray(String[]::new))
+                .param("shape", shapes.toArray(String[]::new))
+                .resultFormat(ResultFormatType.CSV)
+                .result(out.resolve("jmh-results.csv").toString());
+        new Runner(options.build()).run();
+        System.out.println("Wrote " + out.resolve("jmh-sizes.csv") + " and " + out.resolve("jmh-results.csv"));
+    }
+
+    /** Encoded bytes per codec and shape, printed and written as CSV. */
+    private static void writeSizes(List<String> codecs, List<String> shapes, Path file) throws IOException {
+        List<String> lines = new ArrayList<>();
+        lines.add("shape," + String.join(",", codecs));
+        StringBuilder table = new StringBuilder(String.format(Locale.ROOT, "%-12s", "bytes"));
+        codecs.forEach(c -> table.append(String.format(Locale.ROOT, "%12s", c)));
+        table.append('\n');
+        for (String shape : shapes) {
+            StringBuilder csv = new StringBuilder(shape);
+            table.append(String.format(Locale.ROOT, "%-12s", shape));
+            for (String codec : codecs) {
+                String size;
+                try {
+                    Serializer s = Codecs.create(codec);
+                    size = Integer.toString(Codecs.encode(s, Shapes.create(shape)).length);
+                } catch (RuntimeException | LinkageError e) {
+                    size = "error";
+                }
+                csv.append(',').append(size);
+                table.append(String.format(Locale.ROOT, "%12s", size));
+            }
+            lines.add(csv.toString());
+            table.append('\n');
+        }
+        System.out.println(table);
+        Files.write(file, lines, StandardCharsets.UTF_8);
+    }
+}
