@@ -11,10 +11,10 @@ import io.kestrel.rpc.api.config.RegistryConfig;
 import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.api.registry.ProviderInfo;
 import io.kestrel.rpc.api.registry.Registry;
-import io.kestrel.rpc.api.registry.RegistryFactory;
 import io.kestrel.rpc.api.serialization.ClassAllowlist;
 import io.kestrel.rpc.api.serialization.Serializations;
 import io.kestrel.rpc.api.serialization.Serializer;
+import io.kestrel.rpc.core.cluster.loadbalance.LoadBalances;
 import io.kestrel.rpc.core.internal.ClusterInvoker;
 import io.kestrel.rpc.core.internal.Directory;
 import io.kestrel.rpc.core.internal.ProviderDispatcher;
@@ -23,6 +23,7 @@ import io.kestrel.rpc.core.internal.SerializerCache;
 import io.kestrel.rpc.transport.ClientOptions;
 import io.kestrel.rpc.transport.ClientTransport;
 import io.kestrel.rpc.transport.RpcServer;
+import io.kestrel.rpc.registry.Registries;
 import io.kestrel.rpc.transport.TransportCounters;
 import java.lang.reflect.Proxy;
 import java.net.InetAddress;
@@ -32,8 +33,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.ServiceLoader;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
@@ -180,7 +179,7 @@ public final class RpcRuntime implements AutoCloseable {
         Serializer serializer = serializers.get(serializationName,
                 config.optimizer() != null ? config.optimizer() : protocol.optimizer(),
                 config.compatible() || protocol.compatible());
-        LoadBalance loadBalance = loadBalance(config.loadBalance());
+        LoadBalance loadBalance = LoadBalances.byName(config.loadBalance());
         ClientTransport transport = client();
         ClientOptions options = ClientOptions.from(config);
         Directory directory;
@@ -223,18 +222,6 @@ public final class RpcRuntime implements AutoCloseable {
 
     private static ClassLoader proxyLoader(Class<?> type) {
         return type.getClassLoader() != null ? type.getClassLoader() : RpcRuntime.class.getClassLoader();
-    }
-
-    private static LoadBalance loadBalance(String name) {
-        Map<String, LoadBalance> known = new TreeMap<>();
-        for (LoadBalance lb : ServiceLoader.load(LoadBalance.class, RpcRuntime.class.getClassLoader())) {
-            known.put(lb.name(), lb);
-        }
-        LoadBalance lb = known.get(name);
-        if (lb == null) {
-            throw new IllegalArgumentException("Unknown load balancer '" + name + "'; known: " + known.keySet());
-        }
-        return lb;
     }
 
     /** Counters of the bytes and frames this runtime's connections moved (client and server side). */
@@ -288,24 +275,12 @@ public final class RpcRuntime implements AutoCloseable {
             synchronized (this) {
                 r = registry;
                 if (r == null) {
-                    r = createRegistry(registryConfig);
+                    r = Registries.create(registryConfig);
                     registry = r;
                 }
             }
         }
         return r;
-    }
-
-    private static Registry createRegistry(RegistryConfig config) {
-        List<String> schemes = new ArrayList<>();
-        for (RegistryFactory f : ServiceLoader.load(RegistryFactory.class, RpcRuntime.class.getClassLoader())) {
-            if (f.scheme().equals(config.scheme())) {
-                return f.create(config);
-            }
-            schemes.add(f.scheme());
-        }
-        throw new RegistryException("No registry implementation for '" + config.address() + "' (scheme "
-                + config.scheme() + "); installed schemes: " + schemes + ". Is rpc-registry a dependency?");
     }
 
     private void ensureOpen() {

@@ -131,7 +131,8 @@ public final class Connection implements AutoCloseable {
         return lastError;
     }
 
-    void awaitFirstConnect() {
+    /** Waits (up to the connect timeout) until the first connection attempt has finished. */
+    public void awaitFirstConnect() {
         try {
             firstAttemptDone.await(options.connectTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {

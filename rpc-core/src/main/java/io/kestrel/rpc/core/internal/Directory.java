@@ -80,9 +80,15 @@ public final class Directory implements ProviderListener, AutoCloseable {
         return d;
     }
 
-    /** Waits up to {@code timeoutMillis} for the registry's first answer. */
+    /**
+     * Waits up to {@code timeoutMillis} for the registry's first answer, then for the first connection
+     * attempt to each provider in it, so a reference is usable (and checkable) when it is returned.
+     */
     public void awaitFirstList(long timeoutMillis) throws InterruptedException {
         firstList.await(timeoutMillis, TimeUnit.MILLISECONDS);
+        for (Endpoint e : endpoints) {
+            e.connection().awaitFirstConnect();
+        }
     }
 
     @Override
