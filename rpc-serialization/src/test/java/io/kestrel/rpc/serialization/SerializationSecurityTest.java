@@ -57,7 +57,7 @@ class SerializationSecurityTest {
     @MethodSource("all")
     void classOutsideAllowlistIsRefusedBeforeLoading(Serialization s) {
         Serializer serializer = create(s);
-        byte[] bytes = patchName(write(serializer, new ForbiddenIn()), STAND_IN, ForbiddenProbe.FORBIDDEN_CLASS);
+        byte[] bytes = patchName(s, write(serializer, new ForbiddenIn()), STAND_IN, ForbiddenProbe.FORBIDDEN_CLASS);
         ClassNotAllowedException e = assertThrows(ClassNotAllowedException.class, () -> read(serializer, bytes, Object.class));
         assertTrue(e.getMessage().contains(ForbiddenProbe.FORBIDDEN_CLASS), e.getMessage());
         assertTrue(e.getMessage().contains("allowed-packages=\"io.kestrel.rpc.serialization.forbidden\""), e.getMessage());
@@ -68,7 +68,7 @@ class SerializationSecurityTest {
     void refusedClassNestedInAnAllowedGraphIsRefused(Serialization s) {
         Serializer serializer = create(s);
         List<Object> list = new ArrayList<>(List.of("ok", new Pair("a", new ForbiddenIn())));
-        byte[] bytes = patchName(write(serializer, list), STAND_IN, ForbiddenProbe.FORBIDDEN_CLASS);
+        byte[] bytes = patchName(s, write(serializer, list), STAND_IN, ForbiddenProbe.FORBIDDEN_CLASS);
         ClassNotAllowedException e = assertThrows(ClassNotAllowedException.class, () -> read(serializer, bytes, Object.class));
         assertTrue(e.getMessage().contains(ForbiddenProbe.FORBIDDEN_CLASS), e.getMessage());
     }
@@ -77,7 +77,7 @@ class SerializationSecurityTest {
     @MethodSource("all")
     void arrayOfRefusedClassIsRefused(Serialization s) {
         Serializer serializer = create(s);
-        byte[] bytes = patchName(write(serializer, new Pair(new ForbiddenIn[] {new ForbiddenIn()}, null)),
+        byte[] bytes = patchName(s, write(serializer, new Pair(new ForbiddenIn[] {new ForbiddenIn()}, null)),
                 STAND_IN, ForbiddenProbe.FORBIDDEN_CLASS);
         ClassNotAllowedException e = assertThrows(ClassNotAllowedException.class, () -> read(serializer, bytes, Object.class));
         assertTrue(e.getMessage().contains(ForbiddenProbe.FORBIDDEN_CLASS), e.getMessage());
@@ -89,7 +89,7 @@ class SerializationSecurityTest {
         Serializer serializer = create(s);
         byte[] original = write(serializer, new Pair(new GadgetStandInFiftyEig(), null));
         for (String gadget : GADGETS) {
-            byte[] bytes = patchName(original, GADGET_STAND_IN, gadget);
+            byte[] bytes = patchName(s, original, GADGET_STAND_IN, gadget);
             ClassNotAllowedException e = assertThrows(ClassNotAllowedException.class, () -> read(serializer, bytes, Object.class),
                     s.name() + " did not refuse " + gadget);
             assertTrue(e.getMessage().contains(gadget) && e.getMessage().contains("known deserialization gadget"), e.getMessage());

@@ -21,9 +21,20 @@ public final class AllowlistClassLoader extends ClassLoader {
     }
 
     private final ClassFilter filter;
+    private final ClassLoader fallback;
 
     public AllowlistClassLoader(ClassLoader parent, ClassFilter filter) {
+        this(parent, parent, filter);
+    }
+
+    /**
+     * A loader that resolves through {@code parent} and, for a name {@code parent} cannot find,
+     * through {@code fallback} (for example the thread's context loader first, then the loader that
+     * was the context loader when the serializer was created). The allowlist is asked first either way.
+     */
+    public AllowlistClassLoader(ClassLoader parent, ClassLoader fallback, ClassFilter filter) {
         super("kestrel-allowlist", Objects.requireNonNull(parent, "parent"));
+        this.fallback = Objects.requireNonNull(fallback, "fallback");
         this.filter = Objects.requireNonNull(filter, "filter");
     }
 
@@ -36,7 +47,14 @@ public final class AllowlistClassLoader extends ClassLoader {
     @Override
     protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
         filter.check(name);
-        return super.loadClass(name, resolve);
+        try {
+            return super.loadClass(name, resolve);
+        } catch (ClassNotFoundException e) {
+            if (fallback == getParent()) {
+                throw e;
+            }
+            return Class.forName(name, false, fallback);
+        }
     }
 
 }

@@ -1,0 +1,153 @@
+package io.kestrel.rpc.serialization.fory;
+
+import io.kestrel.rpc.api.ClassNotAllowedException;
+import io.kestrel.rpc.api.SerializationException;
+import io.kestrel.rpc.api.serialization.SerializationOptions;
+import io.kestrel.rpc.api.serialization.Serializer;
+import io.kestrel.rpc.api.serialization.SerializerIds;
+import io.kestrel.rpc.serialization.internal.AllowlistClassLoader;
+import io.kestrel.rpc.serialization.internal.ClassFilter;
+import io.kestrel.rpc.serialization.internal.ContextLoaderScoped;
+import io.kestrel.rpc.serialization.internal.InputBuffer;
+import io.kestrel.rpc.serialization.internal.SerializationFailures;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.List;
+import org.apache.fory.Fory;
+import org.apache.fory.ThreadSafeFory;
+import org.apache.fory.config.CompatibleMode;
+import org.apache.fory.config.Language;
+import org.apache.fory.exception.InsecureException;
+import org.apache.fory.memory.MemoryBuffer;
+
+/**
+ * Thread-safe fory serializer. Fory instances are not thread-safe; fory's own
+ * {@link ThreadSafeFory} (a pool of configured instances, each with its generated serializers and
+ * write buffer) serves concurrent calls. One such pool exists per thread context class loader
+ * ({@link ContextLoaderScoped}), because fory caches classes by name.
+ *
+ * <p>Reading first collects the whole value (the frame body is in memory anyway), so fory can bound
+ * every length it reads by the bytes that are really there, and a value that ends before or after
+ * the input is an error rather than a silent partial read.
+ */
+final class ForySerializer implements Serializer {
+    /**
+     * Fory's estimate of the memory one deserialized graph may take (collections, maps, arrays and
+     * objects; strings and primitive arrays are bounded by the input bytes instead). A hostile value
+     * claiming more fails before allocating it. Fory's default, made explicit.
+     */
+    static final long MAX_GRAPH_MEMORY_BYTES = 128L * 1024 * 1024;
+
+    /** The last class name the type checker refused on this thread during the current call. */
+    private static final ThreadLocal<String> LAST_REFUSED = new ThreadLocal<>();
+
+    private final ClassFilter filter;
+    private final List<Class<?>> registered;
+    private final boolean compatible;
+    private final ContextLoaderScoped<ThreadSafeFory> engines;
+
+    ForySerializer(SerializationOptions options) {
+        this.filter = new ClassFilter(options.allowlist());
+        this.registered = options.registeredClasses();
+        this.compatible = options.compatible();
+        this.engines = new ContextLoaderScoped<>(this::newFory);
+    }
+
+    private ThreadSafeFory newFory(ClassLoader context, ClassLoader home) {
+        ThreadSafeFory fory = Fory.builder()
+                .withLanguage(Language.JAVA)
+                .withRefTracking(true)
+                .withCompatibleMode(compatible ? CompatibleMode.COMPATIBLE : CompatibleMode.SCHEMA_CONSISTENT)
+                .requireClassRegistration(false)
+                .suppressClassRegistrationWarnings(true)
+                .withClassLoader(new AllowlistClassLoader(context, home, filter))
+                .withTypeChecker((resolver, className) -> isAllowed(className))
+                .withMaxGraphMemoryBytes(MAX_GRAPH_MEMORY_BYTES)
+                .withName("kestrel-fory" + (compatible ? "-compatible" : ""))
+                .buildThreadSafeFory();
+        for (Class<?> c : registered) {
+            fory.register(c);
+        }
+        return fory;
+    }
+
+    /**
+     * Fory's type checker. Fory calls it with every class name it is about to load from a stream
+     * (before loading) and with every class it first meets while writing, and refuses a false answer
+     * with its own {@code InsecureException}. It also asks, as a mere cache hint, about declared field
+     * types such as {@code java.util.List}; so this must answer, not throw. The refused name is kept
+     * per thread so the failure can be reported as the allowlist's own exception.
+     */
+    private boolean isAllowed(String className) {
+        if (filter.isAllowed(className)) {
+            return true;
+        }
+        LAST_REFUSED.set(className);
+        return false;
+    }
+
+    /**
+     * The allowlist's {@link ClassNotAllowedException} if fory failed because {@link #isAllowed}
+     * refused a class during this call, else null.
+     */
+    private ClassNotAllowedException refusal(Throwable e) {
+        String refused = LAST_REFUSED.get();
+        if (refused == null) {
+            return null;
+        }
+        for (Throwable t = e; t != null && t.getCause() != t; t = t.getCause()) {
+            if (t instanceof InsecureException && t.getMessage() != null && t.getMessage().contains(refused)) {
+                return filter.allowlist().refused(refused);
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public byte id() {
+        return SerializerIds.FORY;
+    }
+
+    @Override
+    public String name() {
+        return "fory";
+    }
+
+    @Override
+    public void serialize(Object value, OutputStream out) throws SerializationException {
+        LAST_REFUSED.remove();
+        try {
+            engines.current().serialize(out, value);
+        } catch (RuntimeException | StackOverflowError e) {
+            ClassNotAllowedException refused = refusal(e);
+            throw refused != null ? refused : SerializationFailures.encodeFailed("fory", value, e);
+        }
+    }
+
+    @Override
+    public Object deserialize(InputStream in, Class<?> expectedType) throws SerializationException {
+        LAST_REFUSED.remove();
+        try {
+            InputBuffer input = InputBuffer.readAll(in);
+            if (input.length() == 0) {
+                throw new IOException("empty input");
+            }
+            MemoryBuffer buffer = MemoryBuffer.fromByteArray(input.bytes(), 0, input.length());
+            Object value = engines.current().deserialize(buffer);
+            if (buffer.readerIndex() != input.length()) {
+                throw new IOException("value used " + buffer.readerIndex() + " bytes but the input holds "
+                        + input.length() + (buffer.readerIndex() > input.length() ? ": truncated" : ": trailing data"));
+            }
+            return value;
+        } catch (IOException | RuntimeException | StackOverflowError e) {
+            ClassNotAllowedException refused = refusal(e);
+            throw refused != null ? refused : SerializationFailures.decodeFailed("fory", expectedType, e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "ForySerializer{registered=" + registered.size() + ", compatible=" + compatible + "}";
+    }
+}
