@@ -1,0 +1,68 @@
+package io.kestrel.rpc.spring;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Injects the proxy of a remote service into a field or a one-argument setter, the annotation form of
+ * {@code <rpc:reference>}. Handled by {@link RpcAnnotationBeanPostProcessor} (registered by
+ * {@link EnableKestrelRpc} and by the XML namespace). The proxy is created, and with check on a reachable
+ * provider required, while the annotated bean is created; injection points with the same interface and
+ * attributes share one proxy.
+ *
+ * <p>All attributes are text so that they may hold {@code ${...}} placeholders; blank means "not set",
+ * and then {@code rpc.reference.timeout}, {@code .retries}, {@code .loadbalance}, {@code .cluster},
+ * {@code .check} and {@code .connect-timeout} of the Spring {@code Environment} apply, then the framework
+ * defaults. Meaning and values of each attribute are those of the same-named XML attribute.
+ *
+ * <pre>{@code
+ * @RpcReference(timeout = "500ms", retries = "0")
+ * private UserService users;
+ * }</pre>
+ */
+@Target({ElementType.FIELD, ElementType.METHOD})
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface RpcReference {
+    /** The remote interface; default: the field's or setter parameter's type. */
+    Class<?> interfaceClass() default void.class;
+
+    /** Service version. */
+    String version() default "";
+
+    /** Service group. */
+    String group() default "";
+
+    /** Deadline of each call: milliseconds or 500ms/3s. Default 3 s. */
+    String timeout() default "";
+
+    /** Extra attempts on other providers with cluster failover. Default 2. */
+    String retries() default "";
+
+    /** random, roundrobin, leastactive or consistenthash. Default random. */
+    String loadbalance() default "";
+
+    /** failover, failfast or failsafe. Default failover. */
+    String cluster() default "";
+
+    /** Serialization name; default: the protocol's. */
+    String serialization() default "";
+
+    /** Class registering serializable classes (a {@code SerializationOptimizer}); default: the protocol's. */
+    Class<?> optimizer() default void.class;
+
+    /** Direct provider addresses "host:port[,host:port]", bypassing the registry. */
+    String url() default "";
+
+    /** "false" lets startup go on without a reachable provider. Default true. */
+    String check() default "";
+
+    /** "true" asserts the interface has CompletableFuture-returning methods (see {@link ReferenceBean}). */
+    String async() default "";
+
+    /** TCP connect timeout: milliseconds or 500ms/3s. Default 3 s. */
+    String connectTimeout() default "";
+}

@@ -1,0 +1,48 @@
+package io.kestrel.rpc.spring;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import org.springframework.core.annotation.AliasFor;
+import org.springframework.stereotype.Component;
+
+/**
+ * Marks a service implementation to export, the annotation form of {@code <rpc:service>}. It is a
+ * {@link Component}, so component scanning picks the class up; the export happens when the context starts
+ * (requires {@link EnableKestrelRpc} or the XML namespace in the context). Attribute values may contain
+ * {@code ${...}} placeholders; blank means "not set".
+ *
+ * <pre>{@code
+ * @RpcService(version = "1.0", timeout = "2s")
+ * public class UserServiceImpl implements UserService { ... }
+ * }</pre>
+ */
+@Target(ElementType.TYPE)
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+@Component
+public @interface RpcService {
+    /** The bean name, as {@link Component#value()}. */
+    @AliasFor(annotation = Component.class)
+    String value() default "";
+
+    /** The interface to export; default: the one interface the class implements (it fails if there are several). */
+    Class<?> interfaceClass() default void.class;
+
+    /** Service version; consumers must ask for the same one. */
+    String version() default "";
+
+    /** Service group; consumers must ask for the same one. */
+    String group() default "";
+
+    /** Longest time a call without a consumer deadline may run: milliseconds or 500ms/3s. Default 3 s. */
+    String timeout() default "";
+
+    /** Relative weight for weighted load balancing. Default 100. */
+    String weight() default "";
+
+    /** Serialization names accepted; empty means every installed one. */
+    String[] serialization() default {};
+}

@@ -1,0 +1,162 @@
+package io.kestrel.rpc.spring.internal;
+
+import io.kestrel.rpc.api.config.ApplicationConfig;
+import io.kestrel.rpc.api.config.ProtocolConfig;
+import io.kestrel.rpc.api.config.ReferenceConfig;
+import io.kestrel.rpc.api.config.RegistryConfig;
+import io.kestrel.rpc.api.config.ServiceConfig;
+import io.kestrel.rpc.api.serialization.SerializationOptimizer;
+import io.kestrel.rpc.api.serialization.Serializations;
+import io.kestrel.rpc.core.cluster.loadbalance.LoadBalances;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * Builds the typed config objects of rpc-api from a {@link ConfigSource}. The attribute names here are
+ * the XML attribute names of the {@code http://kestrel.io/schema/rpc} namespace; the same names follow
+ * the {@code rpc.<element>.} prefix in the Spring {@code Environment}. Names of serializations and load
+ * balancers are checked here, so a typo fails at startup with the attribute named.
+ */
+public final class ConfigBinder {
+    /** Attributes of {@code <rpc:protocol>} (and properties {@code rpc.protocol.*}). */
+    public static final List<String> PROTOCOL_ATTRIBUTES = List.of("name", "host", "advertised-host", "port",
+            "serialization", "optimizer", "threads", "queues", "iothreads", "payload", "allowed-packages",
+            "compatible", "heartbeat", "shutdown-timeout");
+    /** Attributes of {@code <rpc:reference>} that may have defaults in {@code rpc.reference.*}. */
+    public static final List<String> REFERENCE_DEFAULTS = List.of("timeout", "retries", "loadbalance", "cluster",
+            "check", "connect-timeout");
+    /** The only protocol name this framework implements. */
+    public static final String PROTOCOL_NAME = "kestrel";
+
+    private ConfigBinder() {
+    }
+
+    /** {@code <rpc:application name=".."/>}; {@code fallbackName} when the name is not set. */
+    public static ApplicationConfig application(ConfigSource src, String fallbackName) {
+        String name = src.get("name");
+        return new ApplicationConfig(name != null ? name : fallbackName);
+    }
+
+    /** {@code <rpc:registry address=".." root=".." session-timeout=".." connection-timeout=".."/>}. */
+    public static RegistryConfig registry(ConfigSource src) {
+        RegistryConfig.Builder b = RegistryConfig.builder();
+        src.ifSet("address", b::address);
+        src.ifSet("root", b::root);
+        src.ifSet("session-timeout", v -> b.sessionTimeout(ConfigSource.duration(v)));
+        src.ifSet("connection-timeout", v -> b.connectionTimeout(ConfigSource.duration(v)));
+        return b.build();
+    }
+
+    /** {@code <rpc:protocol .../>}; see {@link #PROTOCOL_ATTRIBUTES}. */
+    public static ProtocolConfig protocol(ConfigSource src, ClassLoader loader) {
+        ProtocolConfig.Builder b = ProtocolConfig.builder();
+        src.ifSet("name", v -> {
+            if (!v.equalsIgnoreCase(PROTOCOL_NAME)) {
+                throw new IllegalArgumentException("unknown protocol; the only one is '" + PROTOCOL_NAME + "'");
+            }
+        });
+        src.ifSet("host", b::host);
+        src.ifSet("advertised-host", b::advertisedHost);
+        src.ifSet("port", v -> b.port(ConfigSource.integer(v)));
+        src.ifSet("serialization", v -> b.serialization(checkSerialization(v)));
+        src.ifSet("optimizer", v -> b.optimizer(ConfigSource.type(v, SerializationOptimizer.class, loader)));
+        src.ifSet("threads", v -> b.threads(ConfigSource.integer(v)));
+        src.ifSet("queues", v -> b.queueCapacity(ConfigSource.integer(v)));
+        src.ifSet("iothreads", v -> b.ioThreads(ConfigSource.integer(v)));
+        src.ifSet("payload", v -> b.payloadBytes(ConfigSource.integer(v)));
+        src.ifSet("allowed-packages", v -> split(v).forEach(b::allowPackage));
+        src.ifSet("compatible", v -> b.compatible(ConfigSource.bool(v)));
+        src.ifSet("heartbeat", v -> b.heartbeatInterval(ConfigSource.duration(v)));
+        src.ifSet("shutdown-timeout", v -> b.shutdownTimeout(ConfigSource.duration(v)));
+        return b.build();
+    }
+
+    /**
+     * {@code <rpc:service interface=".." ref=".." version group timeout weight serialization/>}; the
+     * interface and the implementation are resolved by the caller.
+     */
+    public static <T> ServiceConfig<T> service(ConfigSource src, Class<T> iface, Object ref) {
+        if (!iface.isInstance(ref)) {
+            throw src.error("ref", ref.getClass().getName(), "the bean does not implement " + iface.getName(), null);
+        }
+        ServiceConfig.Builder<T> b;
+        try {
+            b = ServiceConfig.builder(iface, iface.cast(ref));
+        } catch (IllegalArgumentException e) {
+            throw src.error("interface", iface.getName(), e.getMessage(), e);
+        }
+        src.ifSet("version", b::version);
+        src.ifSet("group", b::group);
+        src.ifSet("timeout", v -> b.timeout(ConfigSource.duration(v)));
+        src.ifSet("weight", v -> b.weight(ConfigSource.integer(v)));
+        src.ifSet("serialization", v -> split(v).forEach(n -> b.serialization(checkSerialization(n))));
+        return b.build();
+    }
+
+    /**
+     * {@code <rpc:reference .../>}: attributes from {@code src}, then for the unset ones among
+     * {@link #REFERENCE_DEFAULTS} the values in {@code defaults} (e.g. {@code rpc.reference.*}).
+     */
+    public static <T> ReferenceConfig<T> reference(ConfigSource src, ConfigSource defaults, Class<T> iface,
+            ClassLoader loader) {
+        ReferenceConfig.Builder<T> b;
+        try {
+            b = ReferenceConfig.builder(iface);
+        } catch (IllegalArgumentException e) {
+            throw src.error("interface", iface.getName(), e.getMessage(), e);
+        }
+        if (defaults != null) {
+            applyReferenceDefaults(defaults, b);
+        }
+        applyReferenceDefaults(src, b);
+        src.ifSet("version", b::version);
+        src.ifSet("group", b::group);
+        src.ifSet("serialization", v -> b.serialization(checkSerialization(v)));
+        src.ifSet("optimizer", v -> b.optimizer(ConfigSource.type(v, SerializationOptimizer.class, loader)));
+        src.ifSet("url", b::url);
+        src.ifSet("payload", v -> b.payloadBytes(ConfigSource.integer(v)));
+        src.ifSet("compatible", v -> b.compatible(ConfigSource.bool(v)));
+        src.ifSet("async", v -> {
+            if (ConfigSource.bool(v) && !hasAsyncMethod(iface)) {
+                throw new IllegalArgumentException(iface.getName() + " declares no method returning CompletableFuture"
+                        + " or CompletionStage; calls are asynchronous exactly for such methods, so declare one"
+                        + " (e.g. CompletableFuture<User> getAsync(long id)) or remove async=\"true\"");
+            }
+        });
+        return b.build();
+    }
+
+    private static <T> void applyReferenceDefaults(ConfigSource src, ReferenceConfig.Builder<T> b) {
+        src.ifSet("timeout", v -> b.timeout(ConfigSource.duration(v)));
+        src.ifSet("retries", v -> b.retries(ConfigSource.integer(v)));
+        src.ifSet("loadbalance", v -> {
+            LoadBalances.byName(v);
+            b.loadBalance(v);
+        });
+        src.ifSet("cluster", b::cluster);
+        src.ifSet("check", v -> b.check(ConfigSource.bool(v)));
+        src.ifSet("connect-timeout", v -> b.connectTimeout(ConfigSource.duration(v)));
+    }
+
+    /** Whether the interface has a method whose calls the proxy makes asynchronously. */
+    public static boolean hasAsyncMethod(Class<?> iface) {
+        for (java.lang.reflect.Method m : iface.getMethods()) {
+            Class<?> r = m.getReturnType();
+            if (r == CompletableFuture.class || r == CompletionStage.class) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Fails with the installed names when {@code name} is not an installed serialization. */
+    private static String checkSerialization(String name) {
+        Serializations.installed().byName(name);
+        return name;
+    }
+
+    private static List<String> split(String list) {
+        return java.util.Arrays.stream(list.split("[,\\s]+")).filter(s -> !s.isBlank()).toList();
+    }
+}

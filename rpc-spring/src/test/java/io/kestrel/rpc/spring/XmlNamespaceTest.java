@@ -1,0 +1,149 @@
+package io.kestrel.rpc.spring;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.kestrel.rpc.api.config.ProtocolConfig;
+import io.kestrel.rpc.api.config.ReferenceConfig;
+import io.kestrel.rpc.core.RpcRuntime;
+import io.kestrel.rpc.spring.fixture.GreetingService;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.springframework.context.support.GenericXmlApplicationContext;
+
+/** The XML namespace end to end: real contexts, a real ZooKeeper, real sockets on loopback. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class XmlNamespaceTest {
+    private static final String PROVIDERS = "/kestrel/" + GreetingService.class.getName() + "/providers";
+    private static TestingServer zookeeper;
+    private static String zk;
+
+    @BeforeAll
+    static void startZooKeeper() throws Exception {
+        zookeeper = new TestingServer(true);
+        zk = "zookeeper://" + zookeeper.getConnectString();
+    }
+
+    @AfterAll
+    static void stopZooKeeper() throws Exception {
+        zookeeper.close();
+    }
+
+    @Test
+    void xmlConsumerCallsXmlProviderFoundThroughZooKeeper() {
+        try (GenericXmlApplicationContext provider = TestContexts.xml("provider.xml", Map.of("zk", zk, "tag", "p1"));
+             GenericXmlApplicationContext consumer = TestContexts.xml("consumer.xml", Map.of("zk", zk))) {
+            GreetingService greeter = consumer.getBean("greeter", GreetingService.class);
+
+            assertEquals("hello ann from p1", greeter.greet("ann"));
+            assertEquals("hello bob from p1", greeter.greetAsync("bob").join());
+            ReferenceConfig<?> ref = consumer.getBean("&greeter", ReferenceBean.class).getReferenceConfig();
+            assertEquals("roundrobin", ref.loadBalance());
+            assertEquals(Duration.ofSeconds(2), ref.timeout());
+            ProtocolConfig protocol = provider.getBean(RpcRuntime.class).protocol();
+            assertEquals(Duration.ofSeconds(2), protocol.shutdownTimeout());
+            assertEquals("test-provider-p1", provider.getBean(RpcRuntime.class).application().name());
+        }
+    }
+
+    /**
+     * The consumer calls through a proxy that reads each request frame's header; the serialization id
+     * there follows the XML attribute, on the reference or (when the reference has none) on the protocol.
+     */
+    @ParameterizedTest(name = "{0} serialization=\"{1}\" puts id {2} on the wire")
+    @CsvSource({
+        "reference, kryo, 8",
+        "reference, hessian2, 2",
+        "reference, fastjson2, 6",
+        "reference, java, 3",
+        "protocol, hessian2, 2",
+        "protocol, fst, 9",
+    })
+    void serializationAttributeSetsTheIdInEveryRequestFrame(String element, String name, byte expectedId)
+            throws Exception {
+        try (GenericXmlApplicationContext provider = TestContexts.xml("provider.xml", Map.of("zk", zk, "tag", "p1"));
+             FrameRecordingProxy proxy = new FrameRecordingProxy(provider.getBean(RpcRuntime.class).boundPort());
+             GenericXmlApplicationContext consumer = TestContexts.xml("consumer.xml", Map.of("zk", zk,
+                     "consumer.reference.url", proxy.address(), "consumer." + element + ".serialization", name))) {
+            GreetingService greeter = consumer.getBean("greeter", GreetingService.class);
+
+            for (int i = 0; i < 3; i++) {
+                assertEquals("hello n" + i + " from p1", greeter.greet("n" + i));
+            }
+
+            List<Byte> ids = proxy.requestSerializationIds();
+            assertEquals(3, ids.size(), "request frames seen: " + ids);
+            assertEquals(Set.of(expectedId), new HashSet<>(ids));
+        }
+    }
+
+    @Test
+    void closingAProviderContextUnregistersItAndConsumersStopRoutingToIt() throws Exception {
+        try (CuratorFramework curator = CuratorFrameworkFactory.newClient(zookeeper.getConnectString(), new RetryOneTime(100));
+             GenericXmlApplicationContext p2 = TestContexts.xml("provider.xml", Map.of("zk", zk, "tag", "p2"))) {
+            curator.start();
+            GenericXmlApplicationContext p1 = TestContexts.xml("provider.xml", Map.of("zk", zk, "tag", "p1"));
+            try (GenericXmlApplicationContext consumer = TestContexts.xml("consumer.xml", Map.of("zk", zk))) {
+                GreetingService greeter = consumer.getBean("greeter", GreetingService.class);
+                assertEquals(2, curator.getChildren().forPath(PROVIDERS).size());
+                awaitBothProvidersServe(greeter);
+
+                // keep calling while p1 shuts down: no call may fail
+                AtomicBoolean stop = new AtomicBoolean();
+                AtomicInteger calls = new AtomicInteger();
+                AtomicReference<Throwable> failure = new AtomicReference<>();
+                Thread caller = new Thread(() -> {
+                    while (!stop.get() && failure.get() == null) {
+                        try {
+                            greeter.whoAmI();
+                            calls.incrementAndGet();
+                        } catch (RuntimeException e) {
+                            failure.set(e);
+                        }
+                    }
+                });
+                caller.start();
+                p1.close();
+                List<String> left = curator.getChildren().forPath(PROVIDERS);
+                stop.set(true);
+                caller.join(5_000);
+
+                assertEquals(1, left.size(), "registry after closing p1: " + left);
+                assertTrue(left.get(0).contains(String.valueOf(p2.getBean(RpcRuntime.class).boundPort())), left.get(0));
+                assertEquals(null, failure.get(), "a call failed while p1 was closing");
+                assertTrue(calls.get() > 0);
+                for (int i = 0; i < 20; i++) {
+                    assertEquals("p2", greeter.whoAmI());
+                }
+            } finally {
+                p1.close();
+            }
+        }
+    }
+
+    private static void awaitBothProvidersServe(GreetingService greeter) {
+        Set<String> seen = new HashSet<>();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (seen.size() < 2 && System.nanoTime() < deadline) {
+            seen.add(greeter.whoAmI());
+        }
+        assertEquals(Set.of("p1", "p2"), seen);
+    }
+}
