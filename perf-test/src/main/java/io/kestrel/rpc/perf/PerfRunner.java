@@ -50,6 +50,9 @@ public final class PerfRunner {
         SerializedSizes sizes = SerializedSizes.measure();
         console.println("Serialized sizes in bytes (\"!\" = did not read back equal):");
         console.println(ReportWriter.sizesText(sizes));
+        AllocationBreakdown breakdown = AllocationBreakdown.measure(options.quick());
+        console.println("Allocation per operation of the bid workload's steps, in bytes (this JVM, one thread):");
+        console.println(ReportWriter.breakdownText(breakdown));
 
         int total = options.systems().size() * options.workloads().size();
         double perConfig = (options.warmup().toMillis() + options.measure().toMillis()) / 1000.0 + 0.2;
@@ -67,7 +70,7 @@ public final class PerfRunner {
             withRatios.add(r.withRatioToRaw(rawTps.getOrDefault(r.workload(), Double.NaN)));
         }
         double seconds = (System.nanoTime() - started) / 1e9;
-        PerfReport report = ReportWriter.write(options, sizes, withRatios, seconds, console);
+        PerfReport report = ReportWriter.write(options, sizes, breakdown, withRatios, seconds, console);
         console.println();
         console.println(ReportWriter.resultsText(withRatios));
         console.printf(Locale.ROOT, "Finished in %s. Report: %s, %s, %s%n", Progress.clock(seconds),

@@ -29,8 +29,8 @@ final class ReportWriter {
     private ReportWriter() {
     }
 
-    static PerfReport write(PerfOptions options, SerializedSizes sizes, List<RunResult> results, double seconds,
-            PrintStream console) throws IOException {
+    static PerfReport write(PerfOptions options, SerializedSizes sizes, AllocationBreakdown breakdown,
+            List<RunResult> results, double seconds, PrintStream console) throws IOException {
         Path dir = options.outputDir();
         Path md = dir.resolve(MARKDOWN);
         Path csv = dir.resolve(CSV);
@@ -44,7 +44,7 @@ final class ReportWriter {
             console.println("Could not draw the chart: " + e);
             chart = null;
         }
-        Files.writeString(md, markdown(options, sizes, results, seconds, chart, chartProblem), StandardCharsets.UTF_8);
+        Files.writeString(md, markdown(options, sizes, breakdown, results, seconds, chart, chartProblem), StandardCharsets.UTF_8);
         return new PerfReport(results, sizes, md, csv, chart);
     }
 
@@ -124,8 +124,8 @@ final class ReportWriter {
 
     // ---------------------------------------------------------------- markdown
 
-    private static String markdown(PerfOptions options, SerializedSizes sizes, List<RunResult> results,
-            double seconds, Path chart, String chartProblem) {
+    private static String markdown(PerfOptions options, SerializedSizes sizes, AllocationBreakdown breakdown,
+            List<RunResult> results, double seconds, Path chart, String chartProblem) {
         StringBuilder md = new StringBuilder();
         md.append("# Kestrel RPC perf-test report\n\n");
         md.append("- Date: ").append(ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME)).append('\n');
@@ -191,6 +191,13 @@ final class ReportWriter {
         md.append("## Targets of this round\n\n");
         md.append(targets(results));
 
+        md.append("\n## Where the allocation of a bid call goes\n\n");
+        md.append("Per-step allocation measured on one thread of the runner's JVM (serializers with the DemoOptimizer), "
+                + "against the per-call allocation measured end to end for `kestrel-<serialization>` / bid. The "
+                + "remainder is what the framework and transport add per call (frames, buffers, futures, proxy, "
+                + "invocation objects) plus background threads of the JVM.\n\n");
+        md.append(breakdownMarkdown(breakdown, results));
+
         md.append("\n## How it is measured\n\n");
         md.append("""
                 - Each configuration: `threads` client threads each call synchronously in a loop; warm-up, then the
@@ -254,6 +261,42 @@ final class ReportWriter {
             sb.append("| ").append(String.join(" | ", row)).append(" |\n");
         }
         return sb.toString();
+    }
+
+    static String breakdownText(AllocationBreakdown b) {
+        return fixedWidth(BREAKDOWN_HEADER, breakdownRows(b));
+    }
+
+    private static final String[] BREAKDOWN_HEADER = {"serialization", "ser. request", "deser. request",
+        "service", "ser. response", "deser. response", "client floor", "server floor"};
+
+    private static List<String[]> breakdownRows(AllocationBreakdown b) {
+        List<String[]> rows = new ArrayList<>();
+        for (AllocationBreakdown.Row r : b.rows()) {
+            rows.add(new String[] {r.serialization(), bytes(r.serializeRequest()), bytes(r.deserializeRequest()),
+                bytes(r.service()), bytes(r.serializeResponse()), bytes(r.deserializeResponse()),
+                bytes(r.clientFloor()), bytes(r.serverFloor())});
+        }
+        return rows;
+    }
+
+    private static String breakdownMarkdown(AllocationBreakdown b, List<RunResult> results) {
+        List<String[]> rows = new ArrayList<>();
+        for (AllocationBreakdown.Row r : b.rows()) {
+            RunResult run = find(results, "kestrel-" + r.serialization(), Workload.BID);
+            boolean ok = run != null && run.status() == RunResult.Status.OK;
+            double client = ok ? run.clientAllocPerCall() : Double.NaN;
+            double server = ok ? run.serverAllocPerCall() : Double.NaN;
+            rows.add(new String[] {r.serialization(),
+                bytes(r.serializeRequest()) + " + " + bytes(r.deserializeResponse()) + " = " + bytes(r.clientFloor()),
+                bytes(client), bytes(client - r.clientFloor()),
+                bytes(r.deserializeRequest()) + " + " + bytes(r.service()) + " + " + bytes(r.serializeResponse())
+                    + " = " + bytes(r.serverFloor()),
+                bytes(server), bytes(server - r.serverFloor())});
+        }
+        return markdownTable(new String[] {"serialization", "client: ser. request + deser. response",
+            "client measured/call", "client remainder", "server: deser. request + service + ser. response",
+            "server measured/call", "server remainder"}, rows);
     }
 
     // ---------------------------------------------------------------- csv

@@ -26,6 +26,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class TomcatHttpSystem extends RestSystem {
     private static final Logger log = LoggerFactory.getLogger(TomcatHttpSystem.class);
+    /** Tomcat logs its lifecycle through java.util.logging at INFO; held strongly so the level sticks. */
+    private static final java.util.logging.Logger TOMCAT_LOG = java.util.logging.Logger.getLogger("org.apache");
 
     public TomcatHttpSystem(SystemSettings settings) {
         super(settings);
@@ -44,6 +46,7 @@ public final class TomcatHttpSystem extends RestSystem {
 
     @Override
     public BenchServer startServer() throws IOException, LifecycleException {
+        TOMCAT_LOG.setLevel(java.util.logging.Level.WARNING);
         Path baseDir = Files.createTempDirectory("kestrel-perf-tomcat");
         Tomcat tomcat = new Tomcat();
         tomcat.setBaseDir(baseDir.toString());
