@@ -58,7 +58,10 @@ public final class ClientTransport implements AutoCloseable {
         return c;
     }
 
-    /** Gives back a share taken by {@link #acquire}; the last one closes the connection. */
+    /**
+     * Gives back a share taken by {@link #acquire}; the last one closes the connection once the
+     * calls already sent on it are answered.
+     */
     public void release(String host, int port) {
         Connection[] toClose = new Connection[1];
         connections.computeIfPresent(host + ":" + port, (k, conn) -> {
@@ -69,7 +72,7 @@ public final class ClientTransport implements AutoCloseable {
             return null;
         });
         if (toClose[0] != null) {
-            toClose[0].close();
+            toClose[0].closeWhenIdle();
         }
     }
 

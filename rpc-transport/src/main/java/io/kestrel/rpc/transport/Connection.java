@@ -79,6 +79,10 @@ public final class Connection implements AutoCloseable {
     private volatile WriteQueue<OutboundRequest> writes;
     private volatile boolean closed;
     private volatile String lastError = "none";
+    /** The provider said it is going away: send nothing more on the current channel. */
+    private volatile boolean draining;
+    /** {@link #closeWhenIdle} was called: no new calls, whatever the channel does. */
+    private volatile boolean retiring;
     private int failedAttempts;
     /** Shares taken with {@link ClientTransport#acquire}; guarded by the transport's map. */
     int users;
@@ -116,9 +120,10 @@ public final class Connection implements AutoCloseable {
         return address;
     }
 
+    /** Connected and accepting calls (false while the provider is shutting down). */
     public boolean isConnected() {
         Channel ch = channel;
-        return ch != null && ch.isActive();
+        return ch != null && ch.isActive() && !draining && !retiring;
     }
 
     /** Calls sent and not yet answered or timed out. */
@@ -160,6 +165,7 @@ public final class Connection implements AutoCloseable {
             }
             Handler handler = ch.pipeline().get(Handler.class);
             writes = new WriteQueue<>(ch, r -> handler.write(ch, r));
+            draining = false;
             channel = ch;
             if (failedAttempts > 0) {
                 log.info("Reconnected to provider {} after {} failed attempts", address, failedAttempts);
@@ -208,6 +214,10 @@ public final class Connection implements AutoCloseable {
         }
         Channel ch = channel;
         WriteQueue<OutboundRequest> queue = writes;
+        if (draining || retiring) {
+            return CompletableFuture.failedFuture(new ConnectionUnavailableException("provider " + address
+                    + " is shutting down; the call " + request.method().displayName() + " was not sent"));
+        }
         if (ch == null || !ch.isActive() || queue == null) {
             return CompletableFuture.failedFuture(new ConnectionUnavailableException("not connected to provider "
                     + address + " (reconnecting; last error: " + lastError + "); the call "
@@ -299,6 +309,38 @@ public final class Connection implements AutoCloseable {
         }
     }
 
+    /**
+     * Stops taking new calls now and closes once the calls already sent are answered or timed out
+     * (used when a provider leaves the registry: its answers to calls in flight still count).
+     */
+    public void closeWhenIdle() {
+        if (closed) {
+            return;
+        }
+        retiring = true;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        Runnable check = new Runnable() {
+            @Override
+            public void run() {
+                if (pendingCount.get() == 0 || System.nanoTime() > deadline || !isOpenChannel()) {
+                    close();
+                } else {
+                    transport.group.next().schedule(this, 20, TimeUnit.MILLISECONDS);
+                }
+            }
+        };
+        try {
+            transport.group.next().execute(check);
+        } catch (RejectedExecutionException e) {
+            close();
+        }
+    }
+
+    private boolean isOpenChannel() {
+        Channel ch = channel;
+        return ch != null && ch.isActive();
+    }
+
     /** Closes the connection for good; pending calls fail at once. */
     @Override
     public void close() {
@@ -350,6 +392,8 @@ public final class Connection implements AutoCloseable {
     /** Per-channel handler: writes requests (owning the method-reference table), reads responses. */
     private final class Handler extends ChannelInboundHandlerAdapter {
         private final IdentityHashMap<MethodRef, Integer> methodRefs = new IdentityHashMap<>();
+        /** Set on the event loop when the going-away notice was acknowledged: nothing more is written. */
+        private boolean goAwayAcknowledged;
 
         /** Runs on the event loop, in enqueue order, so a method's definition precedes its uses. */
         void write(Channel ch, OutboundRequest r) {
@@ -358,10 +402,11 @@ public final class Connection implements AutoCloseable {
                 args.release(); // timed out while queued
                 return;
             }
-            if (!ch.isActive()) {
+            if (!ch.isActive() || goAwayAcknowledged) {
                 args.release();
                 fail(r.requestId(), new ConnectionUnavailableException("connection to " + address
-                        + " closed before " + r.method().displayName() + " was sent; the call did not run"));
+                        + (goAwayAcknowledged ? " is shutting down" : " closed") + " before "
+                        + r.method().displayName() + " was sent; the call did not run"));
                 return;
             }
             Integer ref = methodRefs.get(r.method());
@@ -410,6 +455,9 @@ public final class Connection implements AutoCloseable {
             Frame f = (Frame) msg;
             transport.counters.frameRead();
             if (f.isEvent() || f.isRequest()) {
+                if (f.isEvent() && f.status == Status.GOING_AWAY) {
+                    onGoingAway(ctx);
+                }
                 f.release(); // heartbeat answers only reset the idle timer
                 return;
             }
@@ -510,6 +558,24 @@ public final class Connection implements AutoCloseable {
                 log.debug("Cannot rebuild remote exception {}: {}", className, e.toString());
             }
             return null;
+        }
+
+        /**
+         * The provider is shutting down: stop sending on this channel and acknowledge. Runs on the
+         * event loop, so every request written before the acknowledgement precedes it on the wire,
+         * and {@link #write} refuses (as not sent) anything queued after it.
+         */
+        private void onGoingAway(ChannelHandlerContext ctx) {
+            if (goAwayAcknowledged) {
+                return;
+            }
+            draining = true;
+            goAwayAcknowledged = true;
+            log.info("Provider {} is shutting down; routing new calls elsewhere ({} still pending here)", address,
+                    pendingCount.get());
+            ByteBuf ack = ctx.alloc().ioBuffer(Wire.HEADER_BYTES);
+            Wire.writeHeader(ack, (byte) (Wire.FLAG_REQUEST | Wire.FLAG_EVENT), (byte) 0, Status.GOING_AWAY, 0, 0);
+            ctx.writeAndFlush(ack, ctx.voidPromise());
         }
 
         @Override

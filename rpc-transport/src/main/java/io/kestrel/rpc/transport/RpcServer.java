@@ -152,10 +152,31 @@ public final class RpcServer implements AutoCloseable {
         return channels.size();
     }
 
-    /** Stops accepting, answers new calls on open connections with SERVER_BUSY, waits for in-flight calls. */
+    /**
+     * Stops accepting connections, answers new calls on open connections with SERVER_BUSY (the call
+     * did not run, so failover consumers retry elsewhere), and tells every consumer connection that
+     * this provider is going away.
+     */
     public void startClosing() {
         closing = true;
         serverChannel.close().awaitUninterruptibly();
+        for (Channel ch : channels) {
+            ServerHandler h = ch.pipeline().get(ServerHandler.class);
+            if (h != null) {
+                h.goAway(ch);
+            }
+        }
+    }
+
+    /** Every open connection acknowledged the going-away notice (or is closed). */
+    private boolean allConsumersDrained() {
+        for (Channel ch : channels) {
+            ServerHandler h = ch.pipeline().get(ServerHandler.class);
+            if (ch.isActive() && h != null && !h.drained()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** {@link #closeGracefully} with the protocol's shutdown timeout. */
@@ -166,7 +187,9 @@ public final class RpcServer implements AutoCloseable {
 
     /**
      * Stops accepting connections, refuses new calls (SERVER_BUSY, so failover clients retry
-     * elsewhere), waits up to {@code timeout} for in-flight calls, then closes every connection.
+     * elsewhere), tells consumers it is going away and waits, up to {@code timeout}, until each has
+     * acknowledged (so no request is still on the wire) and every in-flight call has been answered;
+     * then closes every connection.
      *
      * @return true if every in-flight call finished in time
      */
@@ -177,11 +200,11 @@ public final class RpcServer implements AutoCloseable {
         startClosing();
         long deadline = System.nanoTime() + timeout.toNanos();
         boolean drained = true;
-        while (inFlight.get() > 0) {
+        while (inFlight.get() > 0 || !allConsumersDrained()) {
             if (System.nanoTime() > deadline) {
-                drained = false;
-                log.warn("Closing server on port {} with {} calls still running after {} ms", port, inFlight.get(),
-                        timeout.toMillis());
+                drained = inFlight.get() == 0;
+                log.warn("Closing server on port {} after {} ms with {} calls still running{}", port, timeout.toMillis(),
+                        inFlight.get(), allConsumersDrained() ? "" : " and consumers that did not acknowledge the shutdown");
                 break;
             }
             try {

@@ -19,6 +19,11 @@ public final class Status {
     public static final byte SERVER_BUSY = 100;
     /** The request or the response body exceeds a payload limit; the call did not complete. */
     public static final byte PAYLOAD_TOO_LARGE = 110;
+    /**
+     * On an event frame from the provider: it is shutting down, send nothing more on this connection.
+     * The consumer answers with an event frame carrying the same status once it has stopped sending.
+     */
+    public static final byte GOING_AWAY = 120;
 
     private Status() {
     }
@@ -36,6 +41,7 @@ public final class Status {
             case CLIENT_ERROR -> "CLIENT_ERROR";
             case SERVER_BUSY -> "SERVER_BUSY";
             case PAYLOAD_TOO_LARGE -> "PAYLOAD_TOO_LARGE";
+            case GOING_AWAY -> "GOING_AWAY";
             default -> "UNKNOWN(" + status + ")";
         };
     }

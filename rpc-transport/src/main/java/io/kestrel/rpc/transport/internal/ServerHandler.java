@@ -44,6 +44,8 @@ public final class ServerHandler extends ChannelInboundHandlerAdapter {
     private final IntObjectHashMap<Resolved> methods = new IntObjectHashMap<>();
     private WriteQueue<ByteBuf> writes;
     private String remote;
+    private volatile boolean goAwaySent;
+    private volatile boolean goAwayAcknowledged;
 
     /** Shared by all connections of one server: in-flight count and the closing flag. */
     public interface ServerState {
@@ -89,6 +91,10 @@ public final class ServerHandler extends ChannelInboundHandlerAdapter {
         }
         if (f.isEvent()) {
             f.release();
+            if (f.status == Status.GOING_AWAY) {
+                goAwayAcknowledged = true; // the consumer sends nothing more on this connection
+                return;
+            }
             if (f.isTwoWay()) {
                 ByteBuf pong = ctx.alloc().ioBuffer(Wire.HEADER_BYTES);
                 Wire.writeHeader(pong, Wire.FLAG_EVENT, f.serializationId, Status.OK, f.requestId, 0);
@@ -159,6 +165,25 @@ public final class ServerHandler extends ChannelInboundHandlerAdapter {
                     + " is busy: all business threads and queue slots are taken; the call did not run."
                     + " Retry later or on another provider, or raise threads/queues on the protocol");
         }
+    }
+
+    /**
+     * Tells the consumer this provider is shutting down, so it routes new calls elsewhere. The
+     * consumer acknowledges once it has stopped sending; see {@link #drained()}.
+     */
+    public void goAway(Channel ch) {
+        if (goAwaySent || writes == null) {
+            return;
+        }
+        goAwaySent = true;
+        ByteBuf frame = ch.alloc().ioBuffer(Wire.HEADER_BYTES);
+        Wire.writeHeader(frame, Wire.FLAG_EVENT, (byte) 0, Status.GOING_AWAY, 0, 0);
+        writes.enqueue(frame);
+    }
+
+    /** True once the consumer acknowledged {@link #goAway}: every request it sent has arrived. */
+    public boolean drained() {
+        return goAwayAcknowledged;
     }
 
     private Resolved resolve(String descriptor) {
