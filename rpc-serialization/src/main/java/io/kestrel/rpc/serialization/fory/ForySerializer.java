@@ -59,6 +59,10 @@ final class ForySerializer implements Serializer {
                 .withLanguage(Language.JAVA)
                 .withRefTracking(true)
                 .withCompatibleMode(compatible ? CompatibleMode.COMPATIBLE : CompatibleMode.SCHEMA_CONSISTENT)
+                // Plain mode: write a hash of each class's field layout, so a reader with another
+                // version of the class fails instead of misreading (the compatibility matrix test
+                // shows fory without it misreads a removed field when the value is nested).
+                .withClassVersionCheck(!compatible)
                 .requireClassRegistration(false)
                 .suppressClassRegistrationWarnings(true)
                 .withClassLoader(new AllowlistClassLoader(context, home, filter))
