@@ -13,7 +13,9 @@ import io.kestrel.rpc.api.serialization.Serializer;
 import io.kestrel.rpc.api.serialization.SerializerIds;
 import io.kestrel.rpc.serialization.internal.AllowlistClassLoader;
 import io.kestrel.rpc.serialization.internal.ClassFilter;
+import io.kestrel.rpc.serialization.internal.InputBuffer;
 import io.kestrel.rpc.serialization.internal.SerializationFailures;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.List;
@@ -32,6 +34,7 @@ import org.objenesis.strategy.StdInstantiatorStrategy;
  */
 final class KryoSerializer implements Serializer {
     private static final int BUFFER_BYTES = 4096;
+    private static final byte[] NO_BYTES = new byte[0];
     /** Buffers that grew beyond this while writing a large value are not kept in the pool. */
     private static final int MAX_POOLED_BUFFER_BYTES = 256 * 1024;
 
@@ -60,7 +63,7 @@ final class KryoSerializer implements Serializer {
     private static final class Engine {
         final Kryo kryo;
         final Output output = new Output(BUFFER_BYTES, -1);
-        final Input input = new Input(BUFFER_BYTES);
+        final BoundedInput input = new BoundedInput(BUFFER_BYTES);
 
         Engine(Kryo kryo) {
             this.kryo = kryo;
@@ -78,6 +81,7 @@ final class KryoSerializer implements Serializer {
             kryo.setDefaultSerializer(CompatibleFieldSerializer.class);
         }
         kryo.addDefaultSerializer(Throwable.class, new JdkThrowableSerializer(filter));
+        BoundedCollectionSerializers.install(kryo);
         for (Class<?> c : registered) {
             kryo.register(c);
         }
@@ -116,12 +120,14 @@ final class KryoSerializer implements Serializer {
         Engine engine = pool.obtain();
         boolean healthy = false;
         try {
+            // The whole value in memory, so every claimed length can be checked against what is left.
+            InputBuffer buffer = InputBuffer.readAll(in);
             Input input = engine.input;
-            input.setInputStream(in);
+            input.setBuffer(buffer.bytes(), 0, buffer.length());
             Object value = engine.kryo.readClassAndObject(input);
             healthy = true;
             return value;
-        } catch (RuntimeException | StackOverflowError e) {
+        } catch (IOException | RuntimeException | StackOverflowError e) {
             throw SerializationFailures.decodeFailed("kryo", expectedType, e);
         } finally {
             release(engine, healthy);
@@ -130,7 +136,7 @@ final class KryoSerializer implements Serializer {
 
     private void release(Engine engine, boolean healthy) {
         engine.output.setOutputStream(null);
-        engine.input.setInputStream(null);
+        engine.input.setBuffer(NO_BYTES); // do not keep the thread's input buffer reachable from the pool
         // After a failure kryo may hold half a graph; drop the instance rather than reuse it.
         if (healthy && engine.output.getBuffer().length <= MAX_POOLED_BUFFER_BYTES) {
             pool.free(engine);
