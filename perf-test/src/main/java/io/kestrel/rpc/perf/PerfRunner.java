@@ -26,6 +26,7 @@ public final class PerfRunner {
     private final PerfOptions options;
     private final PrintStream console;
     private final Progress progress;
+    private ClasspathSnapshot classpath;
 
     private PerfRunner(PerfOptions options, PrintStream console) {
         this.options = options;
@@ -62,8 +63,11 @@ public final class PerfRunner {
 
         List<RunResult> results = new ArrayList<>();
         Map<Workload, Double> rawTps = new HashMap<>();
-        for (String name : options.systems()) {
-            runSystem(name, results, rawTps);
+        try (ClasspathSnapshot snapshot = ClasspathSnapshot.ofCurrentJvm()) {
+            classpath = snapshot;
+            for (String name : options.systems()) {
+                runSystem(name, results, rawTps);
+            }
         }
         List<RunResult> withRatios = new ArrayList<>();
         for (RunResult r : results) {
@@ -103,7 +107,7 @@ public final class PerfRunner {
         ServerProcess server;
         try {
             Files.deleteIfExists(log);
-            server = ServerProcess.start(name, jvmFlags, serverArgs, log);
+            server = ServerProcess.start(name, classpath.classPath(), jvmFlags, serverArgs, log);
         } catch (IOException e) {
             for (Workload w : options.workloads()) {
                 results.add(progress.done(RunResult.notRun(name, w, RunResult.Status.FAILED,

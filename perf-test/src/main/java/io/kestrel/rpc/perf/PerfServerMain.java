@@ -9,6 +9,7 @@ import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import org.slf4j.LoggerFactory;
 
 /**
  * Entry point of the server JVM that {@link ServerProcess} starts. Starts one system's server, then
@@ -21,7 +22,7 @@ import java.time.Duration;
  *         STOP (or end of input)   stops the server and exits
  * </pre>
  *
- * A watchdog exits the JVM after {@code --max-seconds} (default 1800) in case the runner vanished
+ * Logs (SLF4J, stderr) go to the log file the runner names. A watchdog exits the JVM after {@code --max-seconds} (default 1800) in case the runner vanished
  * without closing stdin.
  *
  * <p>Arguments: {@code --system NAME [--raw-serialization NAME] [--rpc-server-threads N]
@@ -66,7 +67,7 @@ public final class PerfServerMain {
             }
             server = bench.startServer();
         } catch (Throwable t) {
-            t.printStackTrace(System.err); // stderr goes to the server log file the runner names
+            LoggerFactory.getLogger(PerfServerMain.class).error("Server for {} did not start", system, t);
             out.println("FAILED " + String.valueOf(t).replace('\n', ' '));
             System.exit(2);
             return;

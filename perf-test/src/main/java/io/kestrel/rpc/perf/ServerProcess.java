@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * A server JVM running {@link PerfServerMain}, started with this JVM's class path. Its stdout is the
+ * A server JVM running {@link PerfServerMain}, started with (a snapshot of) this JVM's class path. Its stdout is the
  * control channel (see {@link PerfServerMain}); its stderr goes to a log file. {@link #close()}
  * always ends the process: politely with STOP, then {@code destroy}, then {@code destroyForcibly}; a
  * shutdown hook does the same if the runner exits first.
@@ -53,19 +53,21 @@ final class ServerProcess implements AutoCloseable {
     /**
      * Starts the server JVM for {@code system} and waits until it prints READY.
      *
+     * @param classPath class path of the server JVM
      * @param jvmFlags flags for the server JVM (heap, --add-opens, ...)
      * @param serverArgs arguments for {@link PerfServerMain}
      * @param log file that receives the server's stderr
      * @throws IOException if it cannot start, fails, or is not ready within 60 s; the process is
      *     killed in every such case
      */
-    static ServerProcess start(String system, List<String> jvmFlags, List<String> serverArgs, Path log)
+    static ServerProcess start(String system, String classPath, List<String> jvmFlags, List<String> serverArgs,
+            Path log)
             throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmFlags);
         command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
+        command.add(classPath);
         command.add(PerfServerMain.class.getName());
         command.addAll(serverArgs);
         Process p = new ProcessBuilder(command)

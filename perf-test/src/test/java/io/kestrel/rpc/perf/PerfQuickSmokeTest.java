@@ -28,7 +28,6 @@ class PerfQuickSmokeTest {
         PerfOptions options = PerfOptions.builder()
                 .quick(true)
                 .outputDir(out)
-                .serverJvmArgs(List.of("-Dio.netty.leakDetection.level=paranoid"))
                 .build();
         ByteArrayOutputStream console = new ByteArrayOutputStream();
         PerfReport report;

@@ -26,7 +26,7 @@ import org.openjdk.jmh.annotations.State;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 public class SerializerBenchmark {
 
-    @Param({"kryo", "kryo-noopt", "fst", "hessian2", "fastjson2", "java"})
+    @Param({"kryo", "kryo-noopt", "fst", "hessian2", "fastjson2", "java", "fory", "kryo-compatible", "fory-compatible"})
     public String codec;
 
     @Param({"bidRequest", "bidResponse", "flatDto", "order1", "order100"})
