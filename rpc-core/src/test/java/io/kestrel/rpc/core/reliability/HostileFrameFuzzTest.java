@@ -46,6 +46,11 @@ class HostileFrameFuzzTest {
     static final long BUFFER_BOUND = 64L << 20;
     /** Heap still reachable after the run (and a GC) beyond the baseline: nothing may pile up. */
     static final long RETAINED_BOUND = 64L << 20;
+    /**
+     * JVM heap in use at any sampled moment (garbage included). A healthy run peaks at a few hundred
+     * MiB here; one frame that makes a decoder allocate what its length fields claim shows as GiBs.
+     */
+    static final long HEAP_PEAK_BOUND = 1L << 30;
     static final long FUZZ_TIME_LIMIT_MS = 45_000;
     static final String ECHO = EchoService.class.getName();
 
@@ -157,6 +162,7 @@ class HostileFrameFuzzTest {
         assertEquals(0, syncTimeouts, "the server did not answer a heartbeat within 10 s");
         assertTrue(stats.responses.get() > sent / 4, "too few responses: " + stats.responses.get());
         assertTrue(sampler.maxBuffers < BUFFER_BOUND, "buffer memory reached " + sampler.maxBuffers + " bytes");
+        assertTrue(sampler.maxHeap < HEAP_PEAK_BOUND, "heap use reached " + (sampler.maxHeap >> 20) + " MiB");
         assertTrue(retained < RETAINED_BOUND, "the run left " + retained + " bytes of heap reachable");
         assertEquals("still here", good.echo("still here"));
         assertEquals(1, server.connectionCount(), "only the good client's connection should remain");
