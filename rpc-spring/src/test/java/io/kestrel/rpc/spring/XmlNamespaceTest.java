@@ -31,25 +31,30 @@ import org.springframework.context.support.GenericXmlApplicationContext;
 /** The XML namespace end to end: real contexts, a real ZooKeeper, real sockets on loopback. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class XmlNamespaceTest {
-    private static final String PROVIDERS = "/kestrel/" + GreetingService.class.getName() + "/providers";
+    /** The closing test registers under its own root, so the shared provider is not in its way. */
+    private static final String CLOSING_ROOT = "/closing";
+    private static final String PROVIDERS = CLOSING_ROOT + "/" + GreetingService.class.getName() + "/providers";
     private static TestingServer zookeeper;
     private static String zk;
+    /** Provider "p1" under the default root, shared by the tests that only call it. */
+    private static GenericXmlApplicationContext provider;
 
     @BeforeAll
-    static void startZooKeeper() throws Exception {
+    static void start() throws Exception {
         zookeeper = new TestingServer(true);
         zk = "zookeeper://" + zookeeper.getConnectString();
+        provider = TestContexts.xml("provider.xml", Map.of("zk", zk, "tag", "p1"));
     }
 
     @AfterAll
-    static void stopZooKeeper() throws Exception {
+    static void stop() throws Exception {
+        provider.close();
         zookeeper.close();
     }
 
     @Test
     void xmlConsumerCallsXmlProviderFoundThroughZooKeeper() {
-        try (GenericXmlApplicationContext provider = TestContexts.xml("provider.xml", Map.of("zk", zk, "tag", "p1"));
-             GenericXmlApplicationContext consumer = TestContexts.xml("consumer.xml", Map.of("zk", zk))) {
+        try (GenericXmlApplicationContext consumer = TestContexts.xml("consumer.xml", Map.of("zk", zk))) {
             GreetingService greeter = consumer.getBean("greeter", GreetingService.class);
 
             assertEquals("hello ann from p1", greeter.greet("ann"));
@@ -78,8 +83,7 @@ class XmlNamespaceTest {
     })
     void serializationAttributeSetsTheIdInEveryRequestFrame(String element, String name, byte expectedId)
             throws Exception {
-        try (GenericXmlApplicationContext provider = TestContexts.xml("provider.xml", Map.of("zk", zk, "tag", "p1"));
-             FrameRecordingProxy proxy = new FrameRecordingProxy(provider.getBean(RpcRuntime.class).boundPort());
+        try (FrameRecordingProxy proxy = new FrameRecordingProxy(provider.getBean(RpcRuntime.class).boundPort());
              GenericXmlApplicationContext consumer = TestContexts.xml("consumer.xml", Map.of("zk", zk,
                      "consumer.reference.url", proxy.address(), "consumer." + element + ".serialization", name))) {
             GreetingService greeter = consumer.getBean("greeter", GreetingService.class);
@@ -97,10 +101,13 @@ class XmlNamespaceTest {
     @Test
     void closingAProviderContextUnregistersItAndConsumersStopRoutingToIt() throws Exception {
         try (CuratorFramework curator = CuratorFrameworkFactory.newClient(zookeeper.getConnectString(), new RetryOneTime(100));
-             GenericXmlApplicationContext p2 = TestContexts.xml("provider.xml", Map.of("zk", zk, "tag", "p2"))) {
+             GenericXmlApplicationContext p2 = TestContexts.xml("provider.xml", Map.of("zk", zk, "tag", "p2",
+                     "root", CLOSING_ROOT))) {
             curator.start();
-            GenericXmlApplicationContext p1 = TestContexts.xml("provider.xml", Map.of("zk", zk, "tag", "p1"));
-            try (GenericXmlApplicationContext consumer = TestContexts.xml("consumer.xml", Map.of("zk", zk))) {
+            GenericXmlApplicationContext p1 = TestContexts.xml("provider.xml", Map.of("zk", zk, "tag", "p1",
+                    "root", CLOSING_ROOT));
+            try (GenericXmlApplicationContext consumer = TestContexts.xml("consumer.xml", Map.of("zk", zk,
+                    "root", CLOSING_ROOT))) {
                 GreetingService greeter = consumer.getBean("greeter", GreetingService.class);
                 assertEquals(2, curator.getChildren().forPath(PROVIDERS).size());
                 awaitBothProvidersServe(greeter);
