@@ -1,0 +1,126 @@
+package io.kestrel.rpc.core.reliability;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A main class of the test sources started in a separate JVM, with this JVM's class path and the
+ * surefire flags that matter (--add-opens, Netty settings). Its output is drained on a daemon
+ * thread and kept as lines; {@link #close} always ends it (forcibly as a last resort). The child
+ * exits by itself when its stdin closes, so it cannot outlive a crashed test JVM for long.
+ */
+final class ChildJvm implements AutoCloseable {
+    private final Process process;
+    private final String name;
+    private final LinkedBlockingQueue<String> lines = new LinkedBlockingQueue<>();
+    private final List<String> all = java.util.Collections.synchronizedList(new ArrayList<>());
+
+    private ChildJvm(String name, Process process) {
+        this.name = name;
+        this.process = process;
+        Thread reader = new Thread(this::drain, "child-output-" + name);
+        reader.setDaemon(true);
+        reader.start();
+    }
+
+    static ChildJvm start(String name, Class<?> mainClass, String... args) throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(System.getProperty("java.home") + File.separator + "bin" + File.separator + "java");
+        for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+            if (a.startsWith("--add-opens") || a.startsWith("--add-exports") || a.startsWith("-Dio.netty.")) {
+                command.add(a);
+            }
+        }
+        command.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(mainClass.getName());
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        return new ChildJvm(name, p);
+    }
+
+    private void drain() {
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = r.readLine()) != null) {
+                all.add(line);
+                lines.add(line);
+            }
+        } catch (IOException e) {
+            // the process ended
+        }
+    }
+
+    /** Waits for a line matching {@code regex} and returns its match; fails with the output so far. */
+    Matcher awaitLine(String regex, long timeoutMs) throws InterruptedException {
+        Pattern pattern = Pattern.compile(regex);
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        while (true) {
+            long left = deadline - System.nanoTime();
+            String line = left > 0 ? lines.poll(left, TimeUnit.NANOSECONDS) : null;
+            if (line == null) {
+                throw new AssertionError(name + " printed no line matching '" + regex + "' within " + timeoutMs
+                        + " ms (alive: " + process.isAlive() + "); output: " + output());
+            }
+            Matcher m = pattern.matcher(line);
+            if (m.find()) {
+                return m;
+            }
+        }
+    }
+
+    String output() {
+        synchronized (all) {
+            return String.join("\n", all);
+        }
+    }
+
+    long pid() {
+        return process.pid();
+    }
+
+    /** Sends a signal with the kill command ("STOP", "CONT"). */
+    void signal(String signal) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid()))
+                .redirectErrorStream(true).start();
+        if (!kill.waitFor(5, TimeUnit.SECONDS)) {
+            kill.destroyForcibly();
+            throw new AssertionError("kill -" + signal + " did not finish");
+        }
+        if (kill.exitValue() != 0) {
+            throw new AssertionError("kill -" + signal + " " + process.pid() + " failed with " + kill.exitValue());
+        }
+    }
+
+    @Override
+    public void close() {
+        if (!process.isAlive()) {
+            return;
+        }
+        try {
+            signal("CONT"); // a stopped process would not act on SIGTERM
+        } catch (Exception | AssertionError ignored) {
+            // it is ended below either way
+        }
+        process.destroy();
+        try {
+            if (!process.waitFor(5, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+}
