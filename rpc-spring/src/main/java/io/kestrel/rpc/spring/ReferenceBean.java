@@ -24,6 +24,10 @@ import org.springframework.core.env.Environment;
  * {@code .retries}, {@code .loadbalance}, {@code .cluster}, {@code .check} and {@code .connect-timeout} in
  * the Spring {@code Environment}, then from {@link ReferenceConfig.Builder}.
  *
+ * <p>References are created before the context's own services are exported (those are exported when the
+ * context starts), so a context that calls a service it exports itself sets {@code check="false"} on that
+ * reference.
+ *
  * <p>{@code async="true"} creates the same proxy: a method declared to return {@code CompletableFuture}
  * or {@code CompletionStage} is always called asynchronously (the caller's thread never waits), other
  * methods block. The attribute states that the reference is used asynchronously, and startup fails if the
