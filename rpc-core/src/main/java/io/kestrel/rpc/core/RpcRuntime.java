@@ -63,7 +63,7 @@ public final class RpcRuntime implements AutoCloseable {
     private final ProtocolConfig protocol;
     private final RegistryConfig registryConfig;
     private final ClassAllowlist allowlist = ClassAllowlist.withDefaults();
-    private final SerializerCache serializers = new SerializerCache(allowlist);
+    private final SerializerCache serializers;
     private final Executor callbackExecutor;
     private final List<ExporterImpl> exporters = new CopyOnWriteArrayList<>();
     private final Map<Object, ReferenceHandler> references = new ConcurrentHashMap<>();
@@ -79,6 +79,8 @@ public final class RpcRuntime implements AutoCloseable {
         this.protocol = b.protocol;
         this.registryConfig = b.registry;
         this.callbackExecutor = b.callbackExecutor;
+        ClassLoader tccl = Thread.currentThread().getContextClassLoader();
+        this.serializers = new SerializerCache(allowlist, tccl != null ? tccl : RpcRuntime.class.getClassLoader());
         protocol.allowedPackages().forEach(allowlist::allowPackage);
     }
 

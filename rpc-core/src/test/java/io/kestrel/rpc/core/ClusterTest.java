@@ -205,6 +205,19 @@ class ClusterTest {
     }
 
     @Test
+    void idempotentReferencesOptInToRetryingTimeouts() throws Exception {
+        NamedWho a = provider("a");
+        NamedWho b = provider("b");
+        WhoService who = consumer(ReferenceConfig.builder(WhoService.class).timeout(Duration.ofMillis(1000)).retries(1)
+                .idempotent(true));
+        await("both known", () -> whoAnswers(who, 10).size() == 2);
+        int before = a.calls.get() + b.calls.get();
+        assertThrows(RpcTimeoutException.class, () -> who.slowWho(1500));
+        await("the timed-out call was retried once on the other provider",
+                () -> a.calls.get() + b.calls.get() == before + 2);
+    }
+
+    @Test
     void failsafeReturnsNullAndFailfastDoesNotRetry() throws Exception {
         RpcRuntime only = providerRuntime("x");
         WhoService failsafe = consumer(ReferenceConfig.builder(WhoService.class).cluster("failsafe").timeout(Duration.ofMillis(200)));

@@ -26,6 +26,7 @@ public final class ReferenceConfig<T> {
     private final Class<? extends SerializationOptimizer> optimizer;
     private final String url;
     private final boolean check;
+    private final boolean idempotent;
     private final boolean compatible;
     private final int maxPendingCalls;
     private final int payloadBytes;
@@ -46,6 +47,7 @@ public final class ReferenceConfig<T> {
         this.optimizer = b.optimizer;
         this.url = b.url;
         this.check = b.check;
+        this.idempotent = b.idempotent;
         this.compatible = b.compatible;
         this.maxPendingCalls = b.maxPendingCalls;
         this.payloadBytes = b.payloadBytes;
@@ -118,6 +120,15 @@ public final class ReferenceConfig<T> {
         return check;
     }
 
+    /**
+     * Whether every method of the service may safely run more than once ({@code idempotent}).
+     * Default false: failover then retries only calls that certainly did not run. When true it also
+     * retries calls that may have run: timeouts and connections lost with the call in flight.
+     */
+    public boolean idempotent() {
+        return idempotent;
+    }
+
     /** Compatible mode of the serialization ({@code compatible}). Default false. */
     public boolean compatible() {
         return compatible;
@@ -172,6 +183,7 @@ public final class ReferenceConfig<T> {
         private Class<? extends SerializationOptimizer> optimizer;
         private String url;
         private boolean check = true;
+        private boolean idempotent;
         private boolean compatible;
         private int maxPendingCalls = 65536;
         private int payloadBytes = ProtocolConfig.DEFAULT_PAYLOAD_BYTES;
@@ -241,6 +253,11 @@ public final class ReferenceConfig<T> {
 
         public Builder<T> check(boolean check) {
             this.check = check;
+            return this;
+        }
+
+        public Builder<T> idempotent(boolean idempotent) {
+            this.idempotent = idempotent;
             return this;
         }
 

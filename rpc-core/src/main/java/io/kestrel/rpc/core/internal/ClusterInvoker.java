@@ -2,6 +2,9 @@ package io.kestrel.rpc.core.internal;
 
 import io.kestrel.rpc.api.ConnectionUnavailableException;
 import io.kestrel.rpc.api.NoProviderException;
+import io.kestrel.rpc.api.PayloadTooLargeException;
+import io.kestrel.rpc.api.RpcTimeoutException;
+import io.kestrel.rpc.api.TransportException;
 import io.kestrel.rpc.api.ServerBusyException;
 import io.kestrel.rpc.api.ServiceNotFoundException;
 import io.kestrel.rpc.api.cluster.Invocation;
@@ -27,7 +30,8 @@ import org.slf4j.LoggerFactory;
  *       closed before sending ({@link ConnectionUnavailableException}), provider busy or shutting
  *       down ({@link ServerBusyException}), service not exported there ({@link ServiceNotFoundException}).
  *       Not retried, because the call may have run: timeouts, a connection lost while the call was in
- *       flight, exceptions thrown by the service, bad requests.</li>
+ *       flight, exceptions thrown by the service, bad requests. A reference marked
+ *       {@code idempotent} opts in to retrying timeouts and lost connections too.</li>
  *   <li>{@code failfast}: the first failure is the call's failure.</li>
  *   <li>{@code failsafe}: failures are logged and the call returns null (for calls whose result does
  *       not matter, such as audit logging).</li>
@@ -93,7 +97,7 @@ public final class ClusterInvoker {
                 return CompletableFuture.completedFuture(value);
             }
             Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-            if (!notRun(cause)) {
+            if (!notRun(cause) && !(config.idempotent() && mayHaveRun(cause))) {
                 return CompletableFuture.failedFuture(cause);
             }
             log.debug("{} failed on {} ({}); retrying on another provider ({} of {})",
@@ -107,6 +111,11 @@ public final class ClusterInvoker {
     static boolean notRun(Throwable e) {
         return e instanceof ConnectionUnavailableException || e instanceof ServerBusyException
                 || e instanceof ServiceNotFoundException;
+    }
+
+    /** Failures after which the call may or may not have run; retried only for idempotent references. */
+    static boolean mayHaveRun(Throwable e) {
+        return e instanceof RpcTimeoutException || (e instanceof TransportException && !(e instanceof PayloadTooLargeException));
     }
 
     private Endpoint select(Invocation invocation, List<Endpoint> tried) {

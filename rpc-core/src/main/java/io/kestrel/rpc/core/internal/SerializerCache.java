@@ -18,10 +18,18 @@ public final class SerializerCache {
     }
 
     private final ClassAllowlist allowlist;
+    private final ClassLoader applicationLoader;
     private final Map<Key, Serializer> serializers = new ConcurrentHashMap<>();
 
-    public SerializerCache(ClassAllowlist allowlist) {
+    /**
+     * @param allowlist enforced by every serializer
+     * @param applicationLoader the loader application classes are read with; serializers bind to
+     *     the context class loader at creation, and creation may happen on any thread (an I/O thread
+     *     on the provider), so it is set explicitly
+     */
+    public SerializerCache(ClassAllowlist allowlist, ClassLoader applicationLoader) {
         this.allowlist = allowlist;
+        this.applicationLoader = applicationLoader;
     }
 
     public ClassAllowlist allowlist() {
@@ -41,7 +49,14 @@ public final class SerializerCache {
             if (optimizer != null) {
                 options.optimizer(instantiate(optimizer));
             }
-            return serialization.create(options.build());
+            Thread thread = Thread.currentThread();
+            ClassLoader previous = thread.getContextClassLoader();
+            thread.setContextClassLoader(applicationLoader);
+            try {
+                return serialization.create(options.build());
+            } finally {
+                thread.setContextClassLoader(previous);
+            }
         });
     }
 

@@ -60,6 +60,11 @@ public final class ServerHandler extends ChannelInboundHandlerAdapter {
     private record Resolved(ServerMethod method, byte status, String error) {
     }
 
+    private static final Resolved NOT_FOUND = new Resolved(null, Status.SERVICE_NOT_FOUND,
+            "this method reference names a service or method the provider does not export (see the answer to its definition)");
+    private static final Resolved UNRESOLVABLE = new Resolved(null, Status.BAD_REQUEST,
+            "this method reference could not be resolved (see the answer to its definition)");
+
     public ServerHandler(ServerDispatcher dispatcher, Executor executor, ServerState state, int maxBodyBytes,
             TransportCounters counters) {
         this.dispatcher = dispatcher;
@@ -117,13 +122,16 @@ public final class ServerHandler extends ChannelInboundHandlerAdapter {
             int ref = Wire.readVarint(body);
             Resolved resolved;
             if (f.hasMethodDef()) {
-                String descriptor = Wire.readString(body);
+                String descriptor = Wire.readString(body, Wire.MAX_DESCRIPTOR_BYTES);
                 if (ref >= Wire.MAX_METHOD_REFS) {
                     throw new CorruptedFrameException("method reference " + ref + " is beyond the per-connection limit "
                             + Wire.MAX_METHOD_REFS);
                 }
                 resolved = resolve(descriptor);
-                methods.put(ref, resolved);
+                // a failure is answered with its full message now and remembered only as a shared
+                // marker, so hostile definitions cannot make the server hold their text
+                methods.put(ref, resolved.method != null ? resolved
+                        : resolved.status == Status.SERVICE_NOT_FOUND ? NOT_FOUND : UNRESOLVABLE);
             } else {
                 resolved = methods.get(ref);
                 if (resolved == null) {
@@ -186,14 +194,19 @@ public final class ServerHandler extends ChannelInboundHandlerAdapter {
         return goAwayAcknowledged;
     }
 
+    /** Resolves a descriptor; a failure carries a message of bounded length. */
     private Resolved resolve(String descriptor) {
         try {
             return new Resolved(dispatcher.resolve(descriptor), Status.OK, null);
         } catch (ServiceNotFoundException e) {
-            return new Resolved(null, Status.SERVICE_NOT_FOUND, e.getMessage());
+            return new Resolved(null, Status.SERVICE_NOT_FOUND, bounded(e.getMessage()));
         } catch (RuntimeException e) {
-            return new Resolved(null, Status.BAD_REQUEST, "cannot resolve " + descriptor + ": " + e.getMessage());
+            return new Resolved(null, Status.BAD_REQUEST, bounded("cannot resolve " + descriptor + ": " + e.getMessage()));
         }
+    }
+
+    private static String bounded(String message) {
+        return message == null || message.length() <= 1024 ? message : message.substring(0, 1024) + "...";
     }
 
     /** One call on the business executor: decode arguments, invoke, encode the result. */

@@ -29,6 +29,8 @@ public final class Wire {
 
     /** Most method references one connection may define; bounds per-connection server memory. */
     public static final int MAX_METHOD_REFS = 4096;
+    /** Longest method descriptor accepted, in UTF-8 bytes. */
+    public static final int MAX_DESCRIPTOR_BYTES = 2048;
     /** Most attachments one request may carry. */
     public static final int MAX_ATTACHMENTS = 256;
 
@@ -90,7 +92,15 @@ public final class Wire {
     }
 
     public static String readString(ByteBuf in) {
+        return readString(in, Integer.MAX_VALUE);
+    }
+
+    /** Reads a string, refusing one longer than {@code maxBytes} before decoding it. */
+    public static String readString(ByteBuf in, int maxBytes) {
         int length = readVarint(in);
+        if (length > maxBytes) {
+            throw new CorruptedFrameException("string of " + length + " bytes where at most " + maxBytes + " are allowed");
+        }
         if (length > in.readableBytes()) {
             throw new CorruptedFrameException("string of " + length + " bytes but only " + in.readableBytes() + " left in frame");
         }
