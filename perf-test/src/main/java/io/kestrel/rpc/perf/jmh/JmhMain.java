@@ -3,6 +3,7 @@ package io.kestrel.rpc.perf.jmh;
 import io.kestrel.rpc.api.serialization.Serializer;
 import io.kestrel.rpc.perf.JvmFlags;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -53,7 +54,7 @@ public final class JmhMain {
         ChainedOptionsBuilder options = new OptionsBuilder()
                 .include(SerializerBenchmark.class.getName() + "\\.")
                 .forks(1)
-                .jvmArgsAppend(JvmFlags.fstOpens().toArray(String[]::new))
+                .jvmArgsAppend(missingOpens())
                 .warmupIterations(quick ? 1 : 2)
                 .warmupTime(TimeValue.milliseconds(quick ? 500 : 1000))
                 .measurementIterations(quick ? 2 : 3)
@@ -66,12 +67,18 @@ public final class JmhMain {
         System.out.println("Wrote " + out.resolve("jmh-sizes.csv") + " and " + out.resolve("jmh-results.csv"));
     }
 
+    /** The fst --add-opens flags this JVM was not started with (the fork inherits this JVM's flags). */
+    private static String[] missingOpens() {
+        List<String> present = ManagementFactory.getRuntimeMXBean().getInputArguments();
+        return JvmFlags.fstOpens().stream().filter(f -> !present.contains(f)).toArray(String[]::new);
+    }
+
     /** Encoded bytes per codec and shape, printed and written as CSV. */
     private static void writeSizes(List<String> codecs, List<String> shapes, Path file) throws IOException {
         List<String> lines = new ArrayList<>();
         lines.add("shape," + String.join(",", codecs));
         StringBuilder table = new StringBuilder(String.format(Locale.ROOT, "%-12s", "bytes"));
-        codecs.forEach(c -> table.append(String.format(Locale.ROOT, "%12s", c)));
+        codecs.forEach(c -> table.append(String.format(Locale.ROOT, "  %10s", c)));
         table.append('\n');
         for (String shape : shapes) {
             StringBuilder csv = new StringBuilder(shape);
@@ -85,7 +92,7 @@ public final class JmhMain {
                     size = "error";
                 }
                 csv.append(',').append(size);
-                table.append(String.format(Locale.ROOT, "%12s", size));
+                table.append(String.format(Locale.ROOT, "  %" + Math.max(10, codec.length()) + "s", size));
             }
             lines.add(csv.toString());
             table.append('\n');
