@@ -81,6 +81,8 @@ public final class Connection implements AutoCloseable {
     private volatile String lastError = "none";
     /** The provider said it is going away: send nothing more on the current channel. */
     private volatile boolean draining;
+    /** The provider answered the handshake heartbeat on the current channel. */
+    private volatile boolean ready;
     /** {@link #closeWhenIdle} was called: no new calls, whatever the channel does. */
     private volatile boolean retiring;
     private int failedAttempts;
@@ -123,7 +125,7 @@ public final class Connection implements AutoCloseable {
     /** Connected and accepting calls (false while the provider is shutting down). */
     public boolean isConnected() {
         Channel ch = channel;
-        return ch != null && ch.isActive() && !draining && !retiring;
+        return ch != null && ch.isActive() && ready && !draining && !retiring;
     }
 
     /** Calls sent and not yet answered or timed out. */
@@ -148,31 +150,41 @@ public final class Connection implements AutoCloseable {
     private void connect() {
         ChannelFuture f = bootstrap.connect(host, port);
         f.addListener((ChannelFuture done) -> {
+            boolean awaitingHandshake = false;
             try {
-                onConnectAttempt(done);
+                awaitingHandshake = onConnectAttempt(done);
             } finally {
-                firstAttemptDone.countDown();
+                if (!awaitingHandshake) {
+                    firstAttemptDone.countDown();
+                }
             }
         });
     }
 
-    private void onConnectAttempt(ChannelFuture done) {
+    /**
+     * A TCP connection is not yet a live provider: a frozen process's kernel still accepts
+     * connections. So the connection is usable only once the provider answered a handshake
+     * heartbeat; until then calls fail at once as not sent.
+     *
+     * @return true when connected and waiting for the handshake answer
+     */
+    private boolean onConnectAttempt(ChannelFuture done) {
         if (done.isSuccess()) {
             Channel ch = done.channel();
             if (closed) {
                 ch.close();
-                return;
+                return false;
             }
             Handler handler = ch.pipeline().get(Handler.class);
             writes = new WriteQueue<>(ch, r -> handler.write(ch, r));
             draining = false;
+            ready = false;
             channel = ch;
-            if (failedAttempts > 0) {
-                log.info("Reconnected to provider {} after {} failed attempts", address, failedAttempts);
-            } else {
-                log.debug("Connected to provider {}", address);
-            }
-            failedAttempts = 0;
+            ByteBuf ping = ch.alloc().ioBuffer(Wire.HEADER_BYTES);
+            Wire.writeHeader(ping, (byte) (Wire.FLAG_REQUEST | Wire.FLAG_TWO_WAY | Wire.FLAG_EVENT), (byte) 0, (byte) 0,
+                    ids.incrementAndGet(), 0);
+            ch.writeAndFlush(ping, ch.voidPromise());
+            return true;
         } else {
             lastError = String.valueOf(done.cause() == null ? "unknown" : done.cause().getMessage());
             failedAttempts++;
@@ -182,7 +194,23 @@ public final class Connection implements AutoCloseable {
                 log.debug("Reconnect {} to {} failed: {}", failedAttempts, address, lastError);
             }
             scheduleReconnect();
+            return false;
         }
+    }
+
+    /** The provider answered the handshake heartbeat on the current channel. Event loop only. */
+    private void onHandshake() {
+        if (ready) {
+            return;
+        }
+        ready = true;
+        if (failedAttempts > 0) {
+            log.info("Reconnected to provider {} after {} failed attempts", address, failedAttempts);
+        } else {
+            log.debug("Connected to provider {}", address);
+        }
+        failedAttempts = 0;
+        firstAttemptDone.countDown();
     }
 
     private void scheduleReconnect() {
@@ -218,7 +246,7 @@ public final class Connection implements AutoCloseable {
             return CompletableFuture.failedFuture(new ConnectionUnavailableException("provider " + address
                     + " is shutting down; the call " + request.method().displayName() + " was not sent"));
         }
-        if (ch == null || !ch.isActive() || queue == null) {
+        if (ch == null || !ch.isActive() || queue == null || !ready) {
             return CompletableFuture.failedFuture(new ConnectionUnavailableException("not connected to provider "
                     + address + " (reconnecting; last error: " + lastError + "); the call "
                     + request.method().displayName() + " was not sent"));
@@ -457,6 +485,8 @@ public final class Connection implements AutoCloseable {
             if (f.isEvent() || f.isRequest()) {
                 if (f.isEvent() && f.status == Status.GOING_AWAY) {
                     onGoingAway(ctx);
+                } else if (f.isEvent() && !f.isRequest()) {
+                    onHandshake(); // any heartbeat answer proves the provider alive
                 }
                 f.release(); // heartbeat answers only reset the idle timer
                 return;
@@ -603,7 +633,9 @@ public final class Connection implements AutoCloseable {
             Channel ch = ctx.channel();
             if (channel == ch) {
                 channel = null;
+                ready = false;
             }
+            firstAttemptDone.countDown(); // closed before the handshake: the first attempt is over
             WriteQueue<OutboundRequest> queue = writes;
             if (queue != null) {
                 queue.drainTo(r -> {
