@@ -41,10 +41,12 @@ public class DemoClient {
      * A few calls of each kind, printed; throws if an answer is not what the provider must return.
      */
     public void showCalls(PrintStream out) {
+        // mutable lists: hessian2 cannot rebuild JDK immutable collections (List.of), the others can
         User ada = users.create(new User(0, "Ada Lovelace", "ada@example.org", null, UserStatus.ACTIVE,
-                List.of("math", "engines")));
+                new ArrayList<>(List.of("math", "engines"))));
         out.println("create(Ada)      -> " + ada);
-        User alan = users.create(new User(0, "Alan Turing", "alan@example.org", null, null, List.of("codes")));
+        User alan = users.create(new User(0, "Alan Turing", "alan@example.org", null, null,
+                new ArrayList<>(List.of("codes"))));
         out.println("create(Alan)     -> id " + alan.getId() + ", status " + alan.getStatus());
         User got = users.get(ada.getId());
         out.println("get(" + ada.getId() + ")           -> " + got.getName() + " <" + got.getEmail() + ">, created "
