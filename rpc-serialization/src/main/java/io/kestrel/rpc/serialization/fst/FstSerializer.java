@@ -23,14 +23,21 @@ import org.nustaq.serialization.FSTObjectOutput;
  * <p>Allowlist: the configuration's class loader is an {@link AllowlistClassLoader}; fst resolves
  * every class name it reads through it (and caches only successes), so a refused name fails before
  * it is loaded. fst's pre-registered classes are JDK value and collection types.
+ *
+ * <p>Lengths: reading goes through a per-thread {@link BoundedFstObjectInput} over the whole value,
+ * with {@link BoundedFstDecoder} and {@link BoundedFstSerializers}, so no length claimed by the
+ * stream is allocated for unless the bytes left can hold that many elements.
  */
 final class FstSerializer implements Serializer {
     private final FSTConfiguration conf;
     private final int registeredCount;
+    private final ThreadLocal<BoundedFstObjectInput> inputs;
 
     FstSerializer(SerializationOptions options) {
         conf = FSTConfiguration.createDefaultConfiguration();
         conf.setShareReferences(true);
+        conf.setStreamCoderFactory(new BoundedStreamCoderFactory(conf));
+        BoundedFstSerializers.register(conf);
         ClassFilter filter = new ClassFilter(options.allowlist());
         ClassLoader loader = new AllowlistClassLoader(AllowlistClassLoader.defaultParent(), filter);
         conf.setClassLoader(loader);
@@ -38,6 +45,7 @@ final class FstSerializer implements Serializer {
         conf.registerSerializer(Throwable.class, new FstJdkThrowableSerializer(filter, loader), true);
         conf.registerClass(options.registeredClasses().toArray(new Class<?>[0]));
         registeredCount = options.registeredClasses().size();
+        inputs = ThreadLocal.withInitial(() -> new BoundedFstObjectInput(conf));
     }
 
     @Override
@@ -66,7 +74,8 @@ final class FstSerializer implements Serializer {
         try {
             // fst reads zeros past the end of its input, so check the value used exactly the bytes given.
             InputBuffer buffer = InputBuffer.readAll(in);
-            FSTObjectInput input = conf.getObjectInput(buffer.bytes(), buffer.length());
+            BoundedFstObjectInput input = inputs.get();
+            input.startValue(buffer.bytes(), buffer.length());
             Object value = input.readObject();
             int used = input.getCodec().getInputPos();
             if (used != buffer.length()) {
@@ -75,6 +84,7 @@ final class FstSerializer implements Serializer {
             }
             return value;
         } catch (Exception | StackOverflowError e) {
+            inputs.remove(); // it may hold part of the failed value
             throw SerializationFailures.decodeFailed("fst", expectedType, e);
         }
     }

@@ -1,9 +1,11 @@
 package io.kestrel.rpc.serialization.hessian2;
 
+import com.caucho.hessian.io.AbstractHessianInput;
 import com.caucho.hessian.io.Deserializer;
 import com.caucho.hessian.io.HessianProtocolException;
 import com.caucho.hessian.io.SerializerFactory;
 import io.kestrel.rpc.serialization.internal.ClassFilter;
+import java.io.IOException;
 import java.util.Set;
 
 /**
@@ -15,6 +17,13 @@ import java.util.Set;
  *
  * <p>Array types ("[com.x.Y") are passed on; hessian strips the '[' and calls back here with the
  * element name. Hessian's built-in short names ("int", "string", ...) need no check.
+ *
+ * <p>Lengths: {@code Hessian2Input} gets every deserializer that is handed a length from the stream
+ * through {@link #getListDeserializer(String, Class)} (fixed-length lists and typed arrays,
+ * {@code readLengthList}), {@link #readList} (variable lists) and
+ * {@link #getObjectDeserializer(String, Class)} (an object definition's field count,
+ * {@code createFields}, allocated before the field names are read). Those are wrapped in a
+ * {@link BoundedDeserializer}, which checks the length against {@link LengthBudget} first.
  */
 final class AllowlistSerializerFactory extends SerializerFactory {
     private static final Set<String> HESSIAN_TYPE_NAMES = Set.of(
@@ -33,5 +42,33 @@ final class AllowlistSerializerFactory extends SerializerFactory {
             filter.check(type);
         }
         return super.getDeserializer(type);
+    }
+
+    @Override
+    public Deserializer getListDeserializer(String type, Class cl) throws HessianProtocolException {
+        return BoundedDeserializer.wrap(super.getListDeserializer(type, cl));
+    }
+
+    @Override
+    public Deserializer getListDeserializer(String type) throws HessianProtocolException {
+        return BoundedDeserializer.wrap(super.getListDeserializer(type));
+    }
+
+    @Override
+    public Deserializer getObjectDeserializer(String type, Class cl) throws HessianProtocolException {
+        return BoundedDeserializer.wrap(super.getObjectDeserializer(type, cl));
+    }
+
+    @Override
+    public Deserializer getObjectDeserializer(String type) throws HessianProtocolException {
+        return BoundedDeserializer.wrap(super.getObjectDeserializer(type));
+    }
+
+    @Override
+    public Object readList(AbstractHessianInput in, int length, String type) throws IOException {
+        if (length >= 0) {
+            LengthBudget.claim(length, "a list of type " + type);
+        }
+        return super.readList(in, length, type);
     }
 }

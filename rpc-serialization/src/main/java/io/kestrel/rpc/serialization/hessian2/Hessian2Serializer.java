@@ -8,7 +8,9 @@ import io.kestrel.rpc.api.serialization.Serializer;
 import io.kestrel.rpc.api.serialization.SerializerIds;
 import io.kestrel.rpc.serialization.internal.AllowlistClassLoader;
 import io.kestrel.rpc.serialization.internal.ClassFilter;
+import io.kestrel.rpc.serialization.internal.InputBuffer;
 import io.kestrel.rpc.serialization.internal.SerializationFailures;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -18,6 +20,10 @@ import java.io.OutputStream;
  * per-class serializers) is shared; each thread keeps one {@link Hessian2Output} and one
  * {@link Hessian2Input} with their buffers and re-targets them at the caller's stream per call.
  * References (shared and cyclic) are tracked within one value.
+ *
+ * <p>Reading first takes the whole value into memory ({@link InputBuffer}) so that every length
+ * claimed by the stream can be checked against the bytes actually left ({@link LengthBudget})
+ * before hessian allocates for it.
  */
 final class Hessian2Serializer implements Serializer {
     private final AllowlistSerializerFactory factory;
@@ -71,8 +77,7 @@ final class Hessian2Serializer implements Serializer {
     @Override
     public Object deserialize(InputStream in, Class<?> expectedType) throws SerializationException {
         Hessian2Input input = inputs.get();
-        input.init(in);
-        try {
+        try (LengthBudget budget = openBudget(in, input)) {
             // The stream names the runtime type; the declared type only matters for numbers, which
             // hessian writes in their smallest form (a short arrives as an int).
             Object value = isBoxedOrPrimitive(expectedType) ? input.readObject(expectedType) : input.readObject();
@@ -86,6 +91,14 @@ final class Hessian2Serializer implements Serializer {
         } finally {
             input.init(null);
         }
+    }
+
+    /** Reads the whole value, points {@code input} at it and makes its length budget active. */
+    private static LengthBudget openBudget(InputStream in, Hessian2Input input) throws IOException {
+        InputBuffer buffer = InputBuffer.readAll(in);
+        ByteArrayInputStream source = new ByteArrayInputStream(buffer.bytes(), 0, buffer.length());
+        input.init(source);
+        return LengthBudget.open(source, buffer.length());
     }
 
     private static boolean isBoxedOrPrimitive(Class<?> type) {
