@@ -208,7 +208,8 @@ final class HostileFrames {
         };
     }
 
-    private byte[] arguments() {
+    /** The argument bytes of the next request frame alone: valid, mutated, truncated or random. */
+    byte[] arguments() {
         int choice = rnd.nextInt(4);
         if (choice == 0) {
             return randomBytes(rnd.nextInt(200));
