@@ -76,10 +76,11 @@ class DecoderAllocationTest {
 
     /** Inputs the fuzz run found (seed {@link HostileFrameFuzzTest#SEED}), replayed offline; hex. */
     static final List<String> FOUND = List.of(
-            // fst, a String argument: 3 bytes make the reader allocate 2.3 GiB
+            // fst, a String argument: 3 bytes made the reader allocate 1.6-2.3 GiB (bounded since 7721460)
             "fst String 000081",
             "fst String 000181",
-            // java: an int[] claiming 16.7 M elements (under the 16 M-element filter limit) in 35 bytes
+            // java: an int[] claiming 16.7 M elements (under the filter's 16 M-element limit) in 35 bytes: 63 MiB.
+            // The array limit should be the bytes left in the input (every element takes at least one byte)
             "java Object aced0005757200025b494dba5c2676eab2a5020000787000ff000200000001ff0000ff");
 
     @ParameterizedTest
