@@ -5,6 +5,8 @@
 #   perf-test/run.sh --quick         smoke-test sizes (< 1 min)
 #   perf-test/run.sh --help          all options (threads, durations, systems, workloads, output dir, ...)
 #   perf-test/run.sh jmh [--quick]   the JMH serializer suite (JmhMain; --codecs, --shapes, --out)
+#   perf-test/run.sh soak [--minutes N] [--threads N] [--serialization kryo]
+#                                    opt-in soak (SoakMain; default 5 min, 10 threads, kryo; not run by CI)
 #
 # Set SKIP_BUILD=1 to reuse the last build. The client JVM gets the same fst --add-opens flags as the
 # server JVMs it starts (root pom property fst.jvm.opens, copied into perf-jvm.properties by Maven).
@@ -21,6 +23,9 @@ MAIN=io.kestrel.rpc.perf.PerfMain
 if [[ "${1:-}" == "jmh" ]]; then
   shift
   MAIN=io.kestrel.rpc.perf.jmh.JmhMain
+elif [[ "${1:-}" == "soak" ]]; then
+  shift
+  MAIN=io.kestrel.rpc.perf.SoakMain
 fi
 # shellcheck disable=SC2086 # OPENS is a list of flags
 exec java -Xms512m -Xmx512m -Djava.awt.headless=true -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \

@@ -19,11 +19,17 @@ import org.slf4j.LoggerFactory;
  * stdout: READY port=NNNN          once, when the server accepts connections
  *         FAILED reason            instead of READY, if the server could not start
  * stdin:  ALLOC                    answered with "ALLOC bytes=N": bytes allocated so far by all live threads
+ *         HEAP                     answered with "HEAP used=N inflight=M": used heap bytes after System.gc()
+ *                                  ({@link HeapProbe}) and the provider's in-flight calls (-1: not known)
+ *         INFLIGHT                 answered with "INFLIGHT n=M": the in-flight calls alone, without a GC
  *         STOP (or end of input)   stops the server and exits
  * </pre>
  *
  * Logs (SLF4J, stderr) go to the log file the runner names. A watchdog exits the JVM after {@code --max-seconds} (default 1800) in case the runner vanished
  * without closing stdin.
+ *
+ * <p>System names are those of {@link BenchSystems}, plus {@code soak-<serialization>} for the
+ * soak mode's provider ({@link SoakServer}), the only one that knows its in-flight count.
  *
  * <p>Arguments: {@code --system NAME [--raw-serialization NAME] [--rpc-server-threads N]
  * [--call-timeout-ms N] [--max-seconds N]}.
@@ -58,14 +64,18 @@ public final class PerfServerMain {
         SystemSettings settings = new SystemSettings(raw, rpcThreads, Duration.ofMillis(callTimeoutMs));
         BenchServer server;
         try {
-            BenchSystem bench = BenchSystems.create(system, settings);
-            String unavailable = bench.unavailableReason();
-            if (unavailable != null) {
-                out.println("FAILED " + unavailable);
-                System.exit(2);
-                return;
+            if (system.startsWith(SoakServer.PREFIX)) {
+                server = SoakServer.start(system.substring(SoakServer.PREFIX.length()), settings);
+            } else {
+                BenchSystem bench = BenchSystems.create(system, settings);
+                String unavailable = bench.unavailableReason();
+                if (unavailable != null) {
+                    out.println("FAILED " + unavailable);
+                    System.exit(2);
+                    return;
+                }
+                server = bench.startServer();
             }
-            server = bench.startServer();
         } catch (Throwable t) {
             LoggerFactory.getLogger(PerfServerMain.class).error("Server for {} did not start", system, t);
             out.println("FAILED " + String.valueOf(t).replace('\n', ' '));
@@ -79,6 +89,11 @@ public final class PerfServerMain {
                 String cmd = line.trim();
                 if (cmd.equals("ALLOC")) {
                     out.println("ALLOC bytes=" + ThreadAllocation.totalAllocatedBytes());
+                } else if (cmd.equals("HEAP")) {
+                    long used = HeapProbe.usedAfterGc();
+                    out.println("HEAP used=" + used + " inflight=" + inFlight(server));
+                } else if (cmd.equals("INFLIGHT")) {
+                    out.println("INFLIGHT n=" + inFlight(server));
                 } else if (cmd.equals("STOP")) {
                     break;
                 }
@@ -88,6 +103,10 @@ public final class PerfServerMain {
         }
         out.println("STOPPED");
         System.exit(0);
+    }
+
+    private static int inFlight(BenchServer server) {
+        return server instanceof SoakServer soak ? soak.inFlight() : -1;
     }
 
     private static void startWatchdog(long maxSeconds) {

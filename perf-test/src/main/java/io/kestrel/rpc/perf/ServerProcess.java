@@ -34,6 +34,8 @@ final class ServerProcess implements AutoCloseable {
     private final Writer stdin;
     private final CompletableFuture<Integer> ready = new CompletableFuture<>();
     private final BlockingQueue<Long> allocAnswers = new LinkedBlockingQueue<>();
+    private final BlockingQueue<long[]> heapAnswers = new LinkedBlockingQueue<>();
+    private final BlockingQueue<Integer> inFlightAnswers = new LinkedBlockingQueue<>();
     private final Thread shutdownHook;
     private final Path log;
     private volatile String lastLine = "";
@@ -115,6 +117,41 @@ final class ServerProcess implements AutoCloseable {
         return bytes;
     }
 
+    /** The server JVM's used heap after {@code System.gc()} and its in-flight calls (-1: not known). */
+    record Heap(long usedBytes, int inFlight) {
+    }
+
+    /**
+     * Runs the server's garbage collector and reads its used heap and in-flight count (HEAP command).
+     *
+     * @throws IOException if the server does not answer within 10 s
+     */
+    Heap heap() throws IOException, InterruptedException {
+        long[] answer = ask("HEAP", heapAnswers);
+        return new Heap(answer[0], (int) answer[1]);
+    }
+
+    /**
+     * The server's in-flight calls, without a GC (INFLIGHT command); -1 if the server does not know.
+     *
+     * @throws IOException if the server does not answer within 10 s
+     */
+    int inFlight() throws IOException, InterruptedException {
+        return ask("INFLIGHT", inFlightAnswers);
+    }
+
+    private <T> T ask(String command, BlockingQueue<T> answers) throws IOException, InterruptedException {
+        answers.clear();
+        stdin.write(command + "\n");
+        stdin.flush();
+        T answer = answers.poll(ANSWER_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        if (answer == null) {
+            throw new IOException(system + " server did not answer " + command + " within "
+                    + ANSWER_TIMEOUT.toSeconds() + " s (alive=" + process.isAlive() + ", last line '" + lastLine + "')");
+        }
+        return answer;
+    }
+
     private void readStdout() {
         try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
                 StandardCharsets.UTF_8))) {
@@ -127,6 +164,11 @@ final class ServerProcess implements AutoCloseable {
                     ready.completeExceptionally(new IOException(line.substring("FAILED".length()).trim()));
                 } else if (line.startsWith("ALLOC bytes=")) {
                     allocAnswers.offer(Long.parseLong(line.substring("ALLOC bytes=".length()).trim()));
+                } else if (line.startsWith("HEAP used=")) {
+                    String[] parts = line.substring("HEAP used=".length()).trim().split(" inflight=");
+                    heapAnswers.offer(new long[] {Long.parseLong(parts[0].trim()), Long.parseLong(parts[1].trim())});
+                } else if (line.startsWith("INFLIGHT n=")) {
+                    inFlightAnswers.offer(Integer.parseInt(line.substring("INFLIGHT n=".length()).trim()));
                 }
             }
         } catch (IOException | NumberFormatException e) {
