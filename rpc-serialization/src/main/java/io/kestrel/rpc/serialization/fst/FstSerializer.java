@@ -43,6 +43,7 @@ final class FstSerializer implements Serializer {
         conf.setClassLoader(loader);
         // fst rebuilds exceptions through a (String) constructor, which many exceptions lack.
         conf.registerSerializer(Throwable.class, new FstJdkThrowableSerializer(filter, loader), true);
+        RefusedClassSerializer.install(conf, filter);
         conf.registerClass(options.registeredClasses().toArray(new Class<?>[0]));
         registeredCount = options.registeredClasses().size();
         inputs = ThreadLocal.withInitial(() -> new BoundedFstObjectInput(conf));
