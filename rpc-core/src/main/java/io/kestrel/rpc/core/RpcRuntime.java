@@ -118,7 +118,8 @@ public final class RpcRuntime implements AutoCloseable {
         allowlist.trustTypesOf(config.interfaceClass());
         if (server == null) {
             Serializations.installed().byName(protocol.serialization()); // fail early on a bad name
-            dispatcher = new ProviderDispatcher(serializers, protocol.optimizer(), protocol.compatible());
+            dispatcher = new ProviderDispatcher(serializers, protocol.optimizer(), protocol.compatible(),
+                    protocol.serialization());
             server = RpcServer.start(protocol, dispatcher);
         }
         List<Byte> accepted = dispatcher.add(config);

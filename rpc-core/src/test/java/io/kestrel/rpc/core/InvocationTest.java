@@ -102,6 +102,19 @@ class InvocationTest {
     }
 
     @Test
+    void fastjson2IsAcceptedOnlyWhenConfiguredBecauseItCannotBoundClaimedLengths() {
+        try (RpcRuntime kryoProvider = RpcRuntime.builder().protocol(TestRuntimes.loopback().build()).build()) {
+            kryoProvider.export(io.kestrel.rpc.api.config.ServiceConfig.builder(EchoService.class,
+                    new io.kestrel.rpc.core.fixture.EchoServiceImpl()).build());
+            EchoService viaKryo = consumer.refer(TestRuntimes.echoReference(kryoProvider, "kryo").build());
+            assertEquals("k", viaKryo.echo("k"));
+            EchoService viaFastjson = consumer.refer(TestRuntimes.echoReference(kryoProvider, "fastjson2").build());
+            BadRequestException e = assertThrows(BadRequestException.class, () -> viaFastjson.echo("f"));
+            assertTrue(e.getMessage().contains("not exported with serialization fastjson2"), e.getMessage());
+        }
+    }
+
+    @Test
     void attachmentsTravelWithOneCallOnly() {
         EchoService s = echo("kryo");
         RpcContext.current().setAttachment("trace-id", "abc-123");

@@ -19,10 +19,17 @@ public final class TestRuntimes {
         return ProtocolConfig.builder().host("127.0.0.1").port(0).shutdownTimeout(Duration.ofSeconds(2));
     }
 
-    /** A provider exporting {@link EchoServiceImpl} on a free loopback port. */
+    /**
+     * A provider exporting {@link EchoServiceImpl} on a free loopback port, accepting every built-in
+     * serialization (fastjson2 is not accepted by default, so it is listed explicitly).
+     */
     public static RpcRuntime echoProvider(ProtocolConfig config) {
         RpcRuntime provider = RpcRuntime.builder().protocol(config).build();
-        provider.export(ServiceConfig.builder(EchoService.class, new EchoServiceImpl()).build());
+        ServiceConfig.Builder<EchoService> service = ServiceConfig.builder(EchoService.class, new EchoServiceImpl());
+        for (String name : List.of("kryo", "fst", "hessian2", "fastjson2", "java", "fory")) {
+            service.serialization(name);
+        }
+        provider.export(service.build());
         return provider;
     }
 

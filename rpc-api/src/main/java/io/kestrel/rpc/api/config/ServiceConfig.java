@@ -70,8 +70,9 @@ public final class ServiceConfig<T> {
     }
 
     /**
-     * Serialization names the service accepts ({@code serializations}); empty means every installed
-     * serialization. Each of them enforces the allowlist.
+     * Serialization names the service accepts ({@code serialization} on {@code <rpc:service>}); empty
+     * means the default: every installed serialization that bounds the lengths a byte stream claims
+     * (all built-in ones but fastjson2), plus the protocol's serialization. Each enforces the allowlist.
      */
     public Set<String> serializations() {
         return serializations;

@@ -19,6 +19,16 @@ public interface Serialization {
     boolean supportsCompatibleMode();
 
     /**
+     * Whether this format refuses, before allocating, any length a byte stream claims beyond what
+     * the rest of the input can hold (so a hostile request of at most the payload limit cannot make
+     * the provider allocate far more). Providers accept a serialization that does not only when it
+     * is configured explicitly. Default true.
+     */
+    default boolean boundsClaimedLengths() {
+        return true;
+    }
+
+    /**
      * Creates a thread-safe serializer for these options.
      *
      * @throws IllegalArgumentException if the options ask for something this format cannot do

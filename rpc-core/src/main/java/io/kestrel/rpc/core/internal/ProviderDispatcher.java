@@ -28,12 +28,14 @@ public final class ProviderDispatcher implements ServerDispatcher {
     private final SerializerCache serializers;
     private final Class<? extends SerializationOptimizer> optimizer;
     private final boolean compatible;
+    private final String protocolSerialization;
 
     public ProviderDispatcher(SerializerCache serializers, Class<? extends SerializationOptimizer> optimizer,
-            boolean compatible) {
+            boolean compatible, String protocolSerialization) {
         this.serializers = serializers;
         this.optimizer = optimizer;
         this.compatible = compatible;
+        this.protocolSerialization = protocolSerialization;
     }
 
     /** Adds a service's methods; returns the wire ids of the serializations it accepts. */
@@ -63,11 +65,21 @@ public final class ProviderDispatcher implements ServerDispatcher {
         }
     }
 
-    private static Set<Byte> acceptedIds(ServiceConfig<?> config) {
+    /**
+     * The service's own list, or by default every installed serialization that bounds the lengths a
+     * stream claims, plus the protocol's serialization (configured, so chosen knowingly).
+     */
+    private Set<Byte> acceptedIds(ServiceConfig<?> config) {
         Set<Byte> ids = new TreeSet<>();
         Serializations installed = Serializations.installed();
         if (config.serializations().isEmpty()) {
-            ids.addAll(installed.names().values());
+            for (String name : installed.names().keySet()) {
+                Serialization s = installed.byName(name);
+                if (s.boundsClaimedLengths()) {
+                    ids.add(s.id());
+                }
+            }
+            ids.add(installed.byName(protocolSerialization).id());
         } else {
             for (String name : config.serializations()) {
                 ids.add(installed.byName(name).id());

@@ -27,6 +27,15 @@ public final class Fastjson2Serialization implements Serialization {
         return true;
     }
 
+    /**
+     * False: fastjson2's JSONB reader allocates arrays and lists at the count a stream claims, and
+     * offers no hook to check it first. Providers therefore accept fastjson2 only when configured to.
+     */
+    @Override
+    public boolean boundsClaimedLengths() {
+        return false;
+    }
+
     @Override
     public Serializer create(SerializationOptions options) {
         return new Fastjson2Serializer(options);
