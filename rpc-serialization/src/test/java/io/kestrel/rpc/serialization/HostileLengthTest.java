@@ -3,6 +3,7 @@ package io.kestrel.rpc.serialization;
 import static io.kestrel.rpc.serialization.SerializationTestSupport.create;
 import static io.kestrel.rpc.serialization.SerializationTestSupport.read;
 import static io.kestrel.rpc.serialization.SerializationTestSupport.write;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -100,6 +101,18 @@ class HostileLengthTest {
     private static final java.util.Set<String> KNOWN_UNBOUNDED =
             java.util.Set.of("fastjson2 int[]", "fastjson2 long[]", "fastjson2 String[]", "fastjson2 Object[]",
                     "fastjson2 ArrayList");
+
+    /**
+     * What makes the known gap safe by default: fastjson2 says it cannot bound claimed lengths, so
+     * providers accept it only when configured to (see ProviderDispatcher); every other one says it can.
+     */
+    @org.junit.jupiter.api.Test
+    void onlyTheKnownUnboundedSerializationDeclaresItself() {
+        for (String name : Serializations.installed().names().keySet()) {
+            boolean knownUnbounded = KNOWN_UNBOUNDED.stream().anyMatch(c -> c.startsWith(name + " "));
+            assertEquals(!knownUnbounded, Serializations.installed().byName(name).boundsClaimedLengths(), name);
+        }
+    }
 
     /** The module's surefire configuration gives this JVM a small heap, so an allocation for a claim shows as OOM. */
     @org.junit.jupiter.api.Test

@@ -36,6 +36,41 @@ final class AllowlistSerializerFactory extends SerializerFactory {
         this.filter = filter;
     }
 
+    /**
+     * The JDK's immutable and wrapper collections ({@code List.of}, {@code Set.of}, {@code Map.of},
+     * {@code Collections.unmodifiable*}, {@code Arrays.asList}) have no constructor hessian could call
+     * when reading, so they are written as a copy in the standard mutable class of the same kind
+     * (ArrayList, LinkedHashSet, LinkedHashMap): equal contents, readable everywhere.
+     */
+    @Override
+    public com.caucho.hessian.io.Serializer getSerializer(Class cl) throws HessianProtocolException {
+        String name = cl.getName();
+        if ((name.startsWith("java.util.ImmutableCollections$") || name.startsWith("java.util.Collections$")
+                || name.equals("java.util.Arrays$ArrayList"))
+                && (java.util.Collection.class.isAssignableFrom(cl) || java.util.Map.class.isAssignableFrom(cl))) {
+            return MutableCopySerializer.INSTANCE;
+        }
+        return super.getSerializer(cl);
+    }
+
+    /** Writes a JDK immutable or wrapper collection as a mutable copy; see {@link #getSerializer}. */
+    private static final class MutableCopySerializer extends com.caucho.hessian.io.AbstractSerializer {
+        static final MutableCopySerializer INSTANCE = new MutableCopySerializer();
+
+        @Override
+        public void writeObject(Object obj, com.caucho.hessian.io.AbstractHessianOutput out) throws IOException {
+            Object copy;
+            if (obj instanceof java.util.Map<?, ?> map) {
+                copy = new java.util.LinkedHashMap<>(map);
+            } else if (obj instanceof Set<?> set) {
+                copy = new java.util.LinkedHashSet<>(set);
+            } else {
+                copy = new java.util.ArrayList<>((java.util.Collection<?>) obj);
+            }
+            out.writeObject(copy);
+        }
+    }
+
     @Override
     public Deserializer getDeserializer(String type) throws HessianProtocolException {
         if (type != null && !type.isEmpty() && type.charAt(0) != '[' && !HESSIAN_TYPE_NAMES.contains(type)) {

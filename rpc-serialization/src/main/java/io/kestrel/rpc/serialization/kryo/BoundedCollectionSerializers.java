@@ -44,6 +44,75 @@ final class BoundedCollectionSerializers {
             kryo.addDefaultSerializer(c, BoundedMapSerializer.class);
         }
         kryo.addDefaultSerializer(Object[].class, BoundedObjectArraySerializer.class);
+        // JDK wrappers (unmodifiable, synchronized, Arrays.asList) cannot be filled by kryo's
+        // collection serializer after creation; they travel as a mutable copy of the same kind.
+        for (String name : new String[] {"java.util.Collections$UnmodifiableCollection",
+            "java.util.Collections$SynchronizedCollection", "java.util.Arrays$ArrayList"}) {
+            kryo.addDefaultSerializer(jdkClass(name), new CopyingCollectionSerializer());
+        }
+        for (String name : new String[] {"java.util.Collections$UnmodifiableMap", "java.util.Collections$SynchronizedMap"}) {
+            kryo.addDefaultSerializer(jdkClass(name), new CopyingMapSerializer());
+        }
+    }
+
+    private static Class<?> jdkClass(String name) {
+        try {
+            return Class.forName(name, false, ClassLoader.getPlatformClassLoader());
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException("JDK class " + name + " not found", e);
+        }
+    }
+
+    /** Writes a wrapper collection's elements; reads them into an ArrayList or LinkedHashSet. */
+    @SuppressWarnings({"rawtypes", "unchecked"})
+    static final class CopyingCollectionSerializer extends com.esotericsoftware.kryo.Serializer<Collection> {
+        @Override
+        public void write(Kryo kryo, com.esotericsoftware.kryo.io.Output output, Collection c) {
+            output.writeBoolean(c instanceof java.util.Set);
+            output.writeVarInt(c.size(), true);
+            for (Object e : c) {
+                kryo.writeClassAndObject(output, e);
+            }
+        }
+
+        @Override
+        public Collection read(Kryo kryo, Input input, Class<? extends Collection> type) {
+            boolean set = input.readBoolean();
+            int size = input.readVarInt(true);
+            check(input, size, "collection elements");
+            Collection c = set ? new LinkedHashSet(size) : new ArrayList(size);
+            kryo.reference(c);
+            for (int i = 0; i < size; i++) {
+                c.add(kryo.readClassAndObject(input));
+            }
+            return c;
+        }
+    }
+
+    /** Writes a wrapper map's entries; reads them into a LinkedHashMap. */
+    @SuppressWarnings({"rawtypes", "unchecked"})
+    static final class CopyingMapSerializer extends com.esotericsoftware.kryo.Serializer<Map> {
+        @Override
+        public void write(Kryo kryo, com.esotericsoftware.kryo.io.Output output, Map m) {
+            output.writeVarInt(m.size(), true);
+            for (Object o : m.entrySet()) {
+                Map.Entry e = (Map.Entry) o;
+                kryo.writeClassAndObject(output, e.getKey());
+                kryo.writeClassAndObject(output, e.getValue());
+            }
+        }
+
+        @Override
+        public Map read(Kryo kryo, Input input, Class<? extends Map> type) {
+            int size = input.readVarInt(true);
+            check(input, size * 2, "map entries");
+            Map m = new LinkedHashMap(size);
+            kryo.reference(m);
+            for (int i = 0; i < size; i++) {
+                m.put(kryo.readClassAndObject(input), kryo.readClassAndObject(input));
+            }
+            return m;
+        }
     }
 
     private static void check(Input input, int count, String what) {
