@@ -6,12 +6,12 @@
 #   4. stops the provider (SIGTERM: services unregistered, in-flight calls drained, ZooKeeper stopped).
 # Exits non-zero if any step fails; leaves nothing running.
 #
-# Environment: DEMO_SERIALIZATION (kryo|fst|hessian2|fastjson2|java, default kryo), DEMO_THREADS (10),
+# Environment: DEMO_SERIALIZATION (fory|kryo|fst|hessian2|fastjson2|java, default fory), DEMO_THREADS (10),
 # DEMO_SECONDS (3), DEMO_SKIP_BUILD=1 to reuse the last build, MVN_ARGS (e.g. -o for offline).
 set -euo pipefail
 cd "$(dirname "$0")"
 
-serialization=${DEMO_SERIALIZATION:-kryo}
+serialization=${DEMO_SERIALIZATION:-fory}
 version=0.1.0-SNAPSHOT
 provider_jar=demo-provider/target/demo-provider-$version.jar
 consumer_jar=demo-consumer/target/demo-consumer-$version.jar

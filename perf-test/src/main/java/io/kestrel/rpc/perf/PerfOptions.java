@@ -14,8 +14,8 @@ import java.util.Set;
 /**
  * Options of one benchmark run, parsed from the command line ({@link #parse}). Immutable.
  *
- * <p>Defaults (10 threads, 5 s warm-up, 10 s measured, all 8 systems x 3 workloads) finish in about
- * 7 minutes on 2 cores; {@code --quick} (2 threads, 0.3 s warm-up, 1 s measured) in under a minute.
+ * <p>Defaults (10 threads, 5 s warm-up, 10 s measured, all 11 systems x 3 workloads) finish in about
+ * 9 minutes on 2 cores; {@code --quick} (2 threads, 0.3 s warm-up, 1 s measured) in under a minute.
  */
 public final class PerfOptions {
     static final String USAGE = """

@@ -32,7 +32,7 @@ class DemoEndToEndTest {
             provider.load("classpath:provider.xml");
             provider.refresh();
             String zk = "zookeeper://" + EmbeddedZooKeeper.current().orElseThrow().address();
-            assertEquals("kryo", provider.getBean(RpcRuntime.class).protocol().serialization());
+            assertEquals("fory", provider.getBean(RpcRuntime.class).protocol().serialization()); // the demo uses the default
 
             try (AnnotationConfigApplicationContext consumer = new AnnotationConfigApplicationContext()) {
                 consumer.getEnvironment().getPropertySources().addFirst(new MapPropertySource("test", Map.of(

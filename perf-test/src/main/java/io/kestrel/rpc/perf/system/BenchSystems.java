@@ -9,11 +9,13 @@ import java.util.Set;
 /** Creates systems by name; the same names are used on the command line and by the server JVM. */
 public final class BenchSystems {
     /** The framework's serializations, in report order. */
-    public static final List<String> SERIALIZATIONS = List.of("kryo", "fst", "hessian2", "fastjson2", "java");
+    public static final List<String> SERIALIZATIONS = List.of("kryo", "fst", "hessian2", "fastjson2", "java", "fory",
+            "kryo-compatible", "fory-compatible");
 
     /** Every system, in run order: the raw limit first, so that ratios can be shown as results arrive. */
     public static final List<String> ALL = List.of("raw-netty", "kestrel-kryo", "kestrel-fst", "kestrel-hessian2",
-            "kestrel-fastjson2", "kestrel-java", "rest-netty", "rest-tomcat");
+            "kestrel-fastjson2", "kestrel-java", "kestrel-fory", "kestrel-kryo-compatible", "kestrel-fory-compatible",
+            "rest-netty", "rest-tomcat");
 
     private BenchSystems() {
     }

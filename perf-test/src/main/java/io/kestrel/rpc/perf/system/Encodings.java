@@ -31,7 +31,8 @@ public final class Encodings {
             return true;
         }
         try {
-            Serializations.installed().byName(name);
+            Serializations.installed().byName(name.endsWith(COMPATIBLE_SUFFIX)
+                    ? name.substring(0, name.length() - COMPATIBLE_SUFFIX.length()) : name);
             return true;
         } catch (IllegalArgumentException | java.util.ServiceConfigurationError e) {
             return false;
@@ -54,16 +55,21 @@ public final class Encodings {
      */
     public static Serializer serializer(String name, boolean optimized) {
         return SERIALIZERS.computeIfAbsent(name + (optimized ? "+opt" : ""), k -> {
-            SerializationOptions.Builder options = SerializationOptions.builder();
+            boolean compatible = name.endsWith(COMPATIBLE_SUFFIX); // "kryo-compatible": compatible mode
+            String serialization = compatible ? name.substring(0, name.length() - COMPATIBLE_SUFFIX.length()) : name;
+            SerializationOptions.Builder options = SerializationOptions.builder().compatible(compatible);
             if (optimized) {
                 options.optimizer(new DemoOptimizer());
             } else {
                 // without registrations the model classes must still pass the allowlist
                 options.allowlist(ClassAllowlist.withDefaults().allowPackage("io.kestrel.rpc.demo"));
             }
-            return Serializations.installed().byName(name).create(options.build());
+            return Serializations.installed().byName(serialization).create(options.build());
         });
     }
+
+    /** Suffix of a serialization name that asks for its compatible mode, e.g. "fory-compatible". */
+    public static final String COMPATIBLE_SUFFIX = "-compatible";
 
     /** The bytes of {@code value} in encoding {@code name} ({@link #JSON_REST} or a serialization, optimized). */
     public static byte[] encode(String name, Object value) {

@@ -17,22 +17,29 @@ import io.kestrel.rpc.perf.Workload;
  * {@link TransportStats}.
  */
 public final class KestrelRpcSystem implements BenchSystem {
+    private final String variant;
     private final String serialization;
+    private final boolean compatible;
     private final SystemSettings settings;
 
-    public KestrelRpcSystem(String serialization, SystemSettings settings) {
-        this.serialization = serialization;
+    /** @param variant a serialization name, optionally with "-compatible" for its compatible mode */
+    public KestrelRpcSystem(String variant, SystemSettings settings) {
+        this.variant = variant;
+        this.compatible = variant.endsWith(Encodings.COMPATIBLE_SUFFIX);
+        this.serialization = compatible ? variant.substring(0, variant.length() - Encodings.COMPATIBLE_SUFFIX.length())
+                : variant;
         this.settings = settings;
     }
 
     @Override
     public String name() {
-        return "kestrel-" + serialization;
+        return "kestrel-" + variant;
     }
 
     @Override
     public String description() {
-        return "Kestrel RPC, direct mode, serialization " + serialization + " with DemoOptimizer, server threads "
+        return "Kestrel RPC, direct mode, serialization " + serialization + (compatible ? " (compatible mode)" : "")
+                + " with DemoOptimizer, server threads "
                 + (settings.rpcServerThreads() < 0 ? "default" : settings.rpcServerThreads())
                 + "; one shared reference (multiplexed connection); bytes from RpcRuntime.transportStats()";
     }
@@ -45,7 +52,7 @@ public final class KestrelRpcSystem implements BenchSystem {
 
     @Override
     public long argumentBytes(Workload workload) {
-        return Encodings.isAvailable(serialization) ? Encodings.encode(serialization, workload.argument()).length : -1;
+        return Encodings.isAvailable(serialization) ? Encodings.encode(variant, workload.argument()).length : -1;
     }
 
     @Override
@@ -54,6 +61,7 @@ public final class KestrelRpcSystem implements BenchSystem {
                 .host("127.0.0.1")
                 .port(0)
                 .serialization(serialization)
+                .compatible(compatible)
                 .optimizer(DemoOptimizer.class);
         if (settings.rpcServerThreads() >= 0) {
             protocol.threads(settings.rpcServerThreads());
@@ -87,6 +95,7 @@ public final class KestrelRpcSystem implements BenchSystem {
             service = runtime.refer(ReferenceConfig.builder(BenchmarkService.class)
                     .url(host + ":" + port)
                     .serialization(serialization)
+                    .compatible(compatible)
                     .optimizer(DemoOptimizer.class)
                     .timeout(settings.callTimeout())
                     .retries(0)

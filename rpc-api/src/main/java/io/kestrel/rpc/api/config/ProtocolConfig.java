@@ -68,7 +68,12 @@ public final class ProtocolConfig {
         return port;
     }
 
-    /** Default serialization name for references ({@code serialization}). Default "kryo". */
+    /**
+     * Default serialization name for references ({@code serialization}). Default "fory": in the
+     * perf-test matrix it is the fastest end to end, it is as compact as kryo, its plain mode fails
+     * loudly (instead of misreading, as plain kryo does) when a DTO changed between versions, and
+     * {@code compatible} makes it tolerate added, removed and reordered fields at little cost.
+     */
     public String serialization() {
         return serialization;
     }
@@ -137,7 +142,7 @@ public final class ProtocolConfig {
         private String host = "127.0.0.1";
         private String advertisedHost;
         private int port = 20880;
-        private String serialization = "kryo";
+        private String serialization = "fory";
         private Class<? extends SerializationOptimizer> optimizer;
         private int threads = 200;
         private int queueCapacity;

@@ -97,7 +97,7 @@ public final class ReferenceConfig<T> {
         return cluster;
     }
 
-    /** Serialization name ({@code serialization}); null means the protocol's default ("kryo"). */
+    /** Serialization name ({@code serialization}); null means the protocol's default ("fory"). */
     public String serialization() {
         return serialization;
     }
