@@ -144,6 +144,7 @@ public class RpcAnnotationBeanPostProcessor implements InstantiationAwareBeanPos
         attrs.put("url", a.url());
         attrs.put("check", a.check());
         attrs.put("async", a.async());
+        attrs.put("idempotent", a.idempotent());
         attrs.put("connect-timeout", a.connectTimeout());
         Class<?> iface = a.interfaceClass() != void.class ? a.interfaceClass() : point.type;
         if (!point.type.isAssignableFrom(iface)) {

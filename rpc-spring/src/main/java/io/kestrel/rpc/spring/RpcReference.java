@@ -60,6 +60,12 @@ public @interface RpcReference {
     /** "false" lets startup go on without a reachable provider. Default true. */
     String check() default "";
 
+    /**
+     * "true" declares every method safe to run twice, so failover also retries timeouts and calls
+     * whose connection was lost in flight. Default false: only calls that certainly did not run are retried.
+     */
+    String idempotent() default "";
+
     /** "true" asserts the interface has CompletableFuture-returning methods (see {@link ReferenceBean}). */
     String async() default "";
 

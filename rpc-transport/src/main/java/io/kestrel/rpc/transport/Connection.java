@@ -240,6 +240,11 @@ public final class Connection implements AutoCloseable {
                     "connection to provider " + address + " is closed; the call " + request.method().displayName()
                             + " was not sent"));
         }
+        if (firstAttemptDone.getCount() > 0 && !transport.inEventLoop()) {
+            // a provider that just appeared: give its first connection (and handshake) the connect
+            // timeout rather than failing the call that happens to come first
+            awaitFirstConnect();
+        }
         Channel ch = channel;
         WriteQueue<OutboundRequest> queue = writes;
         if (draining || retiring) {
@@ -248,7 +253,8 @@ public final class Connection implements AutoCloseable {
         }
         if (ch == null || !ch.isActive() || queue == null || !ready) {
             return CompletableFuture.failedFuture(new ConnectionUnavailableException("not connected to provider "
-                    + address + " (reconnecting; last error: " + lastError + "); the call "
+                    + address + (ch != null && ch.isActive() ? " (connected, waiting for its handshake answer"
+                            : " (reconnecting") + "; last error: " + lastError + "); the call "
                     + request.method().displayName() + " was not sent"));
         }
         if (pendingCount.incrementAndGet() > options.maxPendingCalls()) {

@@ -117,6 +117,7 @@ public final class ConfigBinder {
         src.ifSet("url", b::url);
         src.ifSet("payload", v -> b.payloadBytes(ConfigSource.integer(v)));
         src.ifSet("compatible", v -> b.compatible(ConfigSource.bool(v)));
+        src.ifSet("idempotent", v -> b.idempotent(ConfigSource.bool(v)));
         src.ifSet("async", v -> {
             if (ConfigSource.bool(v) && !hasAsyncMethod(iface)) {
                 throw new IllegalArgumentException(iface.getName() + " declares no method returning CompletableFuture"

@@ -84,10 +84,12 @@ class ConfigSourceTest {
     void referenceAttributesOverrideEnvironmentDefaults() {
         ConfigSource defaults = ConfigSource.environment("rpc.reference.", env(Map.of("rpc.reference.timeout", "700ms",
                 "rpc.reference.retries", "5", "rpc.reference.check", "false")));
-        ConfigSource src = ConfigSource.attributes("<rpc:reference>", Map.of("retries", "1", "cluster", "failfast"), null);
+        ConfigSource src = ConfigSource.attributes("<rpc:reference>", Map.of("retries", "1", "cluster", "failfast",
+                "idempotent", "true"), null);
 
         ReferenceConfig<SyncOnly> ref = ConfigBinder.reference(src, defaults, SyncOnly.class, getClass().getClassLoader());
 
+        assertEquals(true, ref.idempotent());
         assertEquals(Duration.ofMillis(700), ref.timeout());
         assertEquals(1, ref.retries());
         assertEquals(false, ref.check());
