@@ -123,14 +123,8 @@ public final class RpcRuntime implements AutoCloseable {
             server = RpcServer.start(protocol, dispatcher);
         }
         List<Byte> accepted = dispatcher.add(config);
-        List<String> methods = new ArrayList<>();
-        for (java.lang.reflect.Method m : config.interfaceClass().getMethods()) {
-            if (m.getDeclaringClass() != Object.class && !m.isDefault()) {
-                methods.add(m.getName());
-            }
-        }
         ProviderInfo info = new ProviderInfo(advertisedHost(), server.port(), config.key(), accepted, config.weight(),
-                methods.stream().distinct().sorted().toList());
+                ProviderDispatcher.remoteMethodNames(config.interfaceClass()));
         Registry r = registry();
         if (r != null) {
             r.register(info);

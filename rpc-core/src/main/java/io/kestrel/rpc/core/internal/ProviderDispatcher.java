@@ -46,16 +46,18 @@ public final class ProviderDispatcher implements ServerDispatcher {
         }
         Set<Byte> accepted = acceptedIds(config);
         List<String> descriptors = new ArrayList<>();
-        for (Method m : config.interfaceClass().getMethods()) {
-            if (m.getDeclaringClass() == Object.class || m.isDefault() || java.lang.reflect.Modifier.isStatic(m.getModifiers())) {
-                continue;
-            }
+        for (Method m : RemoteMethods.of(config.interfaceClass())) {
             String d = MethodRef.descriptor(key, m);
             methods.put(d, new ExportedMethod(key + "#" + m.getName(), config.ref(), m, accepted));
             descriptors.add(d);
         }
         services.put(key, descriptors);
         return List.copyOf(accepted);
+    }
+
+    /** Names of the methods a service interface offers remotely, sorted, without duplicates (overloads). */
+    public static List<String> remoteMethodNames(Class<?> serviceInterface) {
+        return RemoteMethods.of(serviceInterface).stream().map(Method::getName).distinct().sorted().toList();
     }
 
     public void remove(ServiceKey key) {

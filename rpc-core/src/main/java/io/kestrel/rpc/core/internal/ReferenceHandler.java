@@ -8,7 +8,6 @@ import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.transport.ClientTransport;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -36,10 +35,8 @@ public final class ReferenceHandler implements InvocationHandler {
         this.transport = transport;
         this.callbackExecutor = callbackExecutor;
         int timeout = (int) Math.min(Integer.MAX_VALUE, config.timeout().toMillis());
-        for (Method m : config.interfaceClass().getMethods()) {
-            if (m.getDeclaringClass() != Object.class && !m.isDefault() && !Modifier.isStatic(m.getModifiers())) {
-                methods.put(m, new MethodInfo(config.key(), m, timeout));
-            }
+        for (Method m : RemoteMethods.of(config.interfaceClass())) {
+            methods.put(m, new MethodInfo(config.key(), m, timeout));
         }
     }
 
