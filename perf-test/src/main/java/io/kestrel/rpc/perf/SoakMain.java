@@ -4,7 +4,6 @@ import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.core.RpcRuntime;
 import io.kestrel.rpc.demo.DemoOptimizer;
 import io.kestrel.rpc.perf.system.BenchSystems;
-import io.kestrel.rpc.transport.Connection;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -252,11 +251,7 @@ public final class SoakMain {
 
     /** Calls pending on all of the consumer's connections. */
     private static int pending(RpcRuntime runtime) {
-        int sum = 0;
-        for (Connection c : runtime.client().connections()) {
-            sum += c.pendingCalls();
-        }
-        return sum;
+        return runtime.pendingCalls();
     }
 
     /** Waits (bounded) until pending and in-flight are both 0, and says what it saw last. */
@@ -268,7 +263,7 @@ public final class SoakMain {
             int inFlight = server.inFlight();
             long now = System.nanoTime();
             if ((pending == 0 && inFlight == 0) || now - deadline > 0) {
-                return new Quiet(pending, inFlight, runtime.client().connections().size(),
+                return new Quiet(pending, inFlight, runtime.connections().size(),
                         TimeUnit.NANOSECONDS.toMillis(now - start));
             }
             Thread.sleep(100);

@@ -6,7 +6,6 @@ import io.kestrel.rpc.core.RpcRuntime;
 import io.kestrel.rpc.demo.DemoOptimizer;
 import io.kestrel.rpc.perf.system.BenchServer;
 import io.kestrel.rpc.perf.system.SystemSettings;
-import io.kestrel.rpc.transport.RpcServer;
 
 /**
  * The provider of the soak mode, run in the server JVM by {@link PerfServerMain} for system names
@@ -54,8 +53,7 @@ final class SoakServer implements BenchServer {
 
     /** Calls accepted and not yet answered by the provider. */
     int inFlight() {
-        RpcServer server = runtime.server();
-        return server == null ? 0 : server.inFlight();
+        return runtime.inFlightCalls();
     }
 
     @Override

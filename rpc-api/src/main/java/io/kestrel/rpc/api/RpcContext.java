@@ -1,5 +1,6 @@
 package io.kestrel.rpc.api;
 
+import io.kestrel.rpc.api.internal.ServerContext;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
@@ -17,6 +18,27 @@ import java.util.Map;
  */
 public final class RpcContext {
     private static final ThreadLocal<RpcContext> CURRENT = ThreadLocal.withInitial(RpcContext::new);
+
+    static {
+        ServerContext.install(new ServerContext.Access() {
+            @Override
+            public Object enter(Map<String, String> attachments, String remoteAddress) {
+                RpcContext ctx = current();
+                Snapshot previous = new Snapshot(ctx.attachments, ctx.remoteAddress);
+                ctx.attachments = new HashMap<>(attachments);
+                ctx.remoteAddress = remoteAddress;
+                return previous;
+            }
+
+            @Override
+            public void restore(Object previous) {
+                RpcContext ctx = current();
+                Snapshot s = (Snapshot) previous;
+                ctx.attachments = s.attachments();
+                ctx.remoteAddress = s.remoteAddress();
+            }
+        });
+    }
 
     private Map<String, String> attachments = new HashMap<>();
     private String remoteAddress;
@@ -69,33 +91,7 @@ public final class RpcContext {
         return taken;
     }
 
-    /**
-     * Installs the context of an incoming call on the current thread and returns what was there
-     * before, to pass to {@link #restore}. Framework use.
-     */
-    public static Snapshot enter(Map<String, String> attachments, String remoteAddress) {
-        RpcContext ctx = current();
-        Snapshot previous = new Snapshot(ctx.attachments, ctx.remoteAddress);
-        ctx.attachments = new HashMap<>(attachments);
-        ctx.remoteAddress = remoteAddress;
-        return previous;
-    }
-
-    /** Puts back what {@link #enter} replaced. Framework use. */
-    public static void restore(Snapshot snapshot) {
-        RpcContext ctx = current();
-        ctx.attachments = snapshot.attachments;
-        ctx.remoteAddress = snapshot.remoteAddress;
-    }
-
-    /** What {@link #enter} replaced. */
-    public static final class Snapshot {
-        private final Map<String, String> attachments;
-        private final String remoteAddress;
-
-        private Snapshot(Map<String, String> attachments, String remoteAddress) {
-            this.attachments = attachments;
-            this.remoteAddress = remoteAddress;
-        }
+    /** What {@link ServerContext#enter} replaced. */
+    private record Snapshot(Map<String, String> attachments, String remoteAddress) {
     }
 }

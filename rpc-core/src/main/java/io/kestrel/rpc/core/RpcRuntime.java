@@ -2,50 +2,34 @@ package io.kestrel.rpc.core;
 
 import io.kestrel.rpc.api.NoProviderException;
 import io.kestrel.rpc.api.RegistryException;
-import io.kestrel.rpc.api.ServiceKey;
-import io.kestrel.rpc.api.cluster.LoadBalance;
 import io.kestrel.rpc.api.config.ApplicationConfig;
+import io.kestrel.rpc.api.config.ClientConfig;
 import io.kestrel.rpc.api.config.ProtocolConfig;
 import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.api.config.RegistryConfig;
 import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.api.registry.ProviderInfo;
-import io.kestrel.rpc.api.registry.Registry;
 import io.kestrel.rpc.api.serialization.ClassAllowlist;
-import io.kestrel.rpc.api.serialization.Serializations;
-import io.kestrel.rpc.api.serialization.Serializer;
-import io.kestrel.rpc.core.cluster.loadbalance.LoadBalances;
-import io.kestrel.rpc.core.internal.ClusterInvoker;
-import io.kestrel.rpc.core.internal.Directory;
-import io.kestrel.rpc.core.internal.ProviderDispatcher;
-import io.kestrel.rpc.core.internal.ReferenceHandler;
+import io.kestrel.rpc.core.internal.Exports;
+import io.kestrel.rpc.core.internal.LazyRegistry;
+import io.kestrel.rpc.core.internal.References;
 import io.kestrel.rpc.core.internal.SerializerCache;
-import io.kestrel.rpc.transport.ClientOptions;
-import io.kestrel.rpc.transport.ClientTransport;
-import io.kestrel.rpc.transport.RpcServer;
-import io.kestrel.rpc.registry.Registries;
+import io.kestrel.rpc.transport.Connection;
 import io.kestrel.rpc.transport.TransportCounters;
-import java.lang.reflect.Proxy;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The entry point: exports services on the protocol's port and creates proxies for references.
- * One runtime per application is typical; it owns one server, one client transport (one connection
- * per provider address, shared by every reference), one registry connection and one deserialization
- * allowlist. Thread-safe.
+ * The entry point: exports services on the protocol's port and creates proxies for references. A
+ * facade over the provider side (server, exported methods, registrations), the consumer side (one
+ * connection per provider address shared by every reference, directories, proxies) and what both
+ * share (the registry connection and the deserialization allowlist). One runtime per application is
+ * typical. What it exposes besides export and refer are read-only figures. Thread-safe.
  *
  * <pre>{@code
  * RpcRuntime provider = RpcRuntime.builder().protocol(ProtocolConfig.builder().port(20880).build())
@@ -61,27 +45,23 @@ public final class RpcRuntime implements AutoCloseable {
 
     private final ApplicationConfig application;
     private final ProtocolConfig protocol;
-    private final RegistryConfig registryConfig;
+    private final ClientConfig client;
     private final ClassAllowlist allowlist = ClassAllowlist.withDefaults();
-    private final SerializerCache serializers;
-    private final Executor callbackExecutor;
-    private final List<ExporterImpl> exporters = new CopyOnWriteArrayList<>();
-    private final Map<Object, ReferenceHandler> references = new ConcurrentHashMap<>();
-    private final List<Directory> directories = new CopyOnWriteArrayList<>();
-    private ProviderDispatcher dispatcher;
-    private RpcServer server;
-    private volatile ClientTransport client;
-    private volatile Registry registry;
+    private final LazyRegistry registry;
+    private final Exports exports;
+    private final References references;
     private volatile boolean closed;
 
     private RpcRuntime(Builder b) {
         this.application = b.application;
         this.protocol = b.protocol;
-        this.registryConfig = b.registry;
-        this.callbackExecutor = b.callbackExecutor;
+        this.client = b.client;
+        this.registry = new LazyRegistry(b.registry);
         ClassLoader tccl = Thread.currentThread().getContextClassLoader();
-        this.serializers = new SerializerCache(allowlist, tccl != null ? tccl : RpcRuntime.class.getClassLoader());
+        SerializerCache serializers = new SerializerCache(allowlist, tccl != null ? tccl : RpcRuntime.class.getClassLoader());
         protocol.allowedPackages().forEach(allowlist::allowPackage);
+        this.exports = new Exports(protocol, serializers, registry);
+        this.references = new References(client, protocol, serializers, registry, b.callbackExecutor);
     }
 
     public static Builder builder() {
@@ -96,14 +76,14 @@ public final class RpcRuntime implements AutoCloseable {
         return protocol;
     }
 
-    /** The registry config, or null in direct-only mode. */
-    public RegistryConfig registryConfig() {
-        return registryConfig;
+    /** The settings of this runtime's connections to providers. */
+    public ClientConfig clientConfig() {
+        return client;
     }
 
-    /** The deserialization allowlist shared by every serializer of this runtime. */
-    public ClassAllowlist allowlist() {
-        return allowlist;
+    /** The registry config, or null in direct-only mode. */
+    public RegistryConfig registryConfig() {
+        return registry.config();
     }
 
     /**
@@ -116,49 +96,27 @@ public final class RpcRuntime implements AutoCloseable {
     public synchronized <T> Exporter export(ServiceConfig<T> config) {
         ensureOpen();
         allowlist.trustTypesOf(config.interfaceClass());
-        if (server == null) {
-            Serializations.installed().byName(protocol.serialization()); // fail early on a bad name
-            dispatcher = new ProviderDispatcher(serializers, protocol.optimizer(), protocol.compatible(),
-                    protocol.serialization());
-            server = RpcServer.start(protocol, dispatcher);
-        }
-        List<Byte> accepted = dispatcher.add(config);
-        ProviderInfo info = new ProviderInfo(advertisedHost(), server.port(), config.key(), accepted, config.weight(),
-                ProviderDispatcher.remoteMethodNames(config.interfaceClass()));
-        Registry r = registry();
-        if (r != null) {
-            r.register(info);
-        }
-        ExporterImpl exporter = new ExporterImpl(info, config.key());
-        exporters.add(exporter);
-        log.info("Exported {} on {}{}", config.key(), info.address(), r != null ? " (registered in " + r.address() + ")" : "");
-        return exporter;
-    }
+        Exports.Exported exported = exports.export(config);
+        return new Exporter() {
+            @Override
+            public ProviderInfo provider() {
+                return exported.info();
+            }
 
-    private String advertisedHost() {
-        String host = protocol.advertisedHost();
-        if (!host.equals("0.0.0.0") && !host.equals("::")) {
-            return host;
-        }
-        try {
-            return InetAddress.getLocalHost().getHostAddress();
-        } catch (UnknownHostException e) {
-            throw new IllegalStateException("protocol binds to all interfaces but this machine's address is unknown;"
-                    + " set advertised-host on the protocol", e);
-        }
+            @Override
+            public void unexport() {
+                exported.unexport();
+            }
+        };
     }
 
     /** The server's bound port; throws if nothing was exported yet. */
-    public synchronized int boundPort() {
-        if (server == null) {
+    public int boundPort() {
+        int port = exports.port();
+        if (port < 0) {
             throw new IllegalStateException("no service exported yet, so no port is bound");
         }
-        return server.port();
-    }
-
-    /** The server, or null when nothing is exported. */
-    public synchronized RpcServer server() {
-        return server;
+        return port;
     }
 
     /**
@@ -166,118 +124,63 @@ public final class RpcRuntime implements AutoCloseable {
      * on the first call.
      *
      * @throws NoProviderException when {@code check} is on and no provider is available
-     * @throws IllegalArgumentException for an unknown serialization or load balancer name
+     * @throws IllegalArgumentException for an unknown serialization or load balancer name, or
+     *     connection settings that disagree with another reference of this runtime
      */
     public <T> T refer(ReferenceConfig<T> config) {
         ensureOpen();
-        allowlist.trustTypesOf(config.interfaceClass());
-        config.allowedPackages().forEach(allowlist::allowPackage);
-        String serializationName = config.serialization() != null ? config.serialization() : protocol.serialization();
-        Serializer serializer = serializers.get(serializationName,
-                config.optimizer() != null ? config.optimizer() : protocol.optimizer(),
-                config.compatible() || protocol.compatible());
-        LoadBalance loadBalance = LoadBalances.byName(config.loadBalance());
-        ClientTransport transport = client();
-        ClientOptions options = ClientOptions.from(config);
-        Directory directory;
-        if (config.url() != null) {
-            directory = Directory.direct(config.key(), config.url(), transport, options,
-                    new ArrayList<>(Serializations.installed().names().values()));
-        } else {
-            Registry r = registry();
-            if (r == null) {
-                throw new IllegalArgumentException("reference " + config.key()
-                        + " has no url and this runtime has no registry; set url=\"host:port\" or configure a registry");
-            }
-            directory = Directory.subscribe(config.key(), r, transport, options);
-            try {
-                directory.awaitFirstList(registryConfig.connectionTimeout().toMillis());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-        directories.add(directory);
-        ClusterInvoker cluster = new ClusterInvoker(config, directory, loadBalance, serializer);
-        if (config.check() && directory.endpoints().stream().noneMatch(e -> e.connection().isConnected())) {
-            directory.close();
-            directories.remove(directory);
-            String seen = directory.seen().isEmpty() ? "none" : directory.seen().stream()
-                    .map(p -> p.address()).collect(Collectors.joining(", "));
-            throw new NoProviderException("No provider available for " + config.key() + " at startup (from "
-                    + directory.source() + "; providers seen: " + seen + (directory.seen().isEmpty() ? ""
-                    : ", none reachable") + "). Start a provider first, check the interface/version/group, or set"
-                    + " check=\"false\" on the reference to start anyway");
-        }
-        ReferenceHandler handler = new ReferenceHandler(config, cluster, transport, callbackExecutor);
-        Object proxy = Proxy.newProxyInstance(proxyLoader(config.interfaceClass()),
-                new Class<?>[] {config.interfaceClass()}, handler);
-        references.put(proxy, handler);
-        log.info("Referenced {} via {} with {} ({} providers)", config.key(), directory.source(), serializer.name(),
-                directory.endpoints().size());
-        return config.interfaceClass().cast(proxy);
+        return references.refer(config);
     }
 
-    private static ClassLoader proxyLoader(Class<?> type) {
-        return type.getClassLoader() != null ? type.getClassLoader() : RpcRuntime.class.getClassLoader();
-    }
-
-    /** Counters of the bytes and frames this runtime's connections moved (client and server side). */
+    /** Wire counters of everything this runtime moved: its client connections and its server. */
     public TransportStats transportStats() {
-        long bw = 0;
-        long br = 0;
-        long fw = 0;
-        long fr = 0;
-        long conns = 0;
-        List<TransportCounters> all = new ArrayList<>();
-        if (client != null) {
-            all.add(client.counters());
-        }
-        synchronized (this) {
-            if (server != null) {
-                all.add(server.counters());
-            }
-        }
-        for (TransportCounters c : all) {
-            bw += c.bytesWritten();
-            br += c.bytesRead();
-            fw += c.framesWritten();
-            fr += c.framesRead();
-            conns += c.connectionsOpened();
-        }
-        return new TransportStats(bw, br, fw, fr, conns);
+        return TransportStats.sum(references.counters(), exports.counters());
     }
 
-    /** The client transport (created on first use). */
-    public ClientTransport client() {
-        ClientTransport c = client;
-        if (c == null) {
-            synchronized (this) {
-                c = client;
-                if (c == null) {
-                    c = new ClientTransport(Math.max(1, Math.min(2, Runtime.getRuntime().availableProcessors())), allowlist);
-                    client = c;
-                }
-            }
-        }
-        return c;
+    /** Wire counters of this runtime's connections to providers. */
+    public TransportStats clientStats() {
+        return TransportStats.sum(references.counters(), null);
     }
 
-    /** The registry, connected on first use; null when none is configured. */
-    public Registry registry() {
-        if (registryConfig == null) {
-            return null;
-        }
-        Registry r = registry;
-        if (r == null) {
-            synchronized (this) {
-                r = registry;
-                if (r == null) {
-                    r = Registries.create(registryConfig);
-                    registry = r;
-                }
-            }
-        }
-        return r;
+    /** Wire counters of this runtime's server (zeros when nothing is exported). */
+    public TransportStats serverStats() {
+        return TransportStats.sum(null, exports.counters());
+    }
+
+    /** Calls this runtime's server has taken on and not yet answered. */
+    public int inFlightCalls() {
+        return exports.inFlight();
+    }
+
+    /** Consumer connections open to this runtime's server. */
+    public int serverConnections() {
+        return exports.connections();
+    }
+
+    /** Calls this runtime sent to providers and not yet answered or timed out. */
+    public int pendingCalls() {
+        return references.connections().stream().mapToInt(Connection::pendingCalls).sum();
+    }
+
+    /** This runtime's connections to providers, as snapshots. */
+    public List<ConnectionView> connections() {
+        return references.connections().stream().map(RpcRuntime::view).toList();
+    }
+
+    /** The connection to {@code address} ("host:port"), if this runtime has one. */
+    public Optional<ConnectionView> connection(String address) {
+        return references.connections().stream().filter(c -> c.address().equals(address)).findFirst()
+                .map(RpcRuntime::view);
+    }
+
+    private static ConnectionView view(Connection c) {
+        return new ConnectionView(c.address(), c.state().name(), c.pendingCalls());
+    }
+
+    /** Test hook: drops the server and the registry session at once, as a crashed process would. */
+    void crash() {
+        exports.crash();
+        registry.close();
     }
 
     private void ensureOpen() {
@@ -299,81 +202,16 @@ public final class RpcRuntime implements AutoCloseable {
             }
             closed = true;
         }
-        Registry r = registry;
-        boolean unregistered = false;
-        for (ExporterImpl e : exporters) {
-            if (r != null) {
-                try {
-                    r.unregister(e.info);
-                    unregistered = true;
-                } catch (RuntimeException ex) {
-                    log.warn("Could not unregister {}: {}", e.info, ex.toString());
-                }
-            }
-        }
-        RpcServer s;
-        synchronized (this) {
-            s = server;
-        }
-        if (s != null) {
-            if (unregistered) {
-                // consumers see the unregistration within about a second; keep serving meanwhile
-                pause(Duration.ofMillis(Math.min(1000, protocol.shutdownTimeout().toMillis() / 2)));
-            }
-            s.closeGracefully(protocol.shutdownTimeout());
-        }
-        directories.forEach(Directory::close);
-        ClientTransport c = client;
-        if (c != null) {
-            c.close();
-        }
-        if (r != null) {
-            r.close();
-        }
+        exports.close();
+        references.close();
+        registry.close();
         log.info("RpcRuntime{} closed", application != null ? " of " + application.name() : "");
-    }
-
-    private static void pause(Duration d) {
-        try {
-            Thread.sleep(d.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private final class ExporterImpl implements Exporter {
-        private final ProviderInfo info;
-        private final ServiceKey key;
-        private volatile boolean unexported;
-
-        ExporterImpl(ProviderInfo info, ServiceKey key) {
-            this.info = info;
-            this.key = key;
-        }
-
-        @Override
-        public ProviderInfo provider() {
-            return info;
-        }
-
-        @Override
-        public void unexport() {
-            if (unexported) {
-                return;
-            }
-            unexported = true;
-            Registry r = registry;
-            if (r != null) {
-                r.unregister(info);
-            }
-            dispatcher.remove(key);
-            exporters.remove(this);
-        }
     }
 
     public static final class Builder {
         private ApplicationConfig application;
         private ProtocolConfig protocol = ProtocolConfig.builder().build();
+        private ClientConfig client = ClientConfig.defaults();
         private RegistryConfig registry;
         private Executor callbackExecutor = ForkJoinPool.commonPool();
 
@@ -385,9 +223,15 @@ public final class RpcRuntime implements AutoCloseable {
             return this;
         }
 
-        /** Default: {@code ProtocolConfig.builder().build()} (port 20880, kryo). */
+        /** Default: {@code ProtocolConfig.builder().build()} (port 20880, fory). */
         public Builder protocol(ProtocolConfig protocol) {
             this.protocol = Objects.requireNonNull(protocol, "protocol");
+            return this;
+        }
+
+        /** Settings of the connections to providers. Default: {@link ClientConfig#defaults()}. */
+        public Builder client(ClientConfig client) {
+            this.client = Objects.requireNonNull(client, "client");
             return this;
         }
 

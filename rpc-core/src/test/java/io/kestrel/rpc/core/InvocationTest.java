@@ -18,7 +18,6 @@ import io.kestrel.rpc.core.fixture.EchoService;
 import io.kestrel.rpc.core.fixture.Payload;
 import io.kestrel.rpc.core.fixture.refused.Counted;
 import io.kestrel.rpc.core.fixture.refused.Gadget;
-import io.kestrel.rpc.transport.Connection;
 import io.kestrel.rpc.api.serialization.SerializationOptions;
 import io.kestrel.rpc.api.serialization.Serializations;
 import java.io.ByteArrayOutputStream;
@@ -133,8 +132,8 @@ class InvocationTest {
         assertTrue(m.contains(EchoService.class.getName() + "#sleep"), m);
         assertTrue(m.contains("limit 200 ms"), m);
         assertTrue(m.contains("127.0.0.1:" + provider.boundPort()), m);
-        Connection c = consumer.client().existing("127.0.0.1", provider.boundPort());
-        assertEquals(0, c.pendingCalls(), "pending-call table must be empty after a timeout");
+        assertEquals(0, consumer.connection("127.0.0.1:" + provider.boundPort()).orElseThrow().pendingCalls(),
+                "pending-call table must be empty after a timeout");
     }
 
     @Test

@@ -1,11 +1,11 @@
 package io.kestrel.rpc.transport;
 
-import io.kestrel.rpc.api.config.ReferenceConfig;
+import io.kestrel.rpc.api.config.ClientConfig;
 import java.time.Duration;
 
 /**
- * Settings of one client connection. The first reference that opens the connection to an address
- * sets them; later references share that connection as it is.
+ * Settings of one client connection, taken from the runtime's {@link ClientConfig} (with what its
+ * references set, which must agree).
  *
  * @param payloadBytes largest body sent or accepted
  * @param maxPendingCalls calls in flight beyond which new calls fail at once
@@ -16,7 +16,14 @@ import java.time.Duration;
 public record ClientOptions(int payloadBytes, int maxPendingCalls, Duration connectTimeout, Duration heartbeatInterval,
         int heartbeatMisses) {
 
-    public static ClientOptions from(ReferenceConfig<?> config) {
+    @Override
+    public String toString() {
+        return "{max-pending=" + maxPendingCalls + ", payload=" + payloadBytes + ", connect-timeout="
+                + connectTimeout.toMillis() + "ms, heartbeat=" + heartbeatInterval.toMillis() + "ms x " + heartbeatMisses
+                + "}";
+    }
+
+    public static ClientOptions from(ClientConfig config) {
         return new ClientOptions(config.payloadBytes(), config.maxPendingCalls(), config.connectTimeout(),
                 config.heartbeatInterval(), config.heartbeatMisses());
     }

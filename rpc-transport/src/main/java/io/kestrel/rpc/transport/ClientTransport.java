@@ -1,15 +1,29 @@
 package io.kestrel.rpc.transport;
 
 import io.kestrel.rpc.api.serialization.ClassAllowlist;
+import io.kestrel.rpc.transport.internal.ByteCountingHandler;
+import io.kestrel.rpc.transport.internal.ClientCodec;
+import io.kestrel.rpc.transport.internal.FrameDecoder;
+import io.kestrel.rpc.transport.internal.HeartbeatHandler;
+import io.kestrel.rpc.transport.internal.PendingCalls;
+import io.kestrel.rpc.transport.internal.ResponseDecoder;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.HashedWheelTimer;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * The consumer side of the transport: keeps exactly one {@link Connection} per provider address,
@@ -21,6 +35,7 @@ public final class ClientTransport implements AutoCloseable {
     final HashedWheelTimer timer;
     final TransportCounters counters = new TransportCounters();
     final ClassAllowlist allowlist;
+    private final ByteCountingHandler byteCounter = new ByteCountingHandler(counters);
     private final ConcurrentHashMap<String, Connection> connections = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
@@ -38,17 +53,59 @@ public final class ClientTransport implements AutoCloseable {
     }
 
     /**
+     * How connections are opened: the client pipeline, from the socket up to {@code lifecycle}.
+     * <pre>
+     *   bytes -> idle -> frame -> heartbeat -> codec -> lifecycle
+     * </pre>
+     */
+    Bootstrap bootstrap(ClientOptions options, String address, PendingCalls pending,
+            Supplier<ChannelHandler> lifecycle) {
+        long interval = options.heartbeatInterval().toMillis();
+        long silence = interval * options.heartbeatMisses();
+        return new Bootstrap()
+                .group(group)
+                .channel(NioSocketChannel.class)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.SO_KEEPALIVE, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) options.connectTimeout().toMillis())
+                .handler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        ch.pipeline()
+                                .addLast("bytes", byteCounter)
+                                .addLast("idle", new IdleStateHandler(silence, interval, 0, TimeUnit.MILLISECONDS))
+                                .addLast("frame", new FrameDecoder(options.payloadBytes(), counters))
+                                .addLast("heartbeat", HeartbeatHandler.consumer(silence))
+                                .addLast("codec", new ClientCodec(pending,
+                                        new ResponseDecoder(address, options.payloadBytes(), allowlist), counters,
+                                        address, options.payloadBytes()))
+                                .addLast("lifecycle", lifecycle.get());
+                    }
+                });
+    }
+
+    /**
      * Takes a share of the connection to {@code host:port}, opening it if there is none yet. With
      * {@code awaitConnect}, waits up to the connect timeout for the first attempt. A connection that
      * could not be opened is returned anyway: it keeps reconnecting in the background and fails calls
      * at once until it succeeds. Every acquire is paired with one {@link #release}.
+     *
+     * @param user who asks, for the message of a conflict
+     * @throws IllegalArgumentException when the connection exists with other settings: connections
+     *     are shared, so settings that differ would be silently ignored; the message names both users
      */
-    public Connection acquire(String host, int port, ClientOptions options, boolean awaitConnect) {
+    public Connection acquire(String host, int port, ClientOptions options, String user, boolean awaitConnect) {
         if (closed) {
             throw new IllegalStateException("client transport is closed");
         }
         Connection c = connections.compute(host + ":" + port, (k, existing) -> {
-            Connection conn = existing != null ? existing : new Connection(this, host, port, options);
+            if (existing != null && !existing.options().equals(options)) {
+                throw new IllegalArgumentException(user + " asks for connection settings " + options
+                        + " to provider " + k + ", but the connection to it is shared and was opened by "
+                        + existing.openedBy() + " with " + existing.options() + "; set these settings once, on the"
+                        + " runtime's client config, or give both references the same values");
+            }
+            Connection conn = existing != null ? existing : new Connection(this, host, port, options, user);
             conn.users++;
             return conn;
         });

@@ -2,9 +2,13 @@ package io.kestrel.rpc.transport;
 
 import io.kestrel.rpc.api.TransportException;
 import io.kestrel.rpc.api.config.ProtocolConfig;
+import io.kestrel.rpc.transport.internal.Admission;
 import io.kestrel.rpc.transport.internal.ByteCountingHandler;
 import io.kestrel.rpc.transport.internal.FrameDecoder;
-import io.kestrel.rpc.transport.internal.ServerHandler;
+import io.kestrel.rpc.transport.internal.GoAwayHandler;
+import io.kestrel.rpc.transport.internal.HeartbeatHandler;
+import io.kestrel.rpc.transport.internal.RequestHandler;
+import io.kestrel.rpc.transport.internal.ResponseWriter;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -28,7 +32,6 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,10 +49,9 @@ public final class RpcServer implements AutoCloseable {
     private final ThreadPoolExecutor businessPool;
     private final ChannelGroup channels = new DefaultChannelGroup("kestrel-server", GlobalEventExecutor.INSTANCE);
     private final TransportCounters counters = new TransportCounters();
-    private final AtomicInteger inFlight = new AtomicInteger();
+    private final Admission admission;
     private final Channel serverChannel;
     private final int port;
-    private volatile boolean closing;
     private volatile boolean closed;
 
     private RpcServer(ProtocolConfig config, ServerDispatcher dispatcher) {
@@ -70,22 +72,7 @@ public final class RpcServer implements AutoCloseable {
             businessPool.allowCoreThreadTimeOut(true);
             executor = businessPool;
         }
-        ServerHandler.ServerState state = new ServerHandler.ServerState() {
-            @Override
-            public boolean closing() {
-                return closing;
-            }
-
-            @Override
-            public void callStarted() {
-                inFlight.incrementAndGet();
-            }
-
-            @Override
-            public void callFinished() {
-                inFlight.decrementAndGet();
-            }
-        };
+        this.admission = new Admission(executor);
         ByteCountingHandler byteCounter = new ByteCountingHandler(counters);
         long idleMillis = config.heartbeatInterval().toMillis() * config.heartbeatMisses();
         ServerBootstrap b = new ServerBootstrap()
@@ -99,12 +86,15 @@ public final class RpcServer implements AutoCloseable {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         channels.add(ch);
+                        ResponseWriter out = new ResponseWriter(ch, counters, config.payloadBytes());
                         ch.pipeline()
                                 .addLast("bytes", byteCounter)
                                 .addLast("idle", new IdleStateHandler(idleMillis, 0, 0, TimeUnit.MILLISECONDS))
-                                .addLast("frame", new FrameDecoder(config.payloadBytes()))
-                                .addLast("dispatch", new ServerHandler(dispatcher, executor, state,
-                                        config.payloadBytes(), counters));
+                                .addLast("frame", new FrameDecoder(config.payloadBytes(), counters))
+                                .addLast("heartbeat", HeartbeatHandler.provider(idleMillis, out))
+                                .addLast("goaway", new GoAwayHandler(out))
+                                .addLast("requests", new RequestHandler(dispatcher, admission, out,
+                                        config.payloadBytes()));
                     }
                 });
         ChannelFuture bind = b.bind(new InetSocketAddress(config.host(), config.port())).awaitUninterruptibly();
@@ -144,7 +134,7 @@ public final class RpcServer implements AutoCloseable {
 
     /** Calls accepted and not yet answered. */
     public int inFlight() {
-        return inFlight.get();
+        return admission.inFlight();
     }
 
     /** Open consumer connections. */
@@ -158,12 +148,12 @@ public final class RpcServer implements AutoCloseable {
      * this provider is going away.
      */
     public void startClosing() {
-        closing = true;
+        admission.startClosing();
         serverChannel.close().awaitUninterruptibly();
         for (Channel ch : channels) {
-            ServerHandler h = ch.pipeline().get(ServerHandler.class);
+            GoAwayHandler h = ch.pipeline().get(GoAwayHandler.class);
             if (h != null) {
-                h.goAway(ch);
+                h.goAway();
             }
         }
     }
@@ -171,7 +161,7 @@ public final class RpcServer implements AutoCloseable {
     /** Every open connection acknowledged the going-away notice (or is closed). */
     private boolean allConsumersDrained() {
         for (Channel ch : channels) {
-            ServerHandler h = ch.pipeline().get(ServerHandler.class);
+            GoAwayHandler h = ch.pipeline().get(GoAwayHandler.class);
             if (ch.isActive() && h != null && !h.drained()) {
                 return false;
             }
@@ -200,11 +190,11 @@ public final class RpcServer implements AutoCloseable {
         startClosing();
         long deadline = System.nanoTime() + timeout.toNanos();
         boolean drained = true;
-        while (inFlight.get() > 0 || !allConsumersDrained()) {
+        while (admission.inFlight() > 0 || !allConsumersDrained()) {
             if (System.nanoTime() > deadline) {
-                drained = inFlight.get() == 0;
+                drained = admission.inFlight() == 0;
                 log.warn("Closing server on port {} after {} ms with {} calls still running{}", port, timeout.toMillis(),
-                        inFlight.get(), allConsumersDrained() ? "" : " and consumers that did not acknowledge the shutdown");
+                        admission.inFlight(), allConsumersDrained() ? "" : " and consumers that did not acknowledge the shutdown");
                 break;
             }
             try {

@@ -1,6 +1,7 @@
 package io.kestrel.rpc.transport;
 
 import io.kestrel.rpc.api.serialization.Serializer;
+import java.util.Map;
 
 /**
  * A method the server can run, resolved once per connection from its descriptor by a
@@ -14,16 +15,18 @@ public interface ServerMethod {
     Class<?>[] parameterTypes();
 
     /**
-     * The serializer for a frame with this serialization id.
+     * The serializer for frames with this serialization id. Asked once per method reference and
+     * id on a connection, not per call.
      *
-     * @throws io.kestrel.rpc.api.RpcException (a {@link io.kestrel.rpc.api.BadRequestException})
-     *     naming the id when it is unknown or not accepted by this service
+     * @throws io.kestrel.rpc.api.BadRequestException naming the id when it is unknown or not
+     *     accepted by this service
      */
     Serializer serializer(byte serializationId);
 
     /**
-     * Runs the method. Returns its value, or a {@link java.util.concurrent.CompletionStage} for an
-     * asynchronous method; throws what the method threw (unwrapped).
+     * Runs the method with the caller's attachments and address as its call context. Returns its
+     * value, or a {@link java.util.concurrent.CompletionStage} for an asynchronous method; throws
+     * what the method threw (unwrapped).
      */
-    Object invoke(Object[] arguments) throws Throwable;
+    Object invoke(Object[] arguments, Map<String, String> attachments, String remoteAddress) throws Throwable;
 }

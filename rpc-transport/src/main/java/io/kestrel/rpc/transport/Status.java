@@ -1,48 +1,142 @@
 package io.kestrel.rpc.transport;
 
+import io.kestrel.rpc.api.BadRequestException;
+import io.kestrel.rpc.api.ConnectionUnavailableException;
+import io.kestrel.rpc.api.PayloadTooLargeException;
+import io.kestrel.rpc.api.RpcException;
+import io.kestrel.rpc.api.RpcTimeoutException;
+import io.kestrel.rpc.api.SerializationException;
+import io.kestrel.rpc.api.ServerBusyException;
+import io.kestrel.rpc.api.ServiceNotFoundException;
+import io.kestrel.rpc.api.TransportException;
+import java.util.function.Function;
+
 /**
- * Response status codes in the frame header. Numbering follows Apache Dubbo's where a code exists
- * there; {@link #PAYLOAD_TOO_LARGE} is ours.
+ * The status byte of a response frame. Each status owns its wire code (Apache Dubbo's numbering
+ * where Dubbo has the code; {@link #PAYLOAD_TOO_LARGE} and {@link #GOING_AWAY} are ours), what it
+ * means for failover, and the exception the consumer raises for it. The provider picks a status for
+ * a failure with {@link #ofRequestFailure}; the consumer turns a status back into an exception with
+ * {@link #toException}; the cluster asks {@link #retryOf} whether a failed call may be sent again.
  */
-public final class Status {
-    public static final byte OK = 20;
-    public static final byte CLIENT_TIMEOUT = 30;
-    public static final byte SERVER_TIMEOUT = 31;
-    public static final byte BAD_REQUEST = 40;
-    public static final byte BAD_RESPONSE = 50;
-    public static final byte SERVICE_NOT_FOUND = 60;
+public enum Status {
+    OK(20, Retry.NEVER, null, null),
+    /** The call waited for a business thread beyond its caller's timeout and was dropped unrun. */
+    SERVER_TIMEOUT(31, Retry.IF_IDEMPOTENT, RpcTimeoutException.class, RpcTimeoutException::new),
+    /** The request could not be decoded or is not allowed: a bad frame body, argument or class. */
+    BAD_REQUEST(40, Retry.NEVER, BadRequestException.class, BadRequestException::new),
+    /** The provider ran the call but could not serialize its result. */
+    BAD_RESPONSE(50, Retry.NEVER, SerializationException.class, SerializationException::new),
+    /** The provider does not export this service or method: the call did not run. */
+    SERVICE_NOT_FOUND(60, Retry.SAFE, ServiceNotFoundException.class, ServiceNotFoundException::new),
     /** The service method threw; the body carries the exception. */
-    public static final byte SERVICE_ERROR = 70;
-    public static final byte SERVER_ERROR = 80;
-    public static final byte CLIENT_ERROR = 90;
+    SERVICE_ERROR(70, Retry.NEVER, null, null),
+    /** The provider failed unexpectedly while serving the call. */
+    SERVER_ERROR(80, Retry.NEVER, RpcException.class, m -> new RpcException("provider answered SERVER_ERROR: " + m)),
     /** Business pool and queue full, or the provider is shutting down: the call did not run. */
-    public static final byte SERVER_BUSY = 100;
+    SERVER_BUSY(100, Retry.SAFE, ServerBusyException.class, ServerBusyException::new),
     /** The request or the response body exceeds a payload limit; the call did not complete. */
-    public static final byte PAYLOAD_TOO_LARGE = 110;
+    PAYLOAD_TOO_LARGE(110, Retry.NEVER, PayloadTooLargeException.class, PayloadTooLargeException::new),
     /**
      * On an event frame from the provider: it is shutting down, send nothing more on this connection.
      * The consumer answers with an event frame carrying the same status once it has stopped sending.
      */
-    public static final byte GOING_AWAY = 120;
+    GOING_AWAY(120, Retry.NEVER, null, null);
 
-    private Status() {
+    /** What failover may do with a call that failed this way. */
+    public enum Retry {
+        /** The call certainly did not run on the provider: safe to send it to another one. */
+        SAFE,
+        /** The call may have run: sent again only for references marked idempotent. */
+        IF_IDEMPOTENT,
+        /** The call ran (and failed), or sending it again cannot help. */
+        NEVER
     }
 
-    public static String name(byte status) {
-        return switch (status) {
-            case OK -> "OK";
-            case CLIENT_TIMEOUT -> "CLIENT_TIMEOUT";
-            case SERVER_TIMEOUT -> "SERVER_TIMEOUT";
-            case BAD_REQUEST -> "BAD_REQUEST";
-            case BAD_RESPONSE -> "BAD_RESPONSE";
-            case SERVICE_NOT_FOUND -> "SERVICE_NOT_FOUND";
-            case SERVICE_ERROR -> "SERVICE_ERROR";
-            case SERVER_ERROR -> "SERVER_ERROR";
-            case CLIENT_ERROR -> "CLIENT_ERROR";
-            case SERVER_BUSY -> "SERVER_BUSY";
-            case PAYLOAD_TOO_LARGE -> "PAYLOAD_TOO_LARGE";
-            case GOING_AWAY -> "GOING_AWAY";
-            default -> "UNKNOWN(" + status + ")";
-        };
+    private static final Status[] BY_CODE = new Status[128];
+
+    static {
+        for (Status s : values()) {
+            BY_CODE[s.code] = s;
+        }
+    }
+
+    private final byte code;
+    private final Retry retry;
+    private final Class<? extends RpcException> exceptionType;
+    private final Function<String, RpcException> exception;
+
+    Status(int code, Retry retry, Class<? extends RpcException> exceptionType, Function<String, RpcException> exception) {
+        this.code = (byte) code;
+        this.retry = retry;
+        this.exceptionType = exceptionType;
+        this.exception = exception;
+    }
+
+    /** The byte on the wire. */
+    public byte code() {
+        return code;
+    }
+
+    /** What failover may do after a response with this status. */
+    public Retry retry() {
+        return retry;
+    }
+
+    /** The status with this wire code, or null for a code this side does not know. */
+    public static Status of(byte code) {
+        return code >= 0 ? BY_CODE[code] : null;
+    }
+
+    /** A readable name for any code, including unknown ones. */
+    public static String name(byte code) {
+        Status s = of(code);
+        return s != null ? s.name() : "UNKNOWN(" + code + ")";
+    }
+
+    /**
+     * The consumer's exception for an error response with this code and message. Unknown codes
+     * become a plain {@link RpcException} naming the code.
+     */
+    public static RpcException toException(byte code, String message) {
+        Status s = of(code);
+        if (s == null || s.exception == null) {
+            return new RpcException("provider answered " + name(code) + ": " + message);
+        }
+        return s.exception.apply(message);
+    }
+
+    /** The status a provider answers with when a request fails before its method ran. */
+    public static Status ofRequestFailure(Throwable failure) {
+        if (failure instanceof ServiceNotFoundException) {
+            return SERVICE_NOT_FOUND;
+        }
+        if (failure instanceof PayloadTooLargeException) {
+            return PAYLOAD_TOO_LARGE;
+        }
+        if (failure instanceof ServerBusyException) {
+            return SERVER_BUSY;
+        }
+        return BAD_REQUEST;
+    }
+
+    /**
+     * The failover rule, in one place: whether a call that failed with {@code failure} certainly did
+     * not run (not sent, refused unrun), may have run (timeout, connection lost in flight), or ran.
+     * A failure raised for a status has that status's rule; failures raised by the consumer itself
+     * follow the same meanings.
+     */
+    public static Retry retryOf(Throwable failure) {
+        if (failure instanceof ConnectionUnavailableException) {
+            return Retry.SAFE; // refused before it was written
+        }
+        for (Status s : values()) {
+            if (failure.getClass() == s.exceptionType) {
+                return s.retry;
+            }
+        }
+        if (failure instanceof TransportException && !(failure instanceof PayloadTooLargeException)) {
+            return Retry.IF_IDEMPOTENT; // the connection was lost with the call in flight
+        }
+        return Retry.NEVER;
     }
 }

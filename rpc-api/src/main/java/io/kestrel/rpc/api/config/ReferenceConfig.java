@@ -28,11 +28,11 @@ public final class ReferenceConfig<T> {
     private final boolean check;
     private final boolean idempotent;
     private final boolean compatible;
-    private final int maxPendingCalls;
-    private final int payloadBytes;
+    private final Integer maxPendingCalls;
+    private final Integer payloadBytes;
     private final Duration connectTimeout;
     private final Duration heartbeatInterval;
-    private final int heartbeatMisses;
+    private final Integer heartbeatMisses;
     private final Set<String> allowedPackages;
 
     private ReferenceConfig(Builder<T> b) {
@@ -134,28 +134,34 @@ public final class ReferenceConfig<T> {
         return compatible;
     }
 
-    /** Cap of calls in flight per connection; beyond it calls fail at once ({@code max-pending}). Default 65536. */
-    public int maxPendingCalls() {
+    /*
+     * Connection settings. Connections are shared per provider address by every reference of a
+     * runtime, so these belong to the runtime's ClientConfig; a reference may set them only to
+     * values that agree with its runtime's other references (null: not set here).
+     */
+
+    /** Cap of calls in flight per connection ({@code max-pending}), or null: the runtime's {@link ClientConfig}. */
+    public Integer maxPendingCalls() {
         return maxPendingCalls;
     }
 
-    /** Largest frame body sent or accepted ({@code payload}). Default 8 MiB. */
-    public int payloadBytes() {
+    /** Largest frame body sent or accepted ({@code payload}), or null: the runtime's {@link ClientConfig}. */
+    public Integer payloadBytes() {
         return payloadBytes;
     }
 
-    /** TCP connect timeout ({@code connect-timeout}). Default 3 s. */
+    /** TCP connect timeout ({@code connect-timeout}), or null: the runtime's {@link ClientConfig}. */
     public Duration connectTimeout() {
         return connectTimeout;
     }
 
-    /** Idle time after which a heartbeat is sent ({@code heartbeat}). Default 10 s. */
+    /** Idle time before a heartbeat ({@code heartbeat}), or null: the runtime's {@link ClientConfig}. */
     public Duration heartbeatInterval() {
         return heartbeatInterval;
     }
 
-    /** A connection silent for this many heartbeat intervals is closed and reconnected. Default 3. */
-    public int heartbeatMisses() {
+    /** Silent heartbeat intervals before a reconnect, or null: the runtime's {@link ClientConfig}. */
+    public Integer heartbeatMisses() {
         return heartbeatMisses;
     }
 
@@ -185,11 +191,11 @@ public final class ReferenceConfig<T> {
         private boolean check = true;
         private boolean idempotent;
         private boolean compatible;
-        private int maxPendingCalls = 65536;
-        private int payloadBytes = ProtocolConfig.DEFAULT_PAYLOAD_BYTES;
-        private Duration connectTimeout = Duration.ofSeconds(3);
-        private Duration heartbeatInterval = Duration.ofSeconds(10);
-        private int heartbeatMisses = 3;
+        private Integer maxPendingCalls;
+        private Integer payloadBytes;
+        private Duration connectTimeout;
+        private Duration heartbeatInterval;
+        private Integer heartbeatMisses;
         private final Set<String> allowedPackages = new LinkedHashSet<>();
 
         private Builder(Class<T> interfaceClass) {

@@ -1,18 +1,13 @@
 package io.kestrel.rpc.core.internal;
 
-import io.kestrel.rpc.api.ConnectionUnavailableException;
 import io.kestrel.rpc.api.NoProviderException;
-import io.kestrel.rpc.api.PayloadTooLargeException;
-import io.kestrel.rpc.api.RpcTimeoutException;
-import io.kestrel.rpc.api.TransportException;
-import io.kestrel.rpc.api.ServerBusyException;
-import io.kestrel.rpc.api.ServiceNotFoundException;
 import io.kestrel.rpc.api.cluster.Invocation;
 import io.kestrel.rpc.api.cluster.LoadBalance;
 import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.api.registry.ProviderInfo;
 import io.kestrel.rpc.api.serialization.Serializer;
 import io.kestrel.rpc.transport.RpcRequest;
+import io.kestrel.rpc.transport.Status;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -26,12 +21,12 @@ import org.slf4j.LoggerFactory;
  * Chooses a provider for each call and applies the reference's fault tolerance:
  * <ul>
  *   <li>{@code failover} (default): a call that certainly did not run on the provider is retried on
- *       another provider, up to {@code retries} times. Retried: not connected / connection refused /
- *       closed before sending ({@link ConnectionUnavailableException}), provider busy or shutting
- *       down ({@link ServerBusyException}), service not exported there ({@link ServiceNotFoundException}).
- *       Not retried, because the call may have run: timeouts, a connection lost while the call was in
- *       flight, exceptions thrown by the service, bad requests. A reference marked
- *       {@code idempotent} opts in to retrying timeouts and lost connections too.</li>
+ *       another provider, up to {@code retries} times. Which failures those are is decided by
+ *       {@link Status#retryOf}: not connected / refused / closed before sending, provider busy or
+ *       shutting down, service not exported there. Not retried, because the call may have run:
+ *       timeouts, a connection lost while the call was in flight; nor exceptions thrown by the
+ *       service or bad requests. A reference marked {@code idempotent} opts in to retrying the
+ *       may-have-run failures too.</li>
  *   <li>{@code failfast}: the first failure is the call's failure.</li>
  *   <li>{@code failsafe}: failures are logged and the call returns null (for calls whose result does
  *       not matter, such as audit logging).</li>
@@ -97,7 +92,8 @@ public final class ClusterInvoker {
                 return CompletableFuture.completedFuture(value);
             }
             Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-            if (!notRun(cause) && !(config.idempotent() && mayHaveRun(cause))) {
+            Status.Retry retry = Status.retryOf(cause);
+            if (retry != Status.Retry.SAFE && !(config.idempotent() && retry == Status.Retry.IF_IDEMPOTENT)) {
                 return CompletableFuture.failedFuture(cause);
             }
             log.debug("{} failed on {} ({}); retrying on another provider ({} of {})",
@@ -105,17 +101,6 @@ public final class ClusterInvoker {
             tried.add(endpoint);
             return attempt(request, invocation, tried, attempt + 1, cause);
         }).thenCompose(f -> f);
-    }
-
-    /** Failures that prove the call did not run, so it is safe to send it elsewhere. */
-    static boolean notRun(Throwable e) {
-        return e instanceof ConnectionUnavailableException || e instanceof ServerBusyException
-                || e instanceof ServiceNotFoundException;
-    }
-
-    /** Failures after which the call may or may not have run; retried only for idempotent references. */
-    static boolean mayHaveRun(Throwable e) {
-        return e instanceof RpcTimeoutException || (e instanceof TransportException && !(e instanceof PayloadTooLargeException));
     }
 
     private Endpoint select(Invocation invocation, List<Endpoint> tried) {

@@ -31,6 +31,8 @@ public final class Directory implements ProviderListener, AutoCloseable {
     private final CountDownLatch firstList = new CountDownLatch(1);
     private volatile List<Endpoint> endpoints = List.of();
     private volatile List<ProviderInfo> seen = List.of();
+    /** Why a provider was left out: its shared connection has other settings (null if none was). */
+    private volatile IllegalArgumentException conflict;
     private boolean closed;
 
     private Directory(ServiceKey service, ClientTransport transport, ClientOptions options, Registry registry,
@@ -112,7 +114,13 @@ public final class Directory implements ProviderListener, AutoCloseable {
             } else if (kept != null) {
                 next.add(new Endpoint(p, kept.connection())); // same address, new record: keep the connection
             } else {
-                next.add(new Endpoint(p, transport.acquire(p.host(), p.port(), options, awaitConnect)));
+                try {
+                    next.add(new Endpoint(p, transport.acquire(p.host(), p.port(), options, "reference " + service,
+                            awaitConnect)));
+                } catch (IllegalArgumentException e) {
+                    conflict = e;
+                    log.error("Provider {} of {} left out: {}", p.address(), service, e.getMessage());
+                }
             }
         }
         endpoints = List.copyOf(next);
@@ -124,6 +132,14 @@ public final class Directory implements ProviderListener, AutoCloseable {
             log.info("Providers of {}: {}", service, next);
         }
         firstList.countDown();
+    }
+
+    /**
+     * The connection-settings conflict that made this directory leave a provider out, or null.
+     * A reference whose first list had one must not be created.
+     */
+    public IllegalArgumentException conflict() {
+        return conflict;
     }
 
     public List<Endpoint> endpoints() {

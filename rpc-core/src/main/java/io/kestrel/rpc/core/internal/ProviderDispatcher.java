@@ -4,6 +4,7 @@ import io.kestrel.rpc.api.BadRequestException;
 import io.kestrel.rpc.api.ServiceKey;
 import io.kestrel.rpc.api.ServiceNotFoundException;
 import io.kestrel.rpc.api.config.ServiceConfig;
+import io.kestrel.rpc.api.internal.ServerContext;
 import io.kestrel.rpc.api.serialization.Serialization;
 import io.kestrel.rpc.api.serialization.SerializationOptimizer;
 import io.kestrel.rpc.api.serialization.Serializations;
@@ -155,11 +156,15 @@ public final class ProviderDispatcher implements ServerDispatcher {
         }
 
         @Override
-        public Object invoke(Object[] arguments) throws Throwable {
+        public Object invoke(Object[] arguments, Map<String, String> attachments, String remoteAddress)
+                throws Throwable {
+            Object previous = ServerContext.enter(attachments, remoteAddress);
             try {
                 return method.invoke(target, arguments);
             } catch (InvocationTargetException e) {
                 throw e.getCause();
+            } finally {
+                ServerContext.restore(previous);
             }
         }
     }

@@ -8,7 +8,8 @@ import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.core.RpcRuntime;
 import io.kestrel.rpc.core.TestRuntimes;
 import io.kestrel.rpc.core.fixture.EchoService;
-import io.kestrel.rpc.transport.Connection;
+import io.kestrel.rpc.core.ConnectionView;
+import java.util.function.IntSupplier;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -58,9 +59,11 @@ class FrozenProviderTest {
                 .url("127.0.0.1:" + frozenPort + ",127.0.0.1:" + local.boundPort()).serialization("kryo")
                 .loadBalance("roundrobin").timeout(CALL_TIMEOUT).heartbeatInterval(HEARTBEAT).heartbeatMisses(MISSES)
                 .build());
-        Connection frozen = consumer.client().existing("127.0.0.1", frozenPort);
-        assertNotNull(frozen, "no connection to the child provider");
-        assertTrue(frozen.isConnected(), "the reference connects eagerly");
+        String frozenAddress = "127.0.0.1:" + frozenPort;
+        assertTrue(consumer.connection(frozenAddress).isPresent(), "no connection to the child provider");
+        BooleanSupplier frozenReady = () -> consumer.connection(frozenAddress).map(ConnectionView::ready).orElse(false);
+        IntSupplier pendingOnFrozenNow = () -> consumer.connection(frozenAddress).map(ConnectionView::pendingCalls).orElse(0);
+        assertTrue(frozenReady.getAsBoolean(), "the reference connects eagerly");
         // warm up both (a cold JVM on a loaded machine may miss the 600 ms heartbeat window on its first
         // calls): until 20 calls in a row succeed, bounded
         int streak = 0;
@@ -71,11 +74,11 @@ class FrozenProviderTest {
                 streak++;
             } catch (io.kestrel.rpc.api.RpcException e) {
                 streak = 0;
-                await(frozen::isConnected, 10_000);
+                await(frozenReady, 10_000);
             }
         }
         assertEquals(20, streak, "the providers never answered 20 calls in a row");
-        long servedByLocal = local.server().counters().framesRead();
+        long servedByLocal = local.serverStats().framesRead();
         assertTrue(servedByLocal > 0, "round robin never reached the in-process provider");
 
         // freeze the child, then send calls: round robin routes about half of them to it
@@ -88,10 +91,10 @@ class FrozenProviderTest {
             f.whenComplete((v, e) -> doneAtMs.add(elapsedMs(frozenAt)));
             inFlight.add(f);
         }
-        int pendingOnFrozen = frozen.pendingCalls();
+        int pendingOnFrozen = pendingOnFrozenNow.getAsInt();
         assertTrue(pendingOnFrozen > 0, "no call went to the frozen provider");
 
-        assertTrue(await(() -> !frozen.isConnected(), 10_000), "the frozen provider was never detected");
+        assertTrue(await(() -> !frozenReady.getAsBoolean(), 10_000), "the frozen provider was never detected");
         long detectedMs = elapsedMs(frozenAt);
         long windowMs = HEARTBEAT.toMillis() * MISSES;
 
@@ -102,7 +105,7 @@ class FrozenProviderTest {
         long slowest = doneAtMs.stream().mapToLong(Long::longValue).max().orElse(0);
         String firstError = inFlight.stream().filter(CompletableFuture::isCompletedExceptionally).findFirst()
                 .map(f -> f.handle((v, e) -> String.valueOf(e)).join()).orElse("none");
-        assertEquals(0, frozen.pendingCalls(), "the frozen provider's connection still has pending calls");
+        assertEquals(0, pendingOnFrozenNow.getAsInt(), "the frozen provider's connection still has pending calls");
 
         // new calls go to the live provider; spread over more than one heartbeat window, so a connection
         // to the frozen process that the kernel accepts again (its listen socket still works) is exercised
@@ -123,16 +126,16 @@ class FrozenProviderTest {
 
         child.signal("CONT");
         long thawedAt = System.nanoTime();
-        assertTrue(await(() -> frozen.isConnected(), 15_000), "not reconnected within 15 s after the thaw");
+        assertTrue(await(frozenReady, 15_000), "not reconnected within 15 s after the thaw");
         long reconnectMs = elapsedMs(thawedAt);
-        long servedBefore = local.server().counters().framesRead();
+        long servedBefore = local.serverStats().framesRead();
         int okAfterThaw = 0;
         for (int i = 0; i < 20; i++) {
             if (("thawed-" + i).equals(echo.echo("thawed-" + i))) {
                 okAfterThaw++;
             }
         }
-        long framesToLocal = local.server().counters().framesRead() - servedBefore;
+        long framesToLocal = local.serverStats().framesRead() - servedBefore;
 
         System.out.printf("frozen provider: detected %d ms after SIGSTOP (heartbeat %d ms x %d = %d ms window);"
                         + " %d in-flight calls (%d on the frozen provider), %d failed, all ended within %d ms (first"

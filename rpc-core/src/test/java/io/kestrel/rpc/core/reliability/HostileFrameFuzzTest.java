@@ -11,7 +11,6 @@ import io.kestrel.rpc.core.RpcRuntime;
 import io.kestrel.rpc.core.TestRuntimes;
 import io.kestrel.rpc.core.fixture.EchoService;
 import io.kestrel.rpc.core.fixture.Payload;
-import io.kestrel.rpc.transport.RpcServer;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufAllocatorMetric;
 import io.netty.buffer.ByteBufAllocatorMetricProvider;
@@ -134,8 +133,7 @@ class HostileFrameFuzzTest {
         client.stop();
         sampler.stop();
 
-        RpcServer server = provider.server();
-        await(() -> server.connectionCount() <= 1 && server.inFlight() == 0, 10_000);
+        await(() -> provider.serverConnections() <= 1 && provider.inFlightCalls() == 0, 10_000);
         long retained = heapAfterGc(memory) - baselineHeap;
 
         System.out.printf("fuzz: seed 0x%X, %d frames (%d bytes) in %d ms on %d connections; %d responses (%d bytes),"
@@ -149,7 +147,7 @@ class HostileFrameFuzzTest {
                 client.maxGapMs());
         System.out.printf("fuzz: buffer memory peak %d KiB (bound %d KiB), heap peak %d MiB, retained after GC %d KiB,"
                         + " server connections %d, in flight %d%n", sampler.maxBuffers / 1024, BUFFER_BOUND / 1024,
-                sampler.maxHeap >> 20, retained / 1024, server.connectionCount(), server.inFlight());
+                sampler.maxHeap >> 20, retained / 1024, provider.serverConnections(), provider.inFlightCalls());
 
         assertTrue(sent >= 100_000, "only " + sent + " frames sent within " + FUZZ_TIME_LIMIT_MS + " ms");
         assertEquals(0, client.wrong.get(), "the good client got wrong answers");
@@ -165,7 +163,7 @@ class HostileFrameFuzzTest {
         assertTrue(sampler.maxHeap < HEAP_PEAK_BOUND, "heap use reached " + (sampler.maxHeap >> 20) + " MiB");
         assertTrue(retained < RETAINED_BOUND, "the run left " + retained + " bytes of heap reachable");
         assertEquals("still here", good.echo("still here"));
-        assertEquals(1, server.connectionCount(), "only the good client's connection should remain");
+        assertEquals(1, provider.serverConnections(), "only the good client's connection should remain");
     }
 
     /**
@@ -193,7 +191,7 @@ class HostileFrameFuzzTest {
             await(() -> stats.responses.get() >= refs + 1, 10_000);
             pinned = heapAfterGc(memory) - baseline;
         }
-        await(() -> provider.server().connectionCount() <= 1, 10_000);
+        await(() -> provider.serverConnections() <= 1, 10_000);
         long afterClose = heapAfterGc(memory) - baseline;
         System.out.printf("long descriptors: %d refs x %d chars: %d KiB of heap held while the connection is open,"
                 + " %d KiB after it closed; %d responses%n", refs, descriptor.length(), pinned / 1024, afterClose / 1024,

@@ -1,5 +1,6 @@
 package io.kestrel.rpc.transport.internal;
 
+import io.kestrel.rpc.transport.TransportCounters;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
@@ -17,12 +18,11 @@ import java.util.List;
  *  magic 0x4B52 ("KR"), ver 1,
  *  flags: 0x01 request, 0x02 two-way, 0x04 event (heartbeat), 0x08 method definition inside
  *
- *  request body:  varint methodRef [varint-len UTF-8 descriptor, if flag 0x08]
- *                 varint timeoutMillis  varint attachmentCount {string key, string value}*
- *                 {varint argLength}* for all arguments but the last, then the argument bytes
- *  response body: status OK:            byte kind (0 null, 1 value) [value bytes]
- *                 status SERVICE_ERROR: string className, string message, [serialized Throwable]
- *                 other statuses:       string message
+ *  status: a {@link io.kestrel.rpc.transport.Status} code on responses and events, 0 on requests
+ *
+ *  request body:  see {@link RequestEncoder} (written by the consumer) / {@link RequestDecoder}
+ *  response body: see {@link ResponseEncoder} (written by the provider) / {@link ResponseDecoder}
+ *  event frames (heartbeats, going-away notices) have no body
  * </pre>
  *
  * <p>The body length is checked against the payload limit as soon as the header is read, before
@@ -32,10 +32,13 @@ import java.util.List;
  */
 public final class FrameDecoder extends ByteToMessageDecoder {
     private final int maxBodyBytes;
+    private final TransportCounters counters;
     private long discardRemaining;
 
-    public FrameDecoder(int maxBodyBytes) {
+    /** @param counters counts every frame read */
+    public FrameDecoder(int maxBodyBytes, TransportCounters counters) {
         this.maxBodyBytes = maxBodyBytes;
+        this.counters = counters;
     }
 
     @Override
@@ -79,6 +82,7 @@ public final class FrameDecoder extends ByteToMessageDecoder {
             in.skipBytes(skip);
             discardRemaining -= skip;
             out.add(new Frame(flags, serializationId, status, requestId, bodyLength, null));
+            counters.frameRead();
             return;
         }
         if (in.readableBytes() < Wire.HEADER_BYTES + bodyLength) {
@@ -87,6 +91,7 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         in.skipBytes(Wire.HEADER_BYTES);
         ByteBuf body = in.readRetainedSlice(bodyLength);
         out.add(new Frame(flags, serializationId, status, requestId, bodyLength, body));
+        counters.frameRead();
     }
 
     /** The payload limit this decoder enforces. */

@@ -1,10 +1,14 @@
 package io.kestrel.rpc.transport.internal;
 
-import io.kestrel.rpc.transport.MethodRef;
 import io.netty.buffer.ByteBuf;
-import java.util.Map;
 
-/** A request whose arguments are already serialized, waiting in the write queue. */
-public record OutboundRequest(long requestId, byte serializationId, MethodRef method, int timeoutMillis,
-        Map<String, String> attachments, ByteBuf arguments, int[] argumentLengths) {
+/**
+ * A call whose arguments are already serialized, on its way to the {@link ClientCodec}. The codec
+ * owns {@code arguments} from then on (writes or releases it).
+ *
+ * @param call the pending call this request answers to
+ * @param arguments the serialized arguments, back to back
+ * @param argumentLengths byte length of every argument but the last
+ */
+public record OutboundRequest(PendingCall call, ByteBuf arguments, int[] argumentLengths) {
 }

@@ -4,8 +4,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.handler.codec.CorruptedFrameException;
 import java.nio.charset.StandardCharsets;
-import java.util.HashMap;
-import java.util.Map;
 
 /**
  * Frame constants and the small encodings used inside frame bodies: unsigned varints and
@@ -22,17 +20,6 @@ public final class Wire {
     public static final byte FLAG_EVENT = 0x04;
     /** Request carries the method descriptor text for its method reference (first use on a connection). */
     public static final byte FLAG_METHOD_DEF = 0x08;
-
-    /** Response body kinds. */
-    public static final byte RESULT_NULL = 0;
-    public static final byte RESULT_VALUE = 1;
-
-    /** Most method references one connection may define; bounds per-connection server memory. */
-    public static final int MAX_METHOD_REFS = 4096;
-    /** Longest method descriptor accepted, in UTF-8 bytes. */
-    public static final int MAX_DESCRIPTOR_BYTES = 2048;
-    /** Most attachments one request may carry. */
-    public static final int MAX_ATTACHMENTS = 256;
 
     private Wire() {
     }
@@ -105,28 +92,5 @@ public final class Wire {
             throw new CorruptedFrameException("string of " + length + " bytes but only " + in.readableBytes() + " left in frame");
         }
         return in.readCharSequence(length, StandardCharsets.UTF_8).toString();
-    }
-
-    public static void writeAttachments(ByteBuf out, Map<String, String> attachments) {
-        writeVarint(out, attachments.size());
-        for (Map.Entry<String, String> e : attachments.entrySet()) {
-            writeString(out, e.getKey());
-            writeString(out, e.getValue());
-        }
-    }
-
-    public static Map<String, String> readAttachments(ByteBuf in) {
-        int n = readVarint(in);
-        if (n == 0) {
-            return Map.of();
-        }
-        if (n > MAX_ATTACHMENTS) {
-            throw new CorruptedFrameException("request carries " + n + " attachments; at most " + MAX_ATTACHMENTS);
-        }
-        Map<String, String> m = new HashMap<>(n * 2);
-        for (int i = 0; i < n; i++) {
-            m.put(readString(in), readString(in));
-        }
-        return m;
     }
 }

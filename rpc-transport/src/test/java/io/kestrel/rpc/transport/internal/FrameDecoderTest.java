@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kestrel.rpc.transport.TransportCounters;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
@@ -22,7 +23,7 @@ class FrameDecoderTest {
 
     @Test
     void decodesFramesSplitAcrossReadsAndBackToBack() {
-        EmbeddedChannel ch = new EmbeddedChannel(new FrameDecoder(1024));
+        EmbeddedChannel ch = new EmbeddedChannel(new FrameDecoder(1024, new TransportCounters()));
         ByteBuf two = Unpooled.buffer();
         two.writeBytes(frame(1, new byte[] {1, 2, 3}));
         two.writeBytes(frame(2, new byte[] {4}));
@@ -44,7 +45,7 @@ class FrameDecoderTest {
 
     @Test
     void decoderRejectsFrameLongerThanLimitFromTheHeaderAlone() {
-        EmbeddedChannel ch = new EmbeddedChannel(new FrameDecoder(16));
+        EmbeddedChannel ch = new EmbeddedChannel(new FrameDecoder(16, new TransportCounters()));
         ByteBuf header = Unpooled.buffer();
         Wire.writeHeader(header, (byte) 3, (byte) 8, (byte) 0, 9, Integer.MAX_VALUE);
         ch.writeInbound(header);
@@ -60,7 +61,7 @@ class FrameDecoderTest {
 
     @Test
     void oversizedBodyIsSkippedThenNextFrameDecodes() {
-        EmbeddedChannel ch = new EmbeddedChannel(new FrameDecoder(4));
+        EmbeddedChannel ch = new EmbeddedChannel(new FrameDecoder(4, new TransportCounters()));
         ByteBuf in = Unpooled.buffer();
         in.writeBytes(frame(1, new byte[10]));
         in.writeBytes(frame(2, new byte[] {7}));
@@ -76,7 +77,7 @@ class FrameDecoderTest {
 
     @Test
     void wrongMagicIsACorruptedStream() {
-        EmbeddedChannel ch = new EmbeddedChannel(new FrameDecoder(1024));
+        EmbeddedChannel ch = new EmbeddedChannel(new FrameDecoder(1024, new TransportCounters()));
         CorruptedFrameException e = assertThrows(CorruptedFrameException.class,
                 () -> ch.writeInbound(Unpooled.wrappedBuffer("GET / HTTP/1.1\r\n\r\n".getBytes())));
         assertTrue(e.getMessage().contains("bad magic 0x4745"), e.getMessage());

@@ -1,0 +1,16 @@
+package io.kestrel.rpc.core;
+
+/**
+ * A read-only snapshot of one of a runtime's connections to a provider.
+ *
+ * @param address the provider, "host:port"
+ * @param state where the connection is in its life: CONNECTING, HANDSHAKING, READY (takes calls),
+ *     DRAINING (the provider is going away), RETIRING (no longer used; closes when idle) or CLOSED
+ * @param pendingCalls calls sent and not yet answered or timed out
+ */
+public record ConnectionView(String address, String state, int pendingCalls) {
+    /** Whether the connection takes calls now. */
+    public boolean ready() {
+        return state.equals("READY");
+    }
+}

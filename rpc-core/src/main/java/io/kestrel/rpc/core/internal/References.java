@@ -1,0 +1,152 @@
+package io.kestrel.rpc.core.internal;
+
+import io.kestrel.rpc.api.NoProviderException;
+import io.kestrel.rpc.api.cluster.LoadBalance;
+import io.kestrel.rpc.api.config.ClientConfig;
+import io.kestrel.rpc.api.config.ProtocolConfig;
+import io.kestrel.rpc.api.config.ReferenceConfig;
+import io.kestrel.rpc.api.registry.Registry;
+import io.kestrel.rpc.api.serialization.ClassAllowlist;
+import io.kestrel.rpc.api.serialization.Serializations;
+import io.kestrel.rpc.api.serialization.Serializer;
+import io.kestrel.rpc.core.cluster.loadbalance.LoadBalances;
+import io.kestrel.rpc.transport.ClientOptions;
+import io.kestrel.rpc.transport.ClientTransport;
+import io.kestrel.rpc.transport.Connection;
+import io.kestrel.rpc.transport.TransportCounters;
+import java.lang.reflect.Proxy;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The consumer side of a runtime: the client transport (one connection per provider address,
+ * opened on first use), the directories of the references and the proxies. References share
+ * connections, so two references that reach the same provider must agree on the connection
+ * settings; one that differs from the connection's is refused at refer time, naming both
+ * (the transport checks it). Thread-safe.
+ */
+public final class References {
+    private static final Logger log = LoggerFactory.getLogger(References.class);
+
+    private final ClientConfig client;
+    private final ProtocolConfig protocol;
+    private final SerializerCache serializers;
+    private final ClassAllowlist allowlist;
+    private final LazyRegistry registry;
+    private final Executor callbackExecutor;
+    private final List<Directory> directories = new CopyOnWriteArrayList<>();
+    private volatile ClientTransport transport;
+
+    public References(ClientConfig client, ProtocolConfig protocol, SerializerCache serializers,
+            LazyRegistry registry, Executor callbackExecutor) {
+        this.client = client;
+        this.protocol = protocol;
+        this.serializers = serializers;
+        this.allowlist = serializers.allowlist();
+        this.registry = registry;
+        this.callbackExecutor = callbackExecutor;
+    }
+
+    /**
+     * Creates a proxy for a remote service; connections to the known providers are opened now.
+     *
+     * @throws NoProviderException when {@code check} is on and no provider is available
+     * @throws IllegalArgumentException for an unknown serialization or load balancer name, or
+     *     connection settings that disagree with an earlier reference's
+     */
+    public <T> T refer(ReferenceConfig<T> config) {
+        ClientOptions options = ClientOptions.from(client.with(config));
+        allowlist.trustTypesOf(config.interfaceClass());
+        config.allowedPackages().forEach(allowlist::allowPackage);
+        String serializationName = config.serialization() != null ? config.serialization() : protocol.serialization();
+        Serializer serializer = serializers.get(serializationName,
+                config.optimizer() != null ? config.optimizer() : protocol.optimizer(),
+                config.compatible() || protocol.compatible());
+        LoadBalance loadBalance = LoadBalances.byName(config.loadBalance());
+        ClientTransport transport = transport();
+        Directory directory = directory(config, transport, options);
+        if (directory.conflict() != null) {
+            directory.close();
+            throw directory.conflict();
+        }
+        directories.add(directory);
+        ClusterInvoker cluster = new ClusterInvoker(config, directory, loadBalance, serializer);
+        if (config.check() && directory.endpoints().stream().noneMatch(e -> e.connection().isConnected())) {
+            directory.close();
+            directories.remove(directory);
+            String seen = directory.seen().isEmpty() ? "none" : directory.seen().stream()
+                    .map(p -> p.address()).collect(Collectors.joining(", "));
+            throw new NoProviderException("No provider available for " + config.key() + " at startup (from "
+                    + directory.source() + "; providers seen: " + seen + (directory.seen().isEmpty() ? ""
+                    : ", none reachable") + "). Start a provider first, check the interface/version/group, or set"
+                    + " check=\"false\" on the reference to start anyway");
+        }
+        ReferenceHandler handler = new ReferenceHandler(config, cluster, transport, callbackExecutor);
+        Class<T> type = config.interfaceClass();
+        ClassLoader loader = type.getClassLoader() != null ? type.getClassLoader() : References.class.getClassLoader();
+        Object proxy = Proxy.newProxyInstance(loader, new Class<?>[] {type}, handler);
+        log.info("Referenced {} via {} with {} ({} providers)", config.key(), directory.source(), serializer.name(),
+                directory.endpoints().size());
+        return type.cast(proxy);
+    }
+
+    private Directory directory(ReferenceConfig<?> config, ClientTransport transport, ClientOptions options) {
+        if (config.url() != null) {
+            return Directory.direct(config.key(), config.url(), transport, options,
+                    new ArrayList<>(Serializations.installed().names().values()));
+        }
+        Registry r = registry.get();
+        if (r == null) {
+            throw new IllegalArgumentException("reference " + config.key()
+                    + " has no url and this runtime has no registry; set url=\"host:port\" or configure a registry");
+        }
+        Directory directory = Directory.subscribe(config.key(), r, transport, options);
+        try {
+            directory.awaitFirstList(registry.config().connectionTimeout().toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return directory;
+    }
+
+    /** The client transport, created on first use. */
+    private ClientTransport transport() {
+        ClientTransport t = transport;
+        if (t == null) {
+            synchronized (this) {
+                t = transport;
+                if (t == null) {
+                    t = new ClientTransport(client.ioThreads(), allowlist);
+                    transport = t;
+                }
+            }
+        }
+        return t;
+    }
+
+    /** The open connections (none before the first reference). */
+    public List<Connection> connections() {
+        ClientTransport t = transport;
+        return t == null ? List.of() : t.connections();
+    }
+
+    /** Wire counters of the client connections, or null before the first reference. */
+    public TransportCounters counters() {
+        ClientTransport t = transport;
+        return t == null ? null : t.counters();
+    }
+
+    /** Stops following the registry and closes every connection (pending calls fail). */
+    public void close() {
+        directories.forEach(Directory::close);
+        ClientTransport t = transport;
+        if (t != null) {
+            t.close();
+        }
+    }
+}

@@ -1,0 +1,55 @@
+package io.kestrel.rpc.transport.internal;
+
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Which calls a server takes on: none once it is closing, and only as many as its business
+ * executor has threads and queue slots for. Counts the calls taken and not yet answered. One per
+ * server, shared by its connections; thread-safe.
+ */
+public final class Admission {
+    private final Executor executor;
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private volatile boolean closing;
+
+    public Admission(Executor executor) {
+        this.executor = executor;
+    }
+
+    /** The server is shutting down: new calls are refused (they did not run). */
+    public boolean closing() {
+        return closing;
+    }
+
+    public void startClosing() {
+        closing = true;
+    }
+
+    /** Calls taken on and not yet answered. */
+    public int inFlight() {
+        return inFlight.get();
+    }
+
+    /**
+     * Hands a call to the business executor. The call must end with {@link #finished()}.
+     *
+     * @return false when every thread and queue slot is taken: the call did not run
+     */
+    public boolean submit(Runnable call) {
+        inFlight.incrementAndGet();
+        try {
+            executor.execute(call);
+            return true;
+        } catch (RejectedExecutionException e) {
+            inFlight.decrementAndGet();
+            return false;
+        }
+    }
+
+    /** A call taken by {@link #submit} has been answered. */
+    public void finished() {
+        inFlight.decrementAndGet();
+    }
+}

@@ -1,0 +1,142 @@
+package io.kestrel.rpc.transport.internal;
+
+import io.kestrel.rpc.api.RpcTimeoutException;
+import io.kestrel.rpc.api.TransportException;
+import io.kestrel.rpc.transport.RpcRequest;
+import io.netty.util.Timeout;
+import io.netty.util.Timer;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+
+/**
+ * The calls of one connection that wait for an answer, keyed by request id, each with its deadline
+ * on a shared timer wheel. A call leaves the table exactly once: answered ({@link #take}), timed
+ * out, failed ({@link PendingCall#fail}) or swept by {@link #failAll}; so nothing leaks and no
+ * future completes twice. Thread-safe.
+ */
+public final class PendingCalls {
+    private final ConcurrentHashMap<Long, PendingCall> calls = new ConcurrentHashMap<>();
+    private final AtomicInteger count = new AtomicInteger();
+    private final AtomicLong ids = new AtomicLong();
+    private final Timer timer;
+    private final int max;
+    private final Supplier<String> route;
+    private final AtomicReference<Runnable> whenEmpty = new AtomicReference<>();
+
+    /**
+     * @param timer the wheel deadlines run on
+     * @param max calls that may be pending at once
+     * @param route "local -> remote" of the connection, for timeout messages
+     */
+    public PendingCalls(Timer timer, int max, Supplier<String> route) {
+        this.timer = timer;
+        this.max = max;
+        this.route = route;
+    }
+
+    /** Most calls that may wait at once. */
+    public int max() {
+        return max;
+    }
+
+    /**
+     * Reserves a place for one call; false when {@link #max} calls are already pending. A reservation
+     * becomes a call with {@link #add} or is given back with {@link #unreserve}.
+     */
+    public boolean reserve() {
+        if (count.incrementAndGet() > max) {
+            count.decrementAndGet();
+            return false;
+        }
+        return true;
+    }
+
+    public void unreserve() {
+        count.decrementAndGet();
+    }
+
+    /** Turns a reservation into a pending call with a fresh id and starts its deadline. */
+    public PendingCall add(RpcRequest request) {
+        PendingCall call = new PendingCall(this, ids.incrementAndGet(), request);
+        calls.put(call.id, call);
+        call.timeout = timer.newTimeout(t -> expire(call), request.timeoutMillis(), TimeUnit.MILLISECONDS);
+        return call;
+    }
+
+    /** Removes and returns the call answered by a response with this id; null if it already ended. */
+    public PendingCall take(long id) {
+        PendingCall call = calls.remove(id);
+        if (call != null) {
+            ended(call);
+        }
+        return call;
+    }
+
+    /** Calls pending now (including reservations about to be sent). */
+    public int size() {
+        return count.get();
+    }
+
+    /** Fails every pending call: the connection closed with them in flight, so they may have run. */
+    public void failAll(String why) {
+        for (PendingCall call : List.copyOf(calls.values())) {
+            call.fail(new TransportException(call.request.method().displayName() + " request " + call.id
+                    + " failed: " + why + "; it may or may not have run on the provider"));
+        }
+    }
+
+    /**
+     * Runs {@code action} once, as soon as no call is pending (now, if none is), or after
+     * {@code limitMillis} at the latest.
+     */
+    public void whenEmpty(Runnable action, long limitMillis) {
+        whenEmpty.set(action);
+        timer.newTimeout(t -> runWhenEmpty(), limitMillis, TimeUnit.MILLISECONDS);
+        if (count.get() == 0) {
+            runWhenEmpty();
+        }
+    }
+
+    private void runWhenEmpty() {
+        Runnable action = whenEmpty.getAndSet(null);
+        if (action != null) {
+            action.run();
+        }
+    }
+
+    boolean contains(PendingCall call) {
+        return calls.get(call.id) == call;
+    }
+
+    boolean remove(PendingCall call) {
+        if (calls.remove(call.id, call)) {
+            ended(call);
+            return true;
+        }
+        return false;
+    }
+
+    private void ended(PendingCall call) {
+        if (count.decrementAndGet() == 0 && whenEmpty.get() != null) {
+            runWhenEmpty();
+        }
+        Timeout t = call.timeout;
+        if (t != null) {
+            t.cancel();
+        }
+    }
+
+    private void expire(PendingCall call) {
+        long elapsed = (System.nanoTime() - call.startNanos) / 1_000_000;
+        RpcRequest request = call.request;
+        call.fail(new RpcTimeoutException(String.format(
+                "%s timed out after %d ms (limit %d ms), request %d, %s; "
+                        + "the provider may be overloaded or the timeout too small for this method",
+                request.method().displayName(), elapsed, request.timeoutMillis(), call.id, route.get())));
+    }
+}

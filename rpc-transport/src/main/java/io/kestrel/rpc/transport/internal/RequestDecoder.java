@@ -1,0 +1,102 @@
+package io.kestrel.rpc.transport.internal;
+
+import io.kestrel.rpc.api.SerializationException;
+import io.kestrel.rpc.api.serialization.Serializer;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufInputStream;
+import io.netty.handler.codec.CorruptedFrameException;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Provider side of the request body: reads what {@link RequestEncoder} writes (the byte diagram is
+ * there). The part before the arguments is read on the event loop ({@link #readHead}); the
+ * arguments on the business thread ({@link #readArguments}).
+ */
+public final class RequestDecoder {
+    /** Most method references one connection may define; bounds per-connection server memory. */
+    public static final int MAX_METHOD_REFS = 4096;
+    /** Longest method descriptor accepted, in UTF-8 bytes. */
+    public static final int MAX_DESCRIPTOR_BYTES = 2048;
+    /** Most attachments one request may carry. */
+    public static final int MAX_ATTACHMENTS = 256;
+
+    private RequestDecoder() {
+    }
+
+    /**
+     * The body up to the arguments.
+     *
+     * @param descriptor the method descriptor defined by this request, or null
+     */
+    public record Head(int methodRef, String descriptor, int timeoutMillis, Map<String, String> attachments) {
+    }
+
+    /**
+     * Reads the body up to the arguments, leaving {@code body}'s reader index at the argument lengths.
+     *
+     * @throws CorruptedFrameException when the bytes do not follow the format or exceed a limit
+     */
+    public static Head readHead(ByteBuf body, boolean definesMethod) {
+        int ref = Wire.readVarint(body);
+        String descriptor = null;
+        if (definesMethod) {
+            descriptor = Wire.readString(body, MAX_DESCRIPTOR_BYTES);
+            if (ref >= MAX_METHOD_REFS) {
+                throw new CorruptedFrameException("method reference " + ref + " is beyond the per-connection limit "
+                        + MAX_METHOD_REFS);
+            }
+        }
+        int timeoutMillis = Wire.readVarint(body);
+        return new Head(ref, descriptor, timeoutMillis, readAttachments(body));
+    }
+
+    /**
+     * Reads the argument lengths and deserializes every argument as its declared type.
+     *
+     * @throws CorruptedFrameException when the lengths do not fit the body
+     * @throws SerializationException when an argument cannot be read
+     */
+    public static Object[] readArguments(ByteBuf body, Class<?>[] types, Serializer serializer) {
+        Object[] args = new Object[types.length];
+        if (types.length == 0) {
+            return args;
+        }
+        int[] lengths = new int[types.length];
+        long known = 0;
+        for (int i = 0; i < types.length - 1; i++) {
+            lengths[i] = Wire.readVarint(body);
+            known += lengths[i];
+        }
+        if (known < 0 || known > body.readableBytes()) {
+            throw new CorruptedFrameException("argument lengths add up to " + known + " bytes but only "
+                    + body.readableBytes() + " remain");
+        }
+        lengths[types.length - 1] = (int) (body.readableBytes() - known);
+        for (int i = 0; i < types.length; i++) {
+            ByteBuf slice = body.readSlice(lengths[i]);
+            try (ByteBufInputStream in = new ByteBufInputStream(slice)) {
+                args[i] = serializer.deserialize(in, types[i]);
+            } catch (IOException e) {
+                throw new SerializationException("reading argument " + i + " failed: " + e.getMessage(), e);
+            }
+        }
+        return args;
+    }
+
+    private static Map<String, String> readAttachments(ByteBuf in) {
+        int n = Wire.readVarint(in);
+        if (n == 0) {
+            return Map.of();
+        }
+        if (n > MAX_ATTACHMENTS) {
+            throw new CorruptedFrameException("request carries " + n + " attachments; at most " + MAX_ATTACHMENTS);
+        }
+        Map<String, String> m = new HashMap<>(n * 2);
+        for (int i = 0; i < n; i++) {
+            m.put(Wire.readString(in), Wire.readString(in));
+        }
+        return m;
+    }
+}

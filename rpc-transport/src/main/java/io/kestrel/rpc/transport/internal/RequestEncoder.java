@@ -1,0 +1,106 @@
+package io.kestrel.rpc.transport.internal;
+
+import io.kestrel.rpc.api.SerializationException;
+import io.kestrel.rpc.api.serialization.Serializer;
+import io.kestrel.rpc.transport.RpcRequest;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufOutputStream;
+import java.util.Map;
+
+/**
+ * Consumer side of the request body: writes what {@link RequestDecoder} reads on the provider.
+ *
+ * <pre>
+ *  header (18 bytes, see {@link FrameDecoder}), flags = request | two-way [| method definition]
+ *  +-----------+------------------------+-----------+------------------------------+
+ *  | varint    | descriptor, only with  | varint    | varint count,                |
+ *  | methodRef | flag 0x08: varint len  | timeout   | {string key, string value}*  |
+ *  |           | + UTF-8                | millis    | (attachments)                |
+ *  +-----------+------------------------+-----------+------------------------------+
+ *  +-------------------------------------+--------------------------------------------+
+ *  | {varint argLength}* for every       | argument bytes, back to back, each written |
+ *  | argument but the last               | by the frame's serializer                  |
+ *  +-------------------------------------+--------------------------------------------+
+ *  string = varint byte length + UTF-8 bytes
+ * </pre>
+ *
+ * The arguments are serialized on the calling thread ({@link #serializeArguments}); the rest is
+ * written on the event loop ({@link #writeHead}), where the per-connection method table lives.
+ */
+public final class RequestEncoder {
+    private RequestEncoder() {
+    }
+
+    /** Serialized arguments and the lengths of all but the last. */
+    public record Arguments(ByteBuf bytes, int[] lengths) {
+    }
+
+    /**
+     * Serializes the arguments with the request's serializer.
+     *
+     * @throws SerializationException naming the method and serializer when one cannot be written
+     *     (nothing is left allocated)
+     */
+    public static Arguments serializeArguments(ByteBufAllocator alloc, RpcRequest request) {
+        Object[] args = request.arguments();
+        int n = args == null ? 0 : args.length;
+        int[] lengths = new int[Math.max(0, n - 1)];
+        Serializer serializer = request.serializer();
+        ByteBuf out = alloc.ioBuffer(256);
+        try {
+            ByteBufOutputStream stream = new ByteBufOutputStream(out);
+            for (int i = 0; i < n; i++) {
+                int start = out.writerIndex();
+                serializer.serialize(args[i], stream);
+                if (i < n - 1) {
+                    lengths[i] = out.writerIndex() - start;
+                }
+            }
+        } catch (RuntimeException e) {
+            out.release();
+            throw e instanceof SerializationException s ? s : new SerializationException("cannot serialize the"
+                    + " arguments of " + request.method().displayName() + " with " + serializer.name() + ": " + e, e);
+        }
+        return new Arguments(out, lengths);
+    }
+
+    /**
+     * Writes the frame header and the body up to the arguments; the header's body length counts
+     * {@code argumentBytes} that the caller writes after this buffer.
+     *
+     * @param descriptor the method descriptor to define with {@code methodRef}, or null when the
+     *     connection has defined it already
+     */
+    public static ByteBuf writeHead(ByteBufAllocator alloc, long requestId, RpcRequest request, int methodRef,
+            String descriptor, int[] argumentLengths, int argumentBytes) {
+        ByteBuf head = alloc.ioBuffer(Wire.HEADER_BYTES + 16 + (descriptor != null ? descriptor.length() * 3 + 5 : 0)
+                + argumentLengths.length * 5);
+        byte flags = (byte) (Wire.FLAG_REQUEST | Wire.FLAG_TWO_WAY | (descriptor != null ? Wire.FLAG_METHOD_DEF : 0));
+        Wire.writeHeader(head, flags, request.serializer().id(), (byte) 0, requestId, 0);
+        Wire.writeVarint(head, methodRef);
+        if (descriptor != null) {
+            Wire.writeString(head, descriptor);
+        }
+        Wire.writeVarint(head, request.timeoutMillis());
+        writeAttachments(head, request.attachments());
+        for (int length : argumentLengths) {
+            Wire.writeVarint(head, length);
+        }
+        head.setInt(Wire.LENGTH_OFFSET, head.writerIndex() - Wire.HEADER_BYTES + argumentBytes);
+        return head;
+    }
+
+    /** The body length a head written by {@link #writeHead} declares. */
+    public static int bodyLength(ByteBuf head) {
+        return head.getInt(Wire.LENGTH_OFFSET);
+    }
+
+    private static void writeAttachments(ByteBuf out, Map<String, String> attachments) {
+        Wire.writeVarint(out, attachments.size());
+        for (Map.Entry<String, String> e : attachments.entrySet()) {
+            Wire.writeString(out, e.getKey());
+            Wire.writeString(out, e.getValue());
+        }
+    }
+}

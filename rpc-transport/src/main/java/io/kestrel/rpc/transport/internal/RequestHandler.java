@@ -1,0 +1,106 @@
+package io.kestrel.rpc.transport.internal;
+
+import io.kestrel.rpc.api.RpcException;
+import io.kestrel.rpc.api.serialization.Serializer;
+import io.kestrel.rpc.transport.ServerDispatcher;
+import io.kestrel.rpc.transport.Status;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.CorruptedFrameException;
+import io.netty.handler.codec.DecoderException;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The provider's request path on the event loop, for one connection: reads a request's body up to
+ * the arguments ({@link RequestDecoder}), binds its method reference to the method and serializer
+ * ({@link MethodTable}), and hands the call to the business executor ({@link Admission}) as a
+ * {@link ServerCall}. Whatever fails here is answered with the status that says so; the connection
+ * is closed only when the frame stream itself cannot be trusted.
+ */
+public final class RequestHandler extends ChannelInboundHandlerAdapter {
+    private static final Logger log = LoggerFactory.getLogger(RequestHandler.class);
+
+    private final MethodTable methods;
+    private final Admission admission;
+    private final ResponseWriter out;
+    private final int maxBodyBytes;
+    private String remote = "?";
+
+    public RequestHandler(ServerDispatcher dispatcher, Admission admission, ResponseWriter out, int maxBodyBytes) {
+        this.methods = new MethodTable(dispatcher);
+        this.admission = admission;
+        this.out = out;
+        this.maxBodyBytes = maxBodyBytes;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) throws Exception {
+        if (ctx.channel().remoteAddress() instanceof InetSocketAddress addr) {
+            remote = addr.getHostString() + ":" + addr.getPort();
+        }
+        super.channelActive(ctx);
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        Frame f = (Frame) msg;
+        if (!f.isRequest() || f.isEvent()) {
+            f.release(); // a stray response or an unknown event: nothing waits for it here
+            return;
+        }
+        if (f.oversized()) {
+            out.error(f, Status.PAYLOAD_TOO_LARGE, "request body of " + f.bodyLength + " bytes exceeds the provider's"
+                    + " payload limit of " + maxBodyBytes + " bytes; send less data or raise payload on the provider's"
+                    + " protocol");
+            return;
+        }
+        RequestDecoder.Head head;
+        MethodTable.Entry entry;
+        Serializer serializer;
+        try {
+            head = RequestDecoder.readHead(f.body, f.hasMethodDef());
+            entry = head.descriptor() != null ? methods.define(head.methodRef(), head.descriptor())
+                    : methods.get(head.methodRef());
+            if (entry.method() == null) {
+                f.release();
+                out.error(f, entry.failure(), entry.error());
+                return;
+            }
+            serializer = entry.serializer(f.serializationId);
+        } catch (RuntimeException e) {
+            f.release();
+            Status status = Status.ofRequestFailure(e);
+            boolean described = e instanceof CorruptedFrameException || e instanceof RpcException;
+            out.error(f, status, "bad request " + f.requestId + ": " + (described ? e.getMessage() : e.toString()));
+            return;
+        }
+        if (admission.closing()) {
+            f.release();
+            out.error(f, Status.SERVER_BUSY, "provider " + ctx.channel().localAddress()
+                    + " is shutting down; the call did not run, retry on another provider");
+            return;
+        }
+        if (!admission.submit(new ServerCall(f, head, entry.method(), serializer, remote, out, admission))) {
+            f.release();
+            out.error(f, Status.SERVER_BUSY, "provider " + ctx.channel().localAddress()
+                    + " is busy: all business threads and queue slots are taken; the call did not run."
+                    + " Retry later or on another provider, or raise threads/queues on the protocol");
+        }
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (cause instanceof DecoderException) {
+            log.warn("Closing connection from {}: {}", remote, cause.getCause() != null ? cause.getCause().getMessage()
+                    : cause.getMessage());
+        } else if (cause instanceof IOException) {
+            log.debug("Connection from {} failed: {}", remote, cause.toString());
+        } else {
+            log.warn("Closing connection from {} after an unexpected error", remote, cause);
+        }
+        ctx.close();
+    }
+}

@@ -1,0 +1,116 @@
+package io.kestrel.rpc.transport.internal;
+
+import io.kestrel.rpc.api.PayloadTooLargeException;
+import io.kestrel.rpc.api.RemoteInvocationException;
+import io.kestrel.rpc.api.RpcException;
+import io.kestrel.rpc.api.SerializationException;
+import io.kestrel.rpc.api.serialization.ClassAllowlist;
+import io.kestrel.rpc.api.serialization.Serializer;
+import io.kestrel.rpc.transport.RpcRequest;
+import io.kestrel.rpc.transport.Status;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufInputStream;
+import java.io.IOException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Consumer side of the response body: reads what {@link ResponseEncoder} writes (the byte diagram
+ * is there) and completes the pending call with the value, the provider's exception, or the
+ * exception its status stands for. One per connection.
+ */
+public final class ResponseDecoder {
+    private static final Logger log = LoggerFactory.getLogger(ResponseDecoder.class);
+
+    private final String address;
+    private final int payloadBytes;
+    private final ClassAllowlist allowlist;
+
+    /**
+     * @param address the provider, for messages
+     * @param payloadBytes this consumer's payload limit, for the oversized-response message
+     * @param allowlist which exception classes a provider may name when one must be rebuilt from
+     *     its type and message
+     */
+    public ResponseDecoder(String address, int payloadBytes, ClassAllowlist allowlist) {
+        this.address = address;
+        this.payloadBytes = payloadBytes;
+        this.allowlist = allowlist;
+    }
+
+    /** Completes {@code call} from its response frame; never throws. The caller releases the frame. */
+    public void complete(PendingCall call, Frame f) {
+        RpcRequest request = call.request;
+        String where = request.method().displayName() + " on provider " + address;
+        try {
+            if (f.oversized()) {
+                call.future.completeExceptionally(new PayloadTooLargeException("the response of " + where + " is "
+                        + f.bodyLength + " bytes, over this consumer's payload limit of " + payloadBytes
+                        + " bytes; return less data or raise payload on the reference"));
+            } else if (f.status == Status.OK.code()) {
+                call.future.complete(readValue(f, request));
+            } else if (f.status == Status.SERVICE_ERROR.code()) {
+                call.future.completeExceptionally(remoteException(f, request, where));
+            } else {
+                call.future.completeExceptionally(Status.toException(f.status, Wire.readString(f.body) + " [" + where + "]"));
+            }
+        } catch (Throwable t) {
+            call.future.completeExceptionally(t instanceof RpcException ? t
+                    : new SerializationException("cannot decode the response of " + where + ": " + t, t));
+        }
+    }
+
+    private Object readValue(Frame f, RpcRequest request) throws IOException {
+        ByteBuf body = f.body;
+        if (body.readByte() == ResponseEncoder.RESULT_NULL) {
+            return null;
+        }
+        try (ByteBufInputStream in = new ByteBufInputStream(body)) {
+            return serializer(f, request).deserialize(in, request.returnType());
+        }
+    }
+
+    private Serializer serializer(Frame f, RpcRequest request) {
+        Serializer serializer = request.serializer();
+        if (f.serializationId != serializer.id()) {
+            throw new SerializationException("provider " + address + " answered with serialization id "
+                    + f.serializationId + " to a " + serializer.name() + " (id " + serializer.id() + ") request");
+        }
+        return serializer;
+    }
+
+    private Throwable remoteException(Frame f, RpcRequest request, String where) {
+        ByteBuf body = f.body;
+        String className = Wire.readString(body);
+        String message = Wire.readString(body);
+        if (body.isReadable()) {
+            try (ByteBufInputStream in = new ByteBufInputStream(body)) {
+                Object o = serializer(f, request).deserialize(in, Throwable.class);
+                if (o instanceof Throwable t) {
+                    return t;
+                }
+            } catch (RuntimeException | IOException e) {
+                log.debug("Cannot deserialize {} from {}: {}", className, where, e.toString());
+            }
+        }
+        Throwable rebuilt = rebuild(className, message);
+        return rebuilt != null ? rebuilt : new RemoteInvocationException(className, message, where);
+    }
+
+    /** Recreates an allowed exception type from its name and message, when it has a (String) constructor. */
+    private Throwable rebuild(String className, String message) {
+        if (!allowlist.isAllowed(className)) {
+            return null;
+        }
+        try {
+            ClassLoader loader = Thread.currentThread().getContextClassLoader();
+            Class<?> type = Class.forName(className, false, loader != null ? loader : ResponseDecoder.class.getClassLoader());
+            if (Throwable.class.isAssignableFrom(type)) {
+                return (Throwable) type.getConstructor(String.class).newInstance(message);
+            }
+        } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
+            log.debug("Cannot rebuild remote exception {}: {}", className, e.toString());
+        }
+        return null;
+    }
+}

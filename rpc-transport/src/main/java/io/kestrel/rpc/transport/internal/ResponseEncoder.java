@@ -1,0 +1,107 @@
+package io.kestrel.rpc.transport.internal;
+
+import io.kestrel.rpc.api.serialization.Serializer;
+import io.kestrel.rpc.transport.Status;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufOutputStream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Provider side of the response body: writes what {@link ResponseDecoder} reads on the consumer.
+ *
+ * <pre>
+ *  header (18 bytes, see {@link FrameDecoder}), flags = 0, serialization id and request id of the
+ *  request, status byte of {@link Status}
+ *  status OK:            +-----------------------+--------------------------------------+
+ *                        | byte kind: 0 null,    | value bytes (kind 1 only), written   |
+ *                        |            1 value    | by the frame's serializer            |
+ *                        +-----------------------+--------------------------------------+
+ *  status SERVICE_ERROR: +-----------------+----------------+-------------------------------+
+ *                        | string class    | string message | serialized Throwable, if the  |
+ *                        | name            | (may be empty) | serializer could write it     |
+ *                        +-----------------+----------------+-------------------------------+
+ *  other statuses:       +-----------------------------------------+
+ *                        | string message: what went wrong and why |
+ *                        +-----------------------------------------+
+ *  string = varint byte length + UTF-8 bytes
+ * </pre>
+ *
+ * Each method returns a whole frame whose header still needs {@link #finish}: the body length is
+ * known only once the body is written, and the caller checks it against the payload limit first.
+ */
+public final class ResponseEncoder {
+    private static final Logger log = LoggerFactory.getLogger(ResponseEncoder.class);
+    public static final byte RESULT_NULL = 0;
+    public static final byte RESULT_VALUE = 1;
+
+    private ResponseEncoder() {
+    }
+
+    /**
+     * A successful result.
+     *
+     * @throws RuntimeException what the serializer threw (the buffer is released)
+     */
+    public static ByteBuf value(ByteBufAllocator alloc, Serializer serializer, Object value) {
+        ByteBuf buf = start(alloc, 256);
+        try {
+            if (value == null) {
+                buf.writeByte(RESULT_NULL);
+            } else {
+                buf.writeByte(RESULT_VALUE);
+                serializer.serialize(value, new ByteBufOutputStream(buf));
+            }
+            return buf;
+        } catch (RuntimeException e) {
+            buf.release();
+            throw e;
+        }
+    }
+
+    /**
+     * An exception the service threw: type and message always, the exception itself when the
+     * serializer can write it (else the consumer rebuilds what it can from type and message).
+     */
+    public static ByteBuf exception(ByteBufAllocator alloc, Serializer serializer, Throwable t) {
+        ByteBuf buf = start(alloc, 256);
+        Wire.writeString(buf, t.getClass().getName());
+        Wire.writeString(buf, t.getMessage());
+        int mark = buf.writerIndex();
+        try {
+            serializer.serialize(t, new ByteBufOutputStream(buf));
+        } catch (RuntimeException e) {
+            log.debug("Cannot serialize {} with {}; sending its type and message only: {}", t.getClass().getName(),
+                    serializer.name(), e.toString());
+            buf.writerIndex(mark);
+        }
+        return buf;
+    }
+
+    /** An error status with its message. */
+    public static ByteBuf error(ByteBufAllocator alloc, String message) {
+        ByteBuf buf = start(alloc, 64 + message.length());
+        Wire.writeString(buf, message);
+        return buf;
+    }
+
+    /** Bytes of body in a frame built by this class. */
+    public static int bodyLength(ByteBuf frame) {
+        return frame.writerIndex() - Wire.HEADER_BYTES;
+    }
+
+    /** Writes the header in front of the body. */
+    public static void finish(ByteBuf frame, byte serializationId, Status status, long requestId) {
+        int end = frame.writerIndex();
+        frame.writerIndex(0);
+        Wire.writeHeader(frame, (byte) 0, serializationId, status.code(), requestId, end - Wire.HEADER_BYTES);
+        frame.writerIndex(end);
+    }
+
+    private static ByteBuf start(ByteBufAllocator alloc, int capacity) {
+        ByteBuf buf = alloc.ioBuffer(capacity);
+        buf.writerIndex(Wire.HEADER_BYTES);
+        return buf;
+    }
+}

@@ -1,0 +1,102 @@
+package io.kestrel.rpc.transport.internal;
+
+import io.kestrel.rpc.api.serialization.Serializer;
+import io.kestrel.rpc.transport.ServerMethod;
+import io.kestrel.rpc.transport.Status;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One call on a business thread: drop it if it waited past its caller's deadline, decode the
+ * arguments, run the method, answer (at once, or when an asynchronous method's stage completes).
+ * Owns the request frame and releases it once the arguments are decoded.
+ */
+final class ServerCall implements Runnable {
+    private static final Logger log = LoggerFactory.getLogger(ServerCall.class);
+
+    private final Frame frame;
+    private final RequestDecoder.Head head;
+    private final ServerMethod method;
+    private final Serializer serializer;
+    private final String remote;
+    private final ResponseWriter out;
+    private final Admission admission;
+    private final long receivedNanos = System.nanoTime();
+
+    ServerCall(Frame frame, RequestDecoder.Head head, ServerMethod method, Serializer serializer, String remote,
+            ResponseWriter out, Admission admission) {
+        this.frame = frame;
+        this.head = head;
+        this.method = method;
+        this.serializer = serializer;
+        this.remote = remote;
+        this.out = out;
+        this.admission = admission;
+    }
+
+    @Override
+    public void run() {
+        boolean async = false;
+        try {
+            long waitedMs = (System.nanoTime() - receivedNanos) / 1_000_000;
+            int timeoutMs = head.timeoutMillis();
+            if (timeoutMs > 0 && waitedMs >= timeoutMs) {
+                frame.release();
+                out.error(frame, Status.SERVER_TIMEOUT, method.displayName() + " request " + frame.requestId
+                        + " waited " + waitedMs + " ms for a business thread, beyond the caller's timeout of "
+                        + timeoutMs + " ms; dropped without running");
+                return;
+            }
+            Object[] args;
+            try {
+                args = RequestDecoder.readArguments(frame.body, method.parameterTypes(), serializer);
+            } catch (RuntimeException e) {
+                out.error(frame, Status.BAD_REQUEST, "cannot decode the arguments of " + method.displayName()
+                        + " with " + serializer.name() + ": " + e.getMessage());
+                return;
+            } finally {
+                frame.release();
+            }
+            Object result;
+            try {
+                result = method.invoke(args, head.attachments(), remote);
+            } catch (Throwable t) {
+                out.exception(frame, method, serializer, t);
+                return;
+            }
+            if (result instanceof CompletionStage<?> stage) {
+                async = true;
+                stage.whenComplete((value, error) -> {
+                    try {
+                        if (error != null) {
+                            out.exception(frame, method, serializer, unwrap(error));
+                        } else {
+                            out.value(frame, method, serializer, value);
+                        }
+                    } finally {
+                        admission.finished();
+                    }
+                });
+            } else {
+                out.value(frame, method, serializer, result);
+            }
+        } catch (Throwable t) {
+            log.error("Unexpected failure serving {} request {} from {}", method.displayName(), frame.requestId, remote, t);
+            out.error(frame, Status.SERVER_ERROR, "provider failed serving " + method.displayName() + ": " + t);
+        } finally {
+            if (!async) {
+                admission.finished();
+            }
+        }
+    }
+
+    private static Throwable unwrap(Throwable t) {
+        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t;
+    }
+}

@@ -1,0 +1,76 @@
+package io.kestrel.rpc.transport;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import io.kestrel.rpc.api.BadRequestException;
+import io.kestrel.rpc.api.ClassNotAllowedException;
+import io.kestrel.rpc.api.ConnectionUnavailableException;
+import io.kestrel.rpc.api.PayloadTooLargeException;
+import io.kestrel.rpc.api.RemoteInvocationException;
+import io.kestrel.rpc.api.RpcException;
+import io.kestrel.rpc.api.RpcTimeoutException;
+import io.kestrel.rpc.api.SerializationException;
+import io.kestrel.rpc.api.ServerBusyException;
+import io.kestrel.rpc.api.ServiceNotFoundException;
+import io.kestrel.rpc.api.TransportException;
+import io.kestrel.rpc.transport.Status.Retry;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class StatusTest {
+    @Test
+    void codesAreTheWireContract() {
+        Map<Status, Integer> codes = Map.of(Status.OK, 20, Status.SERVER_TIMEOUT, 31, Status.BAD_REQUEST, 40,
+                Status.BAD_RESPONSE, 50, Status.SERVICE_NOT_FOUND, 60, Status.SERVICE_ERROR, 70, Status.SERVER_ERROR, 80,
+                Status.SERVER_BUSY, 100, Status.PAYLOAD_TOO_LARGE, 110, Status.GOING_AWAY, 120);
+        assertEquals(Status.values().length, codes.size(), "every status has its code pinned here");
+        codes.forEach((status, code) -> {
+            assertEquals(code.byteValue(), status.code());
+            assertSame(status, Status.of(code.byteValue()));
+        });
+        assertNull(Status.of((byte) 30), "client timeout is not a wire status");
+        assertEquals("UNKNOWN(-5)", Status.name((byte) -5));
+    }
+
+    @Test
+    void eachErrorStatusBecomesItsException() {
+        assertInstanceOf(ServerBusyException.class, Status.toException(Status.SERVER_BUSY.code(), "m"));
+        assertInstanceOf(ServiceNotFoundException.class, Status.toException(Status.SERVICE_NOT_FOUND.code(), "m"));
+        assertInstanceOf(BadRequestException.class, Status.toException(Status.BAD_REQUEST.code(), "m"));
+        assertInstanceOf(RpcTimeoutException.class, Status.toException(Status.SERVER_TIMEOUT.code(), "m"));
+        assertInstanceOf(PayloadTooLargeException.class, Status.toException(Status.PAYLOAD_TOO_LARGE.code(), "m"));
+        assertInstanceOf(SerializationException.class, Status.toException(Status.BAD_RESPONSE.code(), "m"));
+        RpcException unknown = Status.toException((byte) 99, "odd");
+        assertEquals(RpcException.class, unknown.getClass());
+        assertEquals("provider answered UNKNOWN(99): odd", unknown.getMessage());
+        assertEquals("provider answered SERVER_ERROR: m", Status.toException(Status.SERVER_ERROR.code(), "m").getMessage());
+    }
+
+    @Test
+    void theFailoverRule() {
+        // certainly did not run: safe anywhere
+        assertEquals(Retry.SAFE, Status.retryOf(new ConnectionUnavailableException("not sent")));
+        assertEquals(Retry.SAFE, Status.retryOf(Status.toException(Status.SERVER_BUSY.code(), "busy")));
+        assertEquals(Retry.SAFE, Status.retryOf(Status.toException(Status.SERVICE_NOT_FOUND.code(), "gone")));
+        // may have run: only for idempotent references
+        assertEquals(Retry.IF_IDEMPOTENT, Status.retryOf(new RpcTimeoutException("late")));
+        assertEquals(Retry.IF_IDEMPOTENT, Status.retryOf(new TransportException("lost in flight")));
+        // ran, or retrying cannot help
+        assertEquals(Retry.NEVER, Status.retryOf(new PayloadTooLargeException("big")));
+        assertEquals(Retry.NEVER, Status.retryOf(new BadRequestException("bad")));
+        assertEquals(Retry.NEVER, Status.retryOf(new ClassNotAllowedException("refused")));
+        assertEquals(Retry.NEVER, Status.retryOf(new RemoteInvocationException("X", "y", "z")));
+        assertEquals(Retry.NEVER, Status.retryOf(new IllegalStateException("thrown by the service")));
+    }
+
+    @Test
+    void providerSideFailuresPickTheirStatus() {
+        assertEquals(Status.SERVICE_NOT_FOUND, Status.ofRequestFailure(new ServiceNotFoundException("x")));
+        assertEquals(Status.BAD_REQUEST, Status.ofRequestFailure(new BadRequestException("x")));
+        assertEquals(Status.BAD_REQUEST, Status.ofRequestFailure(new IndexOutOfBoundsException("x")));
+        assertEquals(Status.PAYLOAD_TOO_LARGE, Status.ofRequestFailure(new PayloadTooLargeException("x")));
+    }
+}

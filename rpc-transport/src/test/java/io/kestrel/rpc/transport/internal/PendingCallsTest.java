@@ -1,0 +1,104 @@
+package io.kestrel.rpc.transport.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.kestrel.rpc.api.RpcTimeoutException;
+import io.kestrel.rpc.api.TransportException;
+import io.kestrel.rpc.transport.MethodRef;
+import io.netty.util.HashedWheelTimer;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class PendingCallsTest {
+    private final HashedWheelTimer timer = TestSupport.timer();
+    private final MethodRef greet = new MethodRef(TestSupport.KEY, TestSupport.GREET);
+    private final PendingCalls pending = new PendingCalls(timer, 2, () -> "here -> there");
+
+    @AfterEach
+    void stop() {
+        timer.stop();
+    }
+
+    @Test
+    void reservationsAreCappedAndGivenBack() {
+        assertTrue(pending.reserve());
+        assertTrue(pending.reserve());
+        assertFalse(pending.reserve(), "a third call over max 2");
+        pending.unreserve();
+        assertTrue(pending.reserve());
+        assertEquals(2, pending.size());
+    }
+
+    @Test
+    void aCallLeavesTheTableExactlyOnce() {
+        assertTrue(pending.reserve());
+        PendingCall call = pending.add(TestSupport.request(greet, 60_000, Map.of(), "x"));
+        assertTrue(call.isPending());
+        assertSame(call, pending.take(call.id()));
+        assertNull(pending.take(call.id()), "taken twice");
+        call.fail(new IllegalStateException("late")); // ended already: nothing happens
+        assertFalse(call.future().isDone());
+        assertEquals(0, pending.size());
+    }
+
+    @Test
+    void deadlineFailsTheCallWithItsLimitAndRoute() {
+        assertTrue(pending.reserve());
+        PendingCall call = pending.add(TestSupport.request(greet, 30, Map.of(), "x"));
+        ExecutionException e = assertThrows(ExecutionException.class, () -> call.future().get(10, TimeUnit.SECONDS));
+        RpcTimeoutException timeout = assertInstanceOf(RpcTimeoutException.class, e.getCause());
+        assertTrue(timeout.getMessage().contains("limit 30 ms"), timeout.getMessage());
+        assertTrue(timeout.getMessage().contains("here -> there"), timeout.getMessage());
+        assertTrue(timeout.getMessage().contains(TestSupport.KEY + "#greet"), timeout.getMessage());
+        assertEquals(0, pending.size());
+        assertNull(pending.take(call.id()), "a late response finds nothing");
+    }
+
+    @Test
+    void failAllSaysTheCallsMayHaveRun() {
+        assertTrue(pending.reserve());
+        PendingCall a = pending.add(TestSupport.request(greet, 60_000, Map.of(), "a"));
+        assertTrue(pending.reserve());
+        PendingCall b = pending.add(TestSupport.request(greet, 60_000, Map.of(), "b"));
+        pending.failAll("the connection closed");
+        for (PendingCall c : new PendingCall[] {a, b}) {
+            ExecutionException e = assertThrows(ExecutionException.class, () -> c.future().get(1, TimeUnit.SECONDS));
+            assertInstanceOf(TransportException.class, e.getCause());
+            assertTrue(e.getCause().getMessage().contains("may or may not have run"), e.getCause().getMessage());
+        }
+        assertEquals(0, pending.size());
+    }
+
+    @Test
+    void whenEmptyRunsOnceWhenTheLastCallEnds() throws Exception {
+        AtomicInteger runs = new AtomicInteger();
+        CountDownLatch ran = new CountDownLatch(1);
+        assertTrue(pending.reserve());
+        PendingCall call = pending.add(TestSupport.request(greet, 60_000, Map.of(), "x"));
+        pending.whenEmpty(() -> {
+            runs.incrementAndGet();
+            ran.countDown();
+        }, 60_000);
+        assertEquals(0, runs.get(), "a call is still pending");
+        pending.take(call.id());
+        assertTrue(ran.await(5, TimeUnit.SECONDS));
+        assertTrue(pending.reserve());
+        pending.take(pending.add(TestSupport.request(greet, 60_000, Map.of(), "y")).id());
+        assertEquals(1, runs.get(), "runs once only");
+
+        CountDownLatch atOnce = new CountDownLatch(1);
+        pending.whenEmpty(atOnce::countDown, 60_000);
+        assertEquals(0, atOnce.getCount(), "runs at once when nothing is pending");
+    }
+}
