@@ -21,7 +21,7 @@ public final class ReferenceConfig<T> {
     private final Duration timeout;
     private final int retries;
     private final String loadBalance;
-    private final String cluster;
+    private final ClusterMode cluster;
     private final String serialization;
     private final Class<? extends SerializationOptimizer> optimizer;
     private final String url;
@@ -92,8 +92,8 @@ public final class ReferenceConfig<T> {
         return loadBalance;
     }
 
-    /** Fault tolerance ({@code cluster}): failover, failfast, failsafe. Default failover. */
-    public String cluster() {
+    /** Fault tolerance ({@code cluster}): failover, failfast, failsafe. Default {@link ClusterMode#FAILOVER}. */
+    public ClusterMode cluster() {
         return cluster;
     }
 
@@ -178,7 +178,7 @@ public final class ReferenceConfig<T> {
         private Duration timeout = Duration.ofSeconds(3);
         private int retries = 2;
         private String loadBalance = "random";
-        private String cluster = "failover";
+        private ClusterMode cluster = ClusterMode.FAILOVER;
         private String serialization;
         private Class<? extends SerializationOptimizer> optimizer;
         private String url;
@@ -226,13 +226,9 @@ public final class ReferenceConfig<T> {
             return this;
         }
 
-        public Builder<T> cluster(String name) {
-            String c = Checks.nonBlank("reference cluster", name).toLowerCase(Locale.ROOT);
-            if (!Set.of("failover", "failfast", "failsafe").contains(c)) {
-                throw new IllegalArgumentException("reference cluster '" + name
-                        + "' is unknown; use failover, failfast or failsafe");
-            }
-            this.cluster = c;
+        /** Parse configuration text with {@link ClusterMode#byName}. */
+        public Builder<T> cluster(ClusterMode mode) {
+            this.cluster = Objects.requireNonNull(mode, "reference cluster");
             return this;
         }
 

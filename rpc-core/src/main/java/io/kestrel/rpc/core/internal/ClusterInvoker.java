@@ -9,6 +9,7 @@ import io.kestrel.rpc.api.ServerBusyException;
 import io.kestrel.rpc.api.ServiceNotFoundException;
 import io.kestrel.rpc.api.cluster.Invocation;
 import io.kestrel.rpc.api.cluster.LoadBalance;
+import io.kestrel.rpc.api.config.ClusterMode;
 import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.api.registry.ProviderInfo;
 import io.kestrel.rpc.api.serialization.Serializer;
@@ -51,7 +52,7 @@ public final class ClusterInvoker {
         this.directory = directory;
         this.loadBalance = loadBalance;
         this.serializer = serializer;
-        this.retries = config.cluster().equals("failover") ? config.retries() : 0;
+        this.retries = config.cluster() == ClusterMode.FAILOVER ? config.retries() : 0;
     }
 
     public Serializer serializer() {
@@ -68,7 +69,7 @@ public final class ClusterInvoker {
                 method.resultType);
         Invocation invocation = new Invocation(config.key(), method.method, args, attachments);
         CompletableFuture<Object> result = attempt(request, invocation, new ArrayList<>(), 0, null);
-        if (config.cluster().equals("failsafe")) {
+        if (config.cluster() == ClusterMode.FAILSAFE) {
             return result.exceptionally(e -> {
                 log.warn("failsafe: {} failed and returns null: {}", method.ref.displayName(), e.toString());
                 return null;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kestrel.rpc.api.config.ClusterMode;
 import io.kestrel.rpc.api.config.ProtocolConfig;
 import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.api.config.RegistryConfig;
@@ -93,7 +94,7 @@ class ConfigSourceTest {
         assertEquals(Duration.ofMillis(700), ref.timeout());
         assertEquals(1, ref.retries());
         assertEquals(false, ref.check());
-        assertEquals("failfast", ref.cluster());
+        assertEquals(ClusterMode.FAILFAST, ref.cluster());
     }
 
     @Test
@@ -109,6 +110,8 @@ class ConfigSourceTest {
                 SyncOnly.class, getClass().getClassLoader()));
         assertTrue(cluster.getMessage().startsWith("<rpc:reference> attribute 'cluster' = \"failslow\""),
                 cluster.getMessage());
+        assertTrue(cluster.getMessage().endsWith("unknown cluster mode 'failslow'; use one of failover, failfast,"
+                + " failsafe"), cluster.getMessage());
     }
 
     @Test
