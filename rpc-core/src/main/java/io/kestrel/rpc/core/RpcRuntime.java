@@ -124,7 +124,7 @@ public final class RpcRuntime implements AutoCloseable {
         }
         List<Byte> accepted = dispatcher.add(config);
         ProviderInfo info = new ProviderInfo(advertisedHost(), server.port(), config.key(), accepted, config.weight(),
-                ProviderDispatcher.remoteMethodNames(config.interfaceClass()));
+                ProviderDispatcher.remoteMethodNames(config.interfaceClass()), config.timeout().orElse(null));
         Registry r = registry();
         if (r != null) {
             r.register(info);

@@ -12,7 +12,7 @@ import java.util.TreeMap;
 public final class Serializations {
     private static final ExtensionPoint<Serialization> EXTENSIONS = ExtensionPoint.of(Serialization.class,
             "serialization", Serialization::name,
-            "Is the rpc-serialization jar (or your plug-in) a dependency?");
+            "Is the rpc-serialization jar (or your plug-in) a dependency?").listedAs(s -> s.name() + "=" + s.id());
     /** The table built for the loader seen last; rebuilt when a thread with another loader asks. */
     private static volatile Serializations last;
 

@@ -35,14 +35,17 @@ public final class ExtensionPoint<S> {
     private final String kind;
     private final Function<? super S, String> nameOf;
     private final String hint;
+    private final Function<? super S, String> listedAs;
     private final Map<ClassLoader, Extensions<S>> byContextLoader = new ConcurrentHashMap<>();
     private volatile Extensions<S> own;
 
-    private ExtensionPoint(Class<S> spi, String kind, Function<? super S, String> nameOf, String hint) {
+    private ExtensionPoint(Class<S> spi, String kind, Function<? super S, String> nameOf, String hint,
+            Function<? super S, String> listedAs) {
         this.spi = spi;
         this.kind = kind;
         this.nameOf = nameOf;
         this.hint = hint;
+        this.listedAs = listedAs;
     }
 
     /**
@@ -54,7 +57,15 @@ public final class ExtensionPoint<S> {
      */
     public static <S> ExtensionPoint<S> of(Class<S> spi, String kind, Function<? super S, String> nameOf, String hint) {
         return new ExtensionPoint<>(Objects.requireNonNull(spi, "spi"), Objects.requireNonNull(kind, "kind"),
-                Objects.requireNonNull(nameOf, "nameOf"), hint == null ? "" : hint.trim());
+                Objects.requireNonNull(nameOf, "nameOf"), hint == null ? "" : hint.trim(), null);
+    }
+
+    /**
+     * The same extension point, listing the known implementations in the unknown-name message with
+     * {@code label} (e.g. {@code "kryo=8"}, name and wire id) instead of the bare name.
+     */
+    public ExtensionPoint<S> listedAs(Function<? super S, String> label) {
+        return new ExtensionPoint<>(spi, kind, nameOf, hint, Objects.requireNonNull(label, "label"));
     }
 
     /** The extension interface. */
@@ -119,6 +130,11 @@ public final class ExtensionPoint<S> {
 
     String hint() {
         return hint;
+    }
+
+    /** How an implementation is shown among the known ones: its label, or its name. */
+    String listed(S extension) {
+        return listedAs != null ? listedAs.apply(extension) : nameOf(extension);
     }
 
     String nameOf(S extension) {

@@ -115,7 +115,9 @@ public final class Extensions<S> {
         String suggestion = closest(ExtensionPoint.normalize(name)).map(c -> "; did you mean '" + c + "'?").orElse(".");
         String advice = point.hint().isEmpty()
                 ? "Plug-ins are listed in " + servicesFile() + " on the classpath" : point.hint();
-        return new IllegalArgumentException("Unknown " + point.kind() + " '" + name + "'; known: " + names() + suggestion
+        Set<String> known = new TreeSet<>();
+        shared.values().forEach(s -> known.add(point.listed(s)));
+        return new IllegalArgumentException("Unknown " + point.kind() + " '" + name + "'; known: " + known + suggestion
                 + " " + advice);
     }
 

@@ -45,6 +45,11 @@ class ExtensionPointTest {
                 + " setting.", typo.getMessage());
         IllegalArgumentException other = assertThrows(IllegalArgumentException.class, () -> found.create("ciao"));
         assertEquals("Unknown greeter 'ciao'; known: [bonjour, hello]. Check the greeting setting.", other.getMessage());
+
+        IllegalArgumentException labelled = assertThrows(IllegalArgumentException.class,
+                () -> GREETERS.listedAs(g -> g.name() + "=1").installed().get("ciao"));
+        assertTrue(labelled.getMessage().startsWith("Unknown greeter 'ciao'; known: [Bonjour=1, hello=1]."),
+                labelled.getMessage());
     }
 
     @Test

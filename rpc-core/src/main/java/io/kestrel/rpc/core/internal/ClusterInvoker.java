@@ -14,6 +14,7 @@ import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.api.registry.ProviderInfo;
 import io.kestrel.rpc.api.serialization.Serializer;
 import io.kestrel.rpc.transport.RpcRequest;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -46,6 +47,8 @@ public final class ClusterInvoker {
     private final LoadBalance loadBalance;
     private final Serializer serializer;
     private final int retries;
+    private final int referenceTimeoutMillis; // 0: the reference sets none
+    private volatile int longestTimeoutMillis;
 
     public ClusterInvoker(ReferenceConfig<?> config, Directory directory, LoadBalance loadBalance, Serializer serializer) {
         this.config = config;
@@ -53,6 +56,36 @@ public final class ClusterInvoker {
         this.loadBalance = loadBalance;
         this.serializer = serializer;
         this.retries = config.cluster() == ClusterMode.FAILOVER ? config.retries() : 0;
+        this.referenceTimeoutMillis = config.timeout().map(ClusterInvoker::millis).orElse(0);
+        this.longestTimeoutMillis = millis(config.timeout().orElse(ReferenceConfig.DEFAULT_TIMEOUT));
+    }
+
+    /**
+     * The deadline of a call to {@code provider}: the reference's timeout if set, else the timeout the provider
+     * publishes (its service's), else {@link ReferenceConfig#DEFAULT_TIMEOUT}. A direct-mode provider publishes none.
+     */
+    int timeoutMillis(ProviderInfo provider) {
+        return referenceTimeoutMillis > 0 ? referenceTimeoutMillis
+                : millis(provider.timeout().orElse(ReferenceConfig.DEFAULT_TIMEOUT));
+    }
+
+    /** The request carrying the deadline for this provider: the timer wheel, the wire and the error message use it. */
+    private RpcRequest withTimeoutFor(ProviderInfo provider, RpcRequest request) {
+        int timeout = timeoutMillis(provider);
+        if (timeout > longestTimeoutMillis) {
+            longestTimeoutMillis = timeout;
+        }
+        return timeout == request.timeoutMillis() ? request : new RpcRequest(request.method(), request.serializer(),
+                request.arguments(), request.attachments(), timeout, request.returnType());
+    }
+
+    /** The longest deadline a call of this reference has had (at least the reference's or the default). */
+    public int longestTimeoutMillis() {
+        return longestTimeoutMillis;
+    }
+
+    private static int millis(Duration d) {
+        return (int) Math.min(Integer.MAX_VALUE, d.toMillis());
     }
 
     public Serializer serializer() {
@@ -88,7 +121,7 @@ public final class ClusterInvoker {
             return CompletableFuture.failedFuture(previous != null ? previous : e);
         }
         endpoint.active.incrementAndGet();
-        CompletableFuture<Object> call = endpoint.connection().invoke(request);
+        CompletableFuture<Object> call = endpoint.connection().invoke(withTimeoutFor(endpoint.provider(), request));
         call.whenComplete((v, e) -> endpoint.active.decrementAndGet());
         if (attempt >= retries) {
             return call;

@@ -11,6 +11,7 @@ import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.api.config.RegistryConfig;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 import org.springframework.core.env.MapPropertySource;
@@ -91,7 +92,7 @@ class ConfigSourceTest {
         ReferenceConfig<SyncOnly> ref = ConfigBinder.reference(src, defaults, SyncOnly.class, getClass().getClassLoader());
 
         assertEquals(true, ref.idempotent());
-        assertEquals(Duration.ofMillis(700), ref.timeout());
+        assertEquals(Optional.of(Duration.ofMillis(700)), ref.timeout());
         assertEquals(1, ref.retries());
         assertEquals(false, ref.check());
         assertEquals(ClusterMode.FAILFAST, ref.cluster());
