@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kestrel.rpc.api.NoProviderException;
 import io.kestrel.rpc.api.RpcTimeoutException;
+import io.kestrel.rpc.api.config.ClusterMode;
 import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.api.config.RegistryConfig;
 import io.kestrel.rpc.api.config.ServiceConfig;
@@ -219,8 +220,8 @@ class ClusterTest {
     @Test
     void failsafeReturnsNullAndFailfastDoesNotRetry() throws Exception {
         RpcRuntime only = providerRuntime("x");
-        WhoService failsafe = consumer(ReferenceConfig.builder(WhoService.class).cluster("failsafe").timeout(Duration.ofMillis(200)));
-        WhoService failfast = consumer(ReferenceConfig.builder(WhoService.class).cluster("failfast").timeout(Duration.ofMillis(200)));
+        WhoService failsafe = consumer(ReferenceConfig.builder(WhoService.class).cluster(ClusterMode.FAILSAFE).timeout(Duration.ofMillis(200)));
+        WhoService failfast = consumer(ReferenceConfig.builder(WhoService.class).cluster(ClusterMode.FAILFAST).timeout(Duration.ofMillis(200)));
         assertEquals("x", failsafe.who());
         assertNull(failsafe.slowWho(600), "failsafe swallows the timeout");
         assertThrows(RpcTimeoutException.class, () -> failfast.slowWho(600));

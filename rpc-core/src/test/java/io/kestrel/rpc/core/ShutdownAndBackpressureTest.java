@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kestrel.rpc.api.ServerBusyException;
+import io.kestrel.rpc.api.config.ClusterMode;
 import io.kestrel.rpc.api.config.ProtocolConfig;
 import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.api.config.RegistryConfig;
@@ -130,7 +131,7 @@ class ShutdownAndBackpressureTest {
         provider.export(ServiceConfig.builder(WhoService.class, new NamedWho("p")).build());
         RpcRuntime consumer = RpcRuntime.builder().build();
         try {
-            WhoService who = consumer.refer(ReferenceConfig.builder(WhoService.class).cluster("failfast")
+            WhoService who = consumer.refer(ReferenceConfig.builder(WhoService.class).cluster(ClusterMode.FAILFAST)
                     .url("127.0.0.1:" + provider.boundPort()).timeout(Duration.ofSeconds(5)).build());
             CompletableFuture<String> hog = CompletableFuture.supplyAsync(() -> who.slowWho(1500));
             await("the only thread is taken", () -> provider.inFlightCalls() == 1);
@@ -151,7 +152,7 @@ class ShutdownAndBackpressureTest {
         RpcRuntime provider = whoProvider(null, 0, new NamedWho("p"));
         RpcRuntime consumer = RpcRuntime.builder().build();
         try {
-            WhoService who = consumer.refer(ReferenceConfig.builder(WhoService.class).cluster("failfast")
+            WhoService who = consumer.refer(ReferenceConfig.builder(WhoService.class).cluster(ClusterMode.FAILFAST)
                     .maxPendingCalls(2).url("127.0.0.1:" + provider.boundPort()).timeout(Duration.ofSeconds(5)).build());
             CompletableFuture<String> first = CompletableFuture.supplyAsync(() -> who.slowWho(1000));
             CompletableFuture<String> second = CompletableFuture.supplyAsync(() -> who.slowWho(1000));

@@ -36,7 +36,7 @@ public @interface RpcReference {
     /** Service group. */
     String group() default "";
 
-    /** Deadline of each call: milliseconds or 500ms/3s. Default 3 s. */
+    /** Deadline of each call: milliseconds or 500ms/3s. Default: the provider's published service timeout, else 3 s. */
     String timeout() default "";
 
     /** Extra attempts on other providers with cluster failover. Default 2. */

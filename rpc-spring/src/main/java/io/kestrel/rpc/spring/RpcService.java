@@ -37,7 +37,10 @@ public @interface RpcService {
     /** Service group; consumers must ask for the same one. */
     String group() default "";
 
-    /** Longest time a call without a consumer deadline may run: milliseconds or 500ms/3s. Default 3 s. */
+    /**
+     * Default deadline for consumers that set no timeout, published in the registry record: milliseconds or
+     * 500ms/3s. Default: none (such consumers use 3 s).
+     */
     String timeout() default "";
 
     /** Relative weight for weighted load balancing. Default 100. */

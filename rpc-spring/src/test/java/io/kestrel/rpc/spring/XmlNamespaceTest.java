@@ -5,12 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kestrel.rpc.api.config.ProtocolConfig;
 import io.kestrel.rpc.api.config.ReferenceConfig;
+import io.kestrel.rpc.api.registry.ProviderInfo;
 import io.kestrel.rpc.core.RpcRuntime;
 import io.kestrel.rpc.spring.fixture.GreetingService;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -61,10 +65,23 @@ class XmlNamespaceTest {
             assertEquals("hello bob from p1", greeter.greetAsync("bob").join());
             ReferenceConfig<?> ref = consumer.getBean("&greeter", ReferenceBean.class).getReferenceConfig();
             assertEquals("roundrobin", ref.loadBalance());
-            assertEquals(Duration.ofSeconds(2), ref.timeout());
+            assertEquals(Optional.of(Duration.ofSeconds(2)), ref.timeout());
             ProtocolConfig protocol = provider.getBean(RpcRuntime.class).protocol();
             assertEquals(Duration.ofSeconds(2), protocol.shutdownTimeout());
             assertEquals("test-provider-p1", provider.getBean(RpcRuntime.class).application().name());
+        }
+    }
+
+    @Test
+    void serviceTimeoutAttributeIsPublishedInTheRegistryRecord() throws Exception {
+        try (CuratorFramework curator = CuratorFrameworkFactory.newClient(zookeeper.getConnectString(), new RetryOneTime(100))) {
+            curator.start();
+            List<String> nodes = curator.getChildren().forPath("/kestrel/" + GreetingService.class.getName() + "/providers");
+            assertTrue(!nodes.isEmpty(), "provider p1 is registered");
+            for (String node : nodes) {
+                ProviderInfo record = ProviderInfo.fromUrl(URLDecoder.decode(node, StandardCharsets.UTF_8));
+                assertEquals(Optional.of(Duration.ofSeconds(2)), record.timeout(), "timeout=\"2s\" of <rpc:service>");
+            }
         }
     }
 

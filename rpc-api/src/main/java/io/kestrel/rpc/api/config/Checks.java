@@ -16,6 +16,15 @@ final class Checks {
         return d;
     }
 
+    /** A positive duration of at least one whole millisecond (deadlines travel as milliseconds). */
+    static Duration positiveMillis(String setting, Duration d) {
+        positive(setting, d);
+        if (d.toMillis() < 1) {
+            throw new IllegalArgumentException(setting + " must be at least 1 ms, was " + d);
+        }
+        return d;
+    }
+
     static int atLeast(String setting, int value, int min) {
         if (value < min) {
             throw new IllegalArgumentException(setting + " must be >= " + min + ", was " + value);

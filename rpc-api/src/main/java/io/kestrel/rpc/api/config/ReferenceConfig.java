@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -15,13 +16,16 @@ import java.util.Set;
  * @param <T> the service interface
  */
 public final class ReferenceConfig<T> {
+    /** The deadline of calls when neither the reference nor the provider's service sets a timeout: 3 s. */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(3);
+
     private final Class<T> interfaceClass;
     private final String version;
     private final String group;
     private final Duration timeout;
     private final int retries;
     private final String loadBalance;
-    private final String cluster;
+    private final ClusterMode cluster;
     private final String serialization;
     private final Class<? extends SerializationOptimizer> optimizer;
     private final String url;
@@ -77,9 +81,14 @@ public final class ReferenceConfig<T> {
         return new ServiceKey(interfaceClass.getName(), version, group);
     }
 
-    /** Deadline of each call ({@code timeout}). Default 3 s. */
-    public Duration timeout() {
-        return timeout;
+    /**
+     * Deadline of each call ({@code timeout}), or empty when not set (the default). The deadline a call
+     * uses is, in order: this timeout if set; else the timeout the chosen provider publishes in the
+     * registry (its service's {@code timeout}); else {@link #DEFAULT_TIMEOUT} (3 s). In direct mode
+     * ({@link #url()}) there is no registry record, so it is this timeout or the default.
+     */
+    public Optional<Duration> timeout() {
+        return Optional.ofNullable(timeout);
     }
 
     /** Extra attempts on other providers with cluster "failover" ({@code retries}). Default 2. */
@@ -92,8 +101,8 @@ public final class ReferenceConfig<T> {
         return loadBalance;
     }
 
-    /** Fault tolerance ({@code cluster}): failover, failfast, failsafe. Default failover. */
-    public String cluster() {
+    /** Fault tolerance ({@code cluster}): failover, failfast, failsafe. Default {@link ClusterMode#FAILOVER}. */
+    public ClusterMode cluster() {
         return cluster;
     }
 
@@ -172,19 +181,19 @@ public final class ReferenceConfig<T> {
 
     @Override
     public String toString() {
-        return "ReferenceConfig{" + key() + (url != null ? ", url=" + url : "") + ", timeout=" + timeout.toMillis()
-                + "ms, cluster=" + cluster + ", retries=" + retries + ", loadbalance=" + loadBalance
-                + ", serialization=" + serialization + "}";
+        return "ReferenceConfig{" + key() + (url != null ? ", url=" + url : "") + ", timeout="
+                + (timeout != null ? timeout.toMillis() + "ms" : "unset") + ", cluster=" + cluster + ", retries=" + retries
+                + ", loadbalance=" + loadBalance + ", serialization=" + serialization + "}";
     }
 
     public static final class Builder<T> {
         private final Class<T> interfaceClass;
         private String version = "";
         private String group = "";
-        private Duration timeout = Duration.ofSeconds(3);
+        private Duration timeout;
         private int retries = 2;
         private String loadBalance = "random";
-        private String cluster = "failover";
+        private ClusterMode cluster = ClusterMode.FAILOVER;
         private String serialization;
         private Class<? extends SerializationOptimizer> optimizer;
         private String url;
@@ -217,8 +226,9 @@ public final class ReferenceConfig<T> {
             return this;
         }
 
+        /** See {@link ReferenceConfig#timeout()}; at least 1 ms. */
         public Builder<T> timeout(Duration timeout) {
-            this.timeout = Checks.positive("reference timeout", timeout);
+            this.timeout = Checks.positiveMillis("reference timeout", timeout);
             return this;
         }
 
@@ -232,13 +242,9 @@ public final class ReferenceConfig<T> {
             return this;
         }
 
-        public Builder<T> cluster(String name) {
-            String c = Checks.nonBlank("reference cluster", name).toLowerCase(Locale.ROOT);
-            if (!Set.of("failover", "failfast", "failsafe").contains(c)) {
-                throw new IllegalArgumentException("reference cluster '" + name
-                        + "' is unknown; use failover, failfast or failsafe");
-            }
-            this.cluster = c;
+        /** Parse configuration text with {@link ClusterMode#byName}. */
+        public Builder<T> cluster(ClusterMode mode) {
+            this.cluster = Objects.requireNonNull(mode, "reference cluster");
             return this;
         }
 

@@ -4,6 +4,7 @@ import io.kestrel.rpc.api.ServiceKey;
 import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -57,11 +58,13 @@ public final class ServiceConfig<T> {
     }
 
     /**
-     * Longest time the provider keeps working on a call whose caller sent no deadline
-     * ({@code timeout}); calls carry the consumer's own deadline, which wins. Default 3 s.
+     * The service's default call deadline for consumers ({@code timeout}): published in the provider's
+     * registry record, it is the deadline of calls from references that set no timeout of their own. A
+     * reference's own timeout wins; references in direct mode ({@code url}) never see it. Empty (the
+     * default) publishes nothing, and such consumers use {@link ReferenceConfig#DEFAULT_TIMEOUT}.
      */
-    public Duration timeout() {
-        return timeout;
+    public Optional<Duration> timeout() {
+        return Optional.ofNullable(timeout);
     }
 
     /** Relative weight for weighted load balancing ({@code weight}). Default 100. */
@@ -80,7 +83,8 @@ public final class ServiceConfig<T> {
 
     @Override
     public String toString() {
-        return "ServiceConfig{" + key() + ", ref=" + ref.getClass().getName() + ", weight=" + weight + "}";
+        return "ServiceConfig{" + key() + ", ref=" + ref.getClass().getName() + ", weight=" + weight
+                + (timeout != null ? ", timeout=" + timeout.toMillis() + "ms" : "") + "}";
     }
 
     public static final class Builder<T> {
@@ -88,7 +92,7 @@ public final class ServiceConfig<T> {
         private final T ref;
         private String version = "";
         private String group = "";
-        private Duration timeout = Duration.ofSeconds(3);
+        private Duration timeout;
         private int weight = 100;
         private final Set<String> serializations = new LinkedHashSet<>();
 
@@ -117,8 +121,9 @@ public final class ServiceConfig<T> {
             return this;
         }
 
+        /** See {@link ServiceConfig#timeout()}; at least 1 ms. */
         public Builder<T> timeout(Duration timeout) {
-            this.timeout = Checks.positive("service timeout", timeout);
+            this.timeout = Checks.positiveMillis("service timeout", timeout);
             return this;
         }
 

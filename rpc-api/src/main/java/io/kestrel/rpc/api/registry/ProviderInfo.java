@@ -4,18 +4,22 @@ import io.kestrel.rpc.api.ServiceKey;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * One provider of one service, as published in the registry. Immutable.
  *
  * <p>Its storage form ({@link #toUrl()}) is URL-shaped:
- * {@code kestrel://10.0.0.5:20880/com.example.UserService?version=1.0&group=a&serialization=8,2&weight=100&methods=get,list}.
- * That string is a registry storage format, not a configuration API.
+ * {@code kestrel://10.0.0.5:20880/com.example.UserService?version=1.0&group=a&serialization=8,2&weight=100&methods=get,list&timeout=500}.
+ * That string is a registry storage format, not a configuration API. {@code timeout} (milliseconds) is
+ * present only when the service sets one; records written before it existed, and records without it,
+ * read as "no published timeout". Unknown parameters are ignored, so older readers accept newer records.
  */
 public final class ProviderInfo {
     private final String host;
@@ -24,9 +28,20 @@ public final class ProviderInfo {
     private final List<Byte> serializationIds;
     private final int weight;
     private final List<String> methods;
+    private final Duration timeout;
 
+    /** A provider that publishes no timeout. */
     public ProviderInfo(String host, int port, ServiceKey service, List<Byte> serializationIds, int weight,
             List<String> methods) {
+        this(host, port, service, serializationIds, weight, methods, null);
+    }
+
+    /**
+     * @param timeout the service's timeout, the default deadline of consumers that set none; null for none.
+     *     Whole milliseconds are kept
+     */
+    public ProviderInfo(String host, int port, ServiceKey service, List<Byte> serializationIds, int weight,
+            List<String> methods, Duration timeout) {
         if (host == null || host.isBlank()) {
             throw new IllegalArgumentException("provider host must not be empty");
         }
@@ -42,6 +57,10 @@ public final class ProviderInfo {
         this.serializationIds = List.copyOf(serializationIds);
         this.weight = weight;
         this.methods = List.copyOf(methods);
+        if (timeout != null && timeout.toMillis() <= 0) {
+            throw new IllegalArgumentException("provider timeout must be at least 1 ms, was " + timeout);
+        }
+        this.timeout = timeout == null ? null : Duration.ofMillis(timeout.toMillis());
     }
 
     public String host() {
@@ -76,6 +95,14 @@ public final class ProviderInfo {
         return methods;
     }
 
+    /**
+     * The service's timeout ({@code timeout} on {@code <rpc:service>}): consumers whose reference sets no
+     * timeout use it as the deadline of calls to this provider. Empty when the service sets none.
+     */
+    public Optional<Duration> timeout() {
+        return Optional.ofNullable(timeout);
+    }
+
     /** The storage form; see the class comment. */
     public String toUrl() {
         StringBuilder sb = new StringBuilder("kestrel://").append(host).append(':').append(port).append('/')
@@ -88,6 +115,9 @@ public final class ProviderInfo {
         }
         sb.append("&weight=").append(weight);
         sb.append("&methods=").append(enc(String.join(",", methods)));
+        if (timeout != null) {
+            sb.append("&timeout=").append(timeout.toMillis());
+        }
         return sb.toString();
     }
 
@@ -131,8 +161,9 @@ public final class ProviderInfo {
                 }
             }
             int weight = Integer.parseInt(params.getOrDefault("weight", "100"));
+            String timeout = params.get("timeout");
             return new ProviderInfo(host, port, new ServiceKey(iface, params.get("version"), params.get("group")),
-                    ids, weight, methods);
+                    ids, weight, methods, timeout == null ? null : Duration.ofMillis(Long.parseLong(timeout)));
         } catch (RuntimeException e) {
             throw new IllegalArgumentException("Malformed provider record '" + url + "': " + e.getMessage(), e);
         }
@@ -158,6 +189,7 @@ public final class ProviderInfo {
 
     @Override
     public String toString() {
-        return address() + "/" + service + (weight != 100 ? " weight=" + weight : "");
+        return address() + "/" + service + (weight != 100 ? " weight=" + weight : "")
+                + (timeout != null ? " timeout=" + timeout.toMillis() + "ms" : "");
     }
 }

@@ -1,48 +1,43 @@
 package io.kestrel.rpc.api.serialization;
 
-import java.util.Collections;
-import java.util.LinkedHashMap;
+import io.kestrel.rpc.api.spi.ExtensionPoint;
+import io.kestrel.rpc.api.spi.Extensions;
 import java.util.Map;
-import java.util.ServiceLoader;
 import java.util.TreeMap;
 
 /**
- * The serializations on the classpath, loaded once with {@link ServiceLoader} and looked up by
- * name or wire id. Refuses two implementations with the same id or name.
+ * The serializations on the classpath, found through {@link ExtensionPoint} (so under its class-loader
+ * policy) and looked up by name or wire id. Refuses two implementations with the same id or name.
  */
 public final class Serializations {
-    private static volatile Serializations instance;
+    private static final ExtensionPoint<Serialization> EXTENSIONS = ExtensionPoint.of(Serialization.class,
+            "serialization", Serialization::name,
+            "Is the rpc-serialization jar (or your plug-in) a dependency?").listedAs(s -> s.name() + "=" + s.id());
+    /** The table built for the loader seen last; rebuilt when a thread with another loader asks. */
+    private static volatile Serializations last;
 
-    private final Map<String, Serialization> byName;
+    private final Extensions<Serialization> found;
     private final Serialization[] byId = new Serialization[256];
 
-    private Serializations(Iterable<Serialization> found) {
-        Map<String, Serialization> names = new LinkedHashMap<>();
-        for (Serialization s : found) {
+    private Serializations(Extensions<Serialization> found) {
+        this.found = found;
+        for (Serialization s : found.all()) {
             Serialization clash = byId[s.id() & 0xFF];
             if (clash != null) {
                 throw new IllegalStateException("Serializations " + clash.getClass().getName() + " and "
                         + s.getClass().getName() + " both use wire id " + s.id() + "; ids must be unique");
             }
-            if (names.putIfAbsent(s.name(), s) != null) {
-                throw new IllegalStateException("Two serializations are named '" + s.name() + "'");
-            }
             byId[s.id() & 0xFF] = s;
         }
-        this.byName = Collections.unmodifiableMap(names);
     }
 
-    /** The serializations found on the class path of this class's loader. */
+    /** The serializations visible from the calling thread (see {@link ExtensionPoint} for which loader). */
     public static Serializations installed() {
-        Serializations s = instance;
-        if (s == null) {
-            synchronized (Serializations.class) {
-                s = instance;
-                if (s == null) {
-                    s = new Serializations(ServiceLoader.load(Serialization.class, Serializations.class.getClassLoader()));
-                    instance = s;
-                }
-            }
+        Extensions<Serialization> found = EXTENSIONS.installed();
+        Serializations s = last;
+        if (s == null || s.found != found) {
+            s = new Serializations(found);
+            last = s;
         }
         return s;
     }
@@ -60,12 +55,7 @@ public final class Serializations {
         } else if (key.equals("hessian")) {
             key = "hessian2";
         }
-        Serialization s = byName.get(key);
-        if (s == null) {
-            throw new IllegalArgumentException("Unknown serialization '" + name + "'; known: " + names()
-                    + ". Is the rpc-serialization jar (or your plug-in) a dependency?");
-        }
-        return s;
+        return found.find(key).orElseThrow(() -> found.unknown(name));
     }
 
     /** The serialization with this wire id, or null if none is installed. */
@@ -76,7 +66,9 @@ public final class Serializations {
     /** Installed names and their ids, e.g. {@code {fastjson2=6, hessian2=2, ...}}. */
     public Map<String, Byte> names() {
         Map<String, Byte> m = new TreeMap<>();
-        byName.forEach((n, s) -> m.put(n, s.id()));
+        for (Serialization s : found.all()) {
+            m.put(s.name(), s.id());
+        }
         return m;
     }
 }

@@ -3,11 +3,13 @@ package io.kestrel.rpc.core.internal;
 import io.kestrel.rpc.api.NoProviderException;
 import io.kestrel.rpc.api.cluster.Invocation;
 import io.kestrel.rpc.api.cluster.LoadBalance;
+import io.kestrel.rpc.api.config.ClusterMode;
 import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.api.registry.ProviderInfo;
 import io.kestrel.rpc.api.serialization.Serializer;
 import io.kestrel.rpc.transport.RpcRequest;
 import io.kestrel.rpc.transport.Status;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -40,13 +42,45 @@ public final class ClusterInvoker {
     private final LoadBalance loadBalance;
     private final Serializer serializer;
     private final int retries;
+    private final int referenceTimeoutMillis; // 0: the reference sets none
+    private volatile int longestTimeoutMillis;
 
     public ClusterInvoker(ReferenceConfig<?> config, Directory directory, LoadBalance loadBalance, Serializer serializer) {
         this.config = config;
         this.directory = directory;
         this.loadBalance = loadBalance;
         this.serializer = serializer;
-        this.retries = config.cluster().equals("failover") ? config.retries() : 0;
+        this.retries = config.cluster() == ClusterMode.FAILOVER ? config.retries() : 0;
+        this.referenceTimeoutMillis = config.timeout().map(ClusterInvoker::millis).orElse(0);
+        this.longestTimeoutMillis = millis(config.timeout().orElse(ReferenceConfig.DEFAULT_TIMEOUT));
+    }
+
+    /**
+     * The deadline of a call to {@code provider}: the reference's timeout if set, else the timeout the provider
+     * publishes (its service's), else {@link ReferenceConfig#DEFAULT_TIMEOUT}. A direct-mode provider publishes none.
+     */
+    int timeoutMillis(ProviderInfo provider) {
+        return referenceTimeoutMillis > 0 ? referenceTimeoutMillis
+                : millis(provider.timeout().orElse(ReferenceConfig.DEFAULT_TIMEOUT));
+    }
+
+    /** The request carrying the deadline for this provider: the timer wheel, the wire and the error message use it. */
+    private RpcRequest withTimeoutFor(ProviderInfo provider, RpcRequest request) {
+        int timeout = timeoutMillis(provider);
+        if (timeout > longestTimeoutMillis) {
+            longestTimeoutMillis = timeout;
+        }
+        return timeout == request.timeoutMillis() ? request : new RpcRequest(request.method(), request.serializer(),
+                request.arguments(), request.attachments(), timeout, request.returnType());
+    }
+
+    /** The longest deadline a call of this reference has had (at least the reference's or the default). */
+    public int longestTimeoutMillis() {
+        return longestTimeoutMillis;
+    }
+
+    private static int millis(Duration d) {
+        return (int) Math.min(Integer.MAX_VALUE, d.toMillis());
     }
 
     public Serializer serializer() {
@@ -63,7 +97,7 @@ public final class ClusterInvoker {
                 method.resultType);
         Invocation invocation = new Invocation(config.key(), method.method, args, attachments);
         CompletableFuture<Object> result = attempt(request, invocation, new ArrayList<>(), 0, null);
-        if (config.cluster().equals("failsafe")) {
+        if (config.cluster() == ClusterMode.FAILSAFE) {
             return result.exceptionally(e -> {
                 log.warn("failsafe: {} failed and returns null: {}", method.ref.displayName(), e.toString());
                 return null;
@@ -82,7 +116,7 @@ public final class ClusterInvoker {
             return CompletableFuture.failedFuture(previous != null ? previous : e);
         }
         endpoint.active.incrementAndGet();
-        CompletableFuture<Object> call = endpoint.connection().invoke(request);
+        CompletableFuture<Object> call = endpoint.connection().invoke(withTimeoutFor(endpoint.provider(), request));
         call.whenComplete((v, e) -> endpoint.active.decrementAndGet());
         if (attempt >= retries) {
             return call;

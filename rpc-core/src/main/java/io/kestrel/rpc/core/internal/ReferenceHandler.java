@@ -34,7 +34,8 @@ public final class ReferenceHandler implements InvocationHandler {
         this.cluster = cluster;
         this.transport = transport;
         this.callbackExecutor = callbackExecutor;
-        int timeout = (int) Math.min(Integer.MAX_VALUE, config.timeout().toMillis());
+        // without a reference timeout, ClusterInvoker replaces this per call by the provider's (see timeoutMillis)
+        int timeout = (int) Math.min(Integer.MAX_VALUE, config.timeout().orElse(ReferenceConfig.DEFAULT_TIMEOUT).toMillis());
         for (Method m : RemoteMethods.of(config.interfaceClass())) {
             methods.put(m, new MethodInfo(config.key(), m, timeout));
         }
@@ -69,12 +70,12 @@ public final class ReferenceHandler implements InvocationHandler {
         CompletableFuture<Object> future = cluster.invoke(info, args, attachments);
         try {
             // the timer wheel completes the future at the deadline; the extra second only guards against a lost timer
-            return future.get(info.timeoutMillis + 1000L, TimeUnit.MILLISECONDS);
+            return future.get(cluster.longestTimeoutMillis() + 1000L, TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             throw translate(e.getCause(), method);
         } catch (TimeoutException e) {
             future.cancel(false);
-            throw new RpcTimeoutException(info.ref.displayName() + " got no answer within " + info.timeoutMillis
+            throw new RpcTimeoutException(info.ref.displayName() + " got no answer within " + cluster.longestTimeoutMillis()
                     + " ms (the call's timer did not fire either)");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kestrel.rpc.api.RegistryException;
 import io.kestrel.rpc.api.config.RegistryConfig;
-import io.kestrel.rpc.registry.Registries;
+import io.kestrel.rpc.api.registry.Registries;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

@@ -16,7 +16,9 @@ import io.kestrel.rpc.api.registry.ProviderInfo;
 import io.kestrel.rpc.registry.zookeeper.ZooKeeperTestSupport.RecordingListener;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -127,6 +129,29 @@ class ZooKeeperRegistryTest {
             RecordingListener listener = new RecordingListener();
             consumer.subscribe(service, listener);
             listener.await("only the valid provider", l -> l.equals(List.of(p1)));
+        }
+    }
+
+    @Test
+    void publishedTimeoutTravelsThroughZooKeeperAndRecordsWithoutOneStillRead() throws Exception {
+        ServiceKey service = uniqueService("1.0", "");
+        ProviderInfo timed = new ProviderInfo("127.0.0.1", 20001, service, List.of((byte) 8), 100, List.of("echo"),
+                Duration.ofMillis(250));
+        // a record exactly as providers wrote it before the timeout field existed
+        String old = "kestrel://127.0.0.1:20002/" + service.interfaceName()
+                + "?version=1.0&group=&serialization=8,2&weight=100&methods=echo";
+        raw.create().creatingParentsIfNeeded().forPath(ZooKeeperPaths.providersPath("/kestrel", service) + "/"
+                + URLEncoder.encode(old, StandardCharsets.UTF_8), old.getBytes(StandardCharsets.UTF_8));
+        try (ZooKeeperRegistry provider = registry(server.getConnectString());
+                ZooKeeperRegistry consumer = registry(server.getConnectString())) {
+            provider.register(timed);
+            RecordingListener listener = new RecordingListener();
+            consumer.subscribe(service, listener);
+            List<ProviderInfo> seen = listener.await("both providers", l -> l.size() == 2);
+            assertEquals(Optional.of(Duration.ofMillis(250)), seen.get(0).timeout(), seen.toString());
+            assertEquals(20002, seen.get(1).port());
+            assertEquals(Optional.empty(), seen.get(1).timeout(), "an old record publishes no timeout");
+            assertEquals(old, seen.get(1).toUrl(), "a record without a timeout keeps the old form");
         }
     }
 

@@ -1,6 +1,7 @@
 package io.kestrel.rpc.spring.internal;
 
 import io.kestrel.rpc.api.config.ApplicationConfig;
+import io.kestrel.rpc.api.config.ClusterMode;
 import io.kestrel.rpc.api.config.ProtocolConfig;
 import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.api.config.RegistryConfig;
@@ -15,8 +16,8 @@ import java.util.concurrent.CompletionStage;
 /**
  * Builds the typed config objects of rpc-api from a {@link ConfigSource}. The attribute names here are
  * the XML attribute names of the {@code http://kestrel.io/schema/rpc} namespace; the same names follow
- * the {@code rpc.<element>.} prefix in the Spring {@code Environment}. Names of serializations and load
- * balancers are checked here, so a typo fails at startup with the attribute named.
+ * the {@code rpc.<element>.} prefix in the Spring {@code Environment}. Names of serializations, load
+ * balancers and cluster modes are checked here, so a typo fails at startup with the attribute named.
  */
 public final class ConfigBinder {
     /** Attributes of {@code <rpc:protocol>} (and properties {@code rpc.protocol.*}). */
@@ -135,7 +136,7 @@ public final class ConfigBinder {
             LoadBalances.byName(v);
             b.loadBalance(v);
         });
-        src.ifSet("cluster", b::cluster);
+        src.ifSet("cluster", v -> b.cluster(ClusterMode.byName(v)));
         src.ifSet("check", v -> b.check(ConfigSource.bool(v)));
         src.ifSet("connect-timeout", v -> b.connectTimeout(ConfigSource.duration(v)));
     }

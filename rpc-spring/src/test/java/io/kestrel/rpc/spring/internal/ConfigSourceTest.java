@@ -5,11 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kestrel.rpc.api.config.ClusterMode;
 import io.kestrel.rpc.api.config.ProtocolConfig;
 import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.api.config.RegistryConfig;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 import org.springframework.core.env.MapPropertySource;
@@ -90,10 +92,10 @@ class ConfigSourceTest {
         ReferenceConfig<SyncOnly> ref = ConfigBinder.reference(src, defaults, SyncOnly.class, getClass().getClassLoader());
 
         assertEquals(true, ref.idempotent());
-        assertEquals(Duration.ofMillis(700), ref.timeout());
+        assertEquals(Optional.of(Duration.ofMillis(700)), ref.timeout());
         assertEquals(1, ref.retries());
         assertEquals(false, ref.check());
-        assertEquals("failfast", ref.cluster());
+        assertEquals(ClusterMode.FAILFAST, ref.cluster());
     }
 
     @Test
@@ -109,6 +111,8 @@ class ConfigSourceTest {
                 SyncOnly.class, getClass().getClassLoader()));
         assertTrue(cluster.getMessage().startsWith("<rpc:reference> attribute 'cluster' = \"failslow\""),
                 cluster.getMessage());
+        assertTrue(cluster.getMessage().endsWith("unknown cluster mode 'failslow'; use one of failover, failfast,"
+                + " failsafe"), cluster.getMessage());
     }
 
     @Test
