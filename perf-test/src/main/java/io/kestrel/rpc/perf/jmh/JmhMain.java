@@ -1,7 +1,7 @@
 package io.kestrel.rpc.perf.jmh;
 
 import io.kestrel.rpc.api.serialization.Serializer;
-import io.kestrel.rpc.perf.JvmFlags;
+import io.kestrel.rpc.perf.support.JvmFlags;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;

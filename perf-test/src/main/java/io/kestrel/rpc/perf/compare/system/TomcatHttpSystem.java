@@ -1,0 +1,129 @@
+package io.kestrel.rpc.perf.compare.system;
+
+import io.kestrel.rpc.perf.server.BenchServer;
+import io.kestrel.rpc.perf.support.BenchmarkServiceImpl;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.stream.Stream;
+import org.apache.catalina.Context;
+import org.apache.catalina.LifecycleException;
+import org.apache.catalina.connector.Connector;
+import org.apache.catalina.startup.Tomcat;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * REST/JSON baseline on embedded Tomcat (NIO connector, default worker pool) with one plain servlet.
+ * Keep-alive is unlimited so that connections are reused for the whole run, as with the other systems.
+ */
+public final class TomcatHttpSystem extends RestSystem {
+    private static final Logger log = LoggerFactory.getLogger(TomcatHttpSystem.class);
+    /** Tomcat logs its lifecycle through java.util.logging at INFO; held strongly so the level sticks. */
+    private static final java.util.logging.Logger TOMCAT_LOG = java.util.logging.Logger.getLogger("org.apache");
+
+    public TomcatHttpSystem(SystemSettings settings) {
+        super(settings);
+    }
+
+    @Override
+    public String name() {
+        return "rest-tomcat";
+    }
+
+    @Override
+    public String description() {
+        return "REST/JSON (fastjson2) in a servlet on embedded Tomcat (NIO connector, default 200 worker threads); "
+                + "keep-alive Netty HTTP client, bytes counted at the head of its pipeline";
+    }
+
+    @Override
+    public BenchServer startServer() throws IOException, LifecycleException {
+        TOMCAT_LOG.setLevel(java.util.logging.Level.WARNING);
+        Path baseDir = Files.createTempDirectory("kestrel-perf-tomcat");
+        Tomcat tomcat = new Tomcat();
+        tomcat.setBaseDir(baseDir.toString());
+        Connector connector = new Connector("org.apache.coyote.http11.Http11NioProtocol");
+        connector.setPort(0);
+        connector.setProperty("address", "127.0.0.1");
+        connector.setProperty("maxKeepAliveRequests", "-1");
+        connector.setProperty("tcpNoDelay", "true");
+        tomcat.getService().addConnector(connector);
+        tomcat.setConnector(connector);
+        Context context = tomcat.addContext("", baseDir.toString());
+        Tomcat.addServlet(context, "rest", new RestServlet(new RestRoutes(new BenchmarkServiceImpl())));
+        context.addServletMappingDecoded("/*", "rest");
+        tomcat.start();
+        int port = connector.getLocalPort();
+        return new BenchServer() {
+            @Override
+            public int port() {
+                return port;
+            }
+
+            @Override
+            public void close() {
+                try {
+                    tomcat.stop();
+                    tomcat.destroy();
+                } catch (LifecycleException e) {
+                    log.warn("Tomcat did not stop cleanly", e);
+                }
+                deleteQuietly(baseDir);
+            }
+        };
+    }
+
+    private static void deleteQuietly(Path dir) {
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException | UncheckedIOException e) {
+            log.debug("Could not delete {}", dir, e);
+        }
+    }
+
+    /** Reads the whole body, routes it through {@link RestRoutes}, writes the JSON answer. */
+    private static final class RestServlet extends HttpServlet {
+        private static final long serialVersionUID = 1L;
+        private final transient RestRoutes routes;
+
+        RestServlet(RestRoutes routes) {
+            this.routes = routes;
+        }
+
+        @Override
+        protected void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+            String uri = req.getQueryString() == null ? req.getRequestURI() : req.getRequestURI() + "?" + req.getQueryString();
+            byte[] body;
+            try (InputStream in = req.getInputStream()) {
+                body = in.readAllBytes();
+            }
+            int status = HttpServletResponse.SC_OK;
+            byte[] answer;
+            try {
+                answer = routes.handle(req.getMethod(), uri, body);
+                if (answer == null) {
+                    status = HttpServletResponse.SC_NOT_FOUND;
+                    answer = ("no route for " + req.getMethod() + " " + uri).getBytes(StandardCharsets.UTF_8);
+                }
+            } catch (RuntimeException e) {
+                status = HttpServletResponse.SC_BAD_REQUEST;
+                answer = String.valueOf(e).getBytes(StandardCharsets.UTF_8);
+            }
+            resp.setStatus(status);
+            resp.setContentType(RestRoutes.JSON_TYPE);
+            resp.setContentLength(answer.length);
+            try (OutputStream out = resp.getOutputStream()) {
+                out.write(answer);
+            }
+        }
+    }
+}
