@@ -2,6 +2,7 @@ package io.kestrel.rpc.perf.compare;
 
 import io.kestrel.rpc.perf.report.PerfReport;
 import io.kestrel.rpc.perf.report.RunResult;
+import io.kestrel.rpc.perf.support.CommandLine;
 
 /**
  * Command-line entry of the benchmark (the client JVM). {@code perf-test/run.sh} starts it with the
@@ -13,17 +14,7 @@ public final class PerfMain {
     }
 
     public static void main(String[] args) throws Exception {
-        PerfOptions options;
-        try {
-            options = PerfOptions.parse(args);
-        } catch (IllegalArgumentException e) {
-            if (!e.getMessage().equals("help requested")) {
-                System.err.println(e.getMessage());
-            }
-            System.err.println(PerfOptions.USAGE);
-            System.exit(2);
-            return;
-        }
+        PerfOptions options = CommandLine.parseOrExit(args, PerfOptions::parse, PerfOptions.USAGE);
         PerfReport report = PerfRunner.run(options, System.out);
         boolean failed = report.results().stream().anyMatch(r -> r.status() == RunResult.Status.FAILED);
         System.exit(failed ? 1 : 0);

@@ -2,6 +2,7 @@ package io.kestrel.rpc.perf.compare;
 
 import io.kestrel.rpc.perf.compare.system.BenchSystems;
 import io.kestrel.rpc.perf.compare.system.SystemSettings;
+import io.kestrel.rpc.perf.support.CommandLine;
 import io.kestrel.rpc.perf.support.Workload;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -65,73 +66,27 @@ public final class PerfOptions {
     /**
      * Parses command-line arguments.
      *
-     * @throws IllegalArgumentException with the offending option and the usage text
+     * @throws IllegalArgumentException naming the offending option, or {@link CommandLine#HELP_REQUESTED}
      */
     public static PerfOptions parse(String... args) {
         Builder b = builder();
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            String value = null;
-            int eq = a.indexOf('=');
-            if (a.startsWith("--") && eq > 0) {
-                value = a.substring(eq + 1);
-                a = a.substring(0, eq);
-            }
-            if (a.equals("--quick")) {
-                b.quick(true);
-                continue;
-            }
-            if (a.equals("--help") || a.equals("-h")) {
-                throw new IllegalArgumentException("help requested");
-            }
-            if (value == null) {
-                if (i + 1 >= args.length) {
-                    throw new IllegalArgumentException("option " + a + " needs a value\n" + USAGE);
-                }
-                value = args[++i];
-            }
-            switch (a) {
-                case "--threads" -> b.threads(parseInt(a, value));
-                case "--warmup" -> b.warmup(parseDuration(a, value));
-                case "--measure" -> b.measure(parseDuration(a, value));
-                case "--systems" -> b.systems(BenchSystems.expand(value));
-                case "--workloads" -> b.workloads(parseWorkloads(value));
-                case "--out" -> b.outputDir(Path.of(value));
-                case "--raw-serialization" -> b.rawSerialization(value);
-                case "--rpc-server-threads" -> b.rpcServerThreads(parseInt(a, value));
-                case "--call-timeout" -> b.callTimeout(parseDuration(a, value));
-                case "--server-jvm-args" -> b.serverJvmArgs(List.of(value.trim().split("\\s+")));
-                default -> throw new IllegalArgumentException("unknown option " + a + "\n" + USAGE);
+        for (CommandLine.Option o : CommandLine.parse(args, Set.of("--quick"))) {
+            switch (o.name()) {
+                case "--quick" -> b.quick(true);
+                case "--threads" -> b.threads(o.intValue());
+                case "--warmup" -> b.warmup(o.duration());
+                case "--measure" -> b.measure(o.duration());
+                case "--systems" -> b.systems(BenchSystems.expand(o.value()));
+                case "--workloads" -> b.workloads(parseWorkloads(o.value()));
+                case "--out" -> b.outputDir(o.path());
+                case "--raw-serialization" -> b.rawSerialization(o.value());
+                case "--rpc-server-threads" -> b.rpcServerThreads(o.intValue());
+                case "--call-timeout" -> b.callTimeout(o.duration());
+                case "--server-jvm-args" -> b.serverJvmArgs(List.of(o.value().trim().split("\\s+")));
+                default -> throw o.unknown();
             }
         }
         return b.build();
-    }
-
-    /** Parses "5s", "500ms", "1m" or a plain number of seconds. */
-    public static Duration parseDuration(String option, String text) {
-        String t = text.trim().toLowerCase(Locale.ROOT);
-        try {
-            if (t.endsWith("ms")) {
-                return Duration.ofMillis(Long.parseLong(t.substring(0, t.length() - 2)));
-            }
-            if (t.endsWith("s")) {
-                return Duration.ofMillis(Math.round(Double.parseDouble(t.substring(0, t.length() - 1)) * 1000));
-            }
-            if (t.endsWith("m")) {
-                return Duration.ofSeconds(Long.parseLong(t.substring(0, t.length() - 1)) * 60);
-            }
-            return Duration.ofMillis(Math.round(Double.parseDouble(t) * 1000));
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(option + " must be a duration like 5s or 500ms, was '" + text + "'");
-        }
-    }
-
-    private static int parseInt(String option, String text) {
-        try {
-            return Integer.parseInt(text.trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(option + " must be an integer, was '" + text + "'");
-        }
     }
 
     private static List<Workload> parseWorkloads(String text) {

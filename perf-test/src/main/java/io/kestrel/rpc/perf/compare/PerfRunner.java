@@ -9,8 +9,8 @@ import io.kestrel.rpc.perf.report.ReportWriter;
 import io.kestrel.rpc.perf.report.RunResult;
 import io.kestrel.rpc.perf.report.SerializedSizes;
 import io.kestrel.rpc.perf.server.ClasspathSnapshot;
+import io.kestrel.rpc.perf.server.ServerLaunch;
 import io.kestrel.rpc.perf.server.ServerProcess;
-import io.kestrel.rpc.perf.support.JvmFlags;
 import io.kestrel.rpc.perf.support.Workload;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -32,8 +32,6 @@ public final class PerfRunner {
     /** Warm-up multiplier for the first framework system measured in this JVM; see {@code runSystem}. */
     private static final int FIRST_FRAMEWORK_WARMUP_FACTOR = 4;
     private boolean frameworkClientWarm;
-    /** Heap of the server JVMs; fixed so that GC behaviour does not depend on the machine's RAM. */
-    public static final List<String> SERVER_HEAP = List.of("-Xms512m", "-Xmx512m");
     private static final double SERVER_START_SECONDS = 3;
 
     private final PerfOptions options;
@@ -100,32 +98,19 @@ public final class PerfRunner {
         BenchSystem system = BenchSystems.create(name, options.settings());
         String unavailable = system.unavailableReason();
         if (unavailable != null) {
-            for (Workload w : options.workloads()) {
-                results.add(progress.done(RunResult.notRun(name, w, RunResult.Status.SKIPPED, unavailable,
-                        options.threads()), Double.NaN));
-            }
+            notRunAtAll(name, RunResult.Status.SKIPPED, unavailable, results);
             progress.systemSkipped();
             return;
         }
-        List<String> jvmFlags = new ArrayList<>(SERVER_HEAP);
-        jvmFlags.addAll(JvmFlags.fstOpens());
-        jvmFlags.addAll(options.serverJvmArgs());
-        List<String> serverArgs = List.of("--system", name,
-                "--raw-serialization", options.settings().rawSerialization(),
-                "--rpc-server-threads", Integer.toString(options.settings().rpcServerThreads()),
-                "--call-timeout-ms", Long.toString(options.settings().callTimeout().toMillis()),
-                "--max-seconds", Long.toString(maxServerSeconds()));
+        ServerLaunch launch = new ServerLaunch(name, options.settings(), maxServerSeconds());
         Path log = options.outputDir().resolve("server-" + name + ".log");
         progress.serverStarting(name);
         ServerProcess server;
         try {
             Files.deleteIfExists(log);
-            server = ServerProcess.start(name, classpath.classPath(), jvmFlags, serverArgs, log);
+            server = ServerProcess.start(launch, classpath, options.serverJvmArgs(), log);
         } catch (IOException e) {
-            for (Workload w : options.workloads()) {
-                results.add(progress.done(RunResult.notRun(name, w, RunResult.Status.FAILED,
-                        "server did not start: " + e.getMessage(), options.threads()), Double.NaN));
-            }
+            notRunAtAll(name, RunResult.Status.FAILED, "server did not start: " + e.getMessage(), results);
             return;
         }
         try (server) {
@@ -133,10 +118,7 @@ public final class PerfRunner {
             try {
                 client = system.openClient("127.0.0.1", server.port());
             } catch (Exception e) {
-                for (Workload w : options.workloads()) {
-                    results.add(progress.done(RunResult.notRun(name, w, RunResult.Status.FAILED,
-                            "client did not start: " + e, options.threads()), Double.NaN));
-                }
+                notRunAtAll(name, RunResult.Status.FAILED, "client did not start: " + e, results);
                 return;
             }
             try (client) {
@@ -167,6 +149,13 @@ public final class PerfRunner {
                     results.add(progress.done(r, rawTps.getOrDefault(w, Double.NaN)));
                 }
             }
+        }
+    }
+
+    /** Records every workload of {@code system} as not run, with the reason. */
+    private void notRunAtAll(String system, RunResult.Status status, String note, List<RunResult> results) {
+        for (Workload w : options.workloads()) {
+            results.add(progress.done(RunResult.notRun(system, w, status, note, options.threads()), Double.NaN));
         }
     }
 

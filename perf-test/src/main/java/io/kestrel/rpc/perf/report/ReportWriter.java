@@ -1,7 +1,7 @@
 package io.kestrel.rpc.perf.report;
 
 import io.kestrel.rpc.perf.compare.PerfOptions;
-import io.kestrel.rpc.perf.compare.PerfRunner;
+import io.kestrel.rpc.perf.server.ServerProcess;
 import io.kestrel.rpc.perf.compare.Progress;
 import io.kestrel.rpc.perf.compare.system.BenchSystems;
 import io.kestrel.rpc.perf.support.Workload;
@@ -141,7 +141,7 @@ public final class ReportWriter {
         md.append("- Options: ").append(options).append('\n');
         md.append("- Client JVM flags: `").append(String.join(" ", shortFlags(
                 ManagementFactory.getRuntimeMXBean().getInputArguments()))).append("`\n");
-        md.append("- Server JVM flags: `").append(String.join(" ", PerfRunner.SERVER_HEAP))
+        md.append("- Server JVM flags: `").append(String.join(" ", ServerProcess.SERVER_HEAP))
                 .append(" <fst --add-opens> ").append(String.join(" ", options.serverJvmArgs())).append("`\n");
         md.append("- Duration: ").append(Progress.clock(seconds)).append("\n\n");
         md.append("Server and client run in separate JVMs on 127.0.0.1 and share the machine's CPUs, so absolute "

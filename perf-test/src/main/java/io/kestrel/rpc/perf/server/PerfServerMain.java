@@ -10,7 +10,6 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -33,37 +32,20 @@ import org.slf4j.LoggerFactory;
  * <p>System names are those of {@link BenchSystems}, plus {@code soak-<serialization>} for the
  * soak mode's provider ({@link SoakServer}), the only one that knows its in-flight count.
  *
- * <p>Arguments: {@code --system NAME [--raw-serialization NAME] [--rpc-server-threads N]
- * [--call-timeout-ms N] [--max-seconds N]}.
+ * <p>Arguments: those of {@link ServerLaunch}.
  */
 public final class PerfServerMain {
     private PerfServerMain() {
     }
 
     public static void main(String[] args) throws Exception {
-        String system = null;
-        String raw = SystemSettings.DEFAULTS.rawSerialization();
-        int rpcThreads = -1;
-        long callTimeoutMs = SystemSettings.DEFAULTS.callTimeout().toMillis();
-        long maxSeconds = 1800;
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            switch (args[i]) {
-                case "--system" -> system = args[i + 1];
-                case "--raw-serialization" -> raw = args[i + 1];
-                case "--rpc-server-threads" -> rpcThreads = Integer.parseInt(args[i + 1]);
-                case "--call-timeout-ms" -> callTimeoutMs = Long.parseLong(args[i + 1]);
-                case "--max-seconds" -> maxSeconds = Long.parseLong(args[i + 1]);
-                default -> throw new IllegalArgumentException("unknown server option " + args[i]);
-            }
-        }
-        if (system == null) {
-            throw new IllegalArgumentException("--system is required");
-        }
+        ServerLaunch launch = ServerLaunch.parse(args);
+        String system = launch.system();
         PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), true,
                 StandardCharsets.UTF_8);
-        startWatchdog(maxSeconds);
+        startWatchdog(launch.maxSeconds());
 
-        SystemSettings settings = new SystemSettings(raw, rpcThreads, Duration.ofMillis(callTimeoutMs));
+        SystemSettings settings = launch.settings();
         BenchServer server;
         try {
             if (system.startsWith(SoakServer.PREFIX)) {

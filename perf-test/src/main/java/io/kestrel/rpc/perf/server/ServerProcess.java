@@ -1,5 +1,6 @@
 package io.kestrel.rpc.perf.server;
 
+import io.kestrel.rpc.perf.support.JvmFlags;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -52,30 +53,35 @@ public final class ServerProcess implements AutoCloseable {
         reader.start();
     }
 
+    /** Heap of the server JVMs; fixed so that GC behaviour does not depend on the machine's RAM. */
+    public static final List<String> SERVER_HEAP = List.of("-Xms512m", "-Xmx512m");
+
     /**
-     * Starts the server JVM for {@code system} and waits until it prints READY.
+     * Starts a server JVM and waits until it prints READY. Its flags are {@link #SERVER_HEAP}, the fst
+     * {@code --add-opens} ({@link JvmFlags#fstOpens()}) and {@code extraJvmFlags}.
      *
-     * @param classPath class path of the server JVM
-     * @param jvmFlags flags for the server JVM (heap, --add-opens, ...)
-     * @param serverArgs arguments for {@link PerfServerMain}
+     * @param launch what the server JVM runs
+     * @param classpath the class path it runs from
+     * @param extraJvmFlags further flags for the server JVM
      * @param log file that receives the server's stderr
      * @throws IOException if it cannot start, fails, or is not ready within 60 s; the process is
      *     killed in every such case
      */
-    public static ServerProcess start(String system, String classPath, List<String> jvmFlags, List<String> serverArgs,
-            Path log)
-            throws IOException, InterruptedException {
+    public static ServerProcess start(ServerLaunch launch, ClasspathSnapshot classpath, List<String> extraJvmFlags,
+            Path log) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(jvmFlags);
+        command.addAll(SERVER_HEAP);
+        command.addAll(JvmFlags.fstOpens());
+        command.addAll(extraJvmFlags);
         command.add("-cp");
-        command.add(classPath);
+        command.add(classpath.classPath());
         command.add(PerfServerMain.class.getName());
-        command.addAll(serverArgs);
+        command.addAll(launch.toArgs());
         Process p = new ProcessBuilder(command)
                 .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()))
                 .start();
-        ServerProcess server = new ServerProcess(system, p, log);
+        ServerProcess server = new ServerProcess(launch.system(), p, log);
         try {
             server.awaitReady();
             return server;
@@ -101,20 +107,12 @@ public final class ServerProcess implements AutoCloseable {
     }
 
     /**
-     * Bytes allocated so far by the server JVM's live threads.
+     * Bytes allocated so far by the server JVM's live threads (ALLOC command).
      *
      * @throws IOException if the server does not answer within 10 s
      */
     public long allocatedBytes() throws IOException, InterruptedException {
-        allocAnswers.clear();
-        stdin.write("ALLOC\n");
-        stdin.flush();
-        Long bytes = allocAnswers.poll(ANSWER_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        if (bytes == null) {
-            throw new IOException(system + " server did not answer ALLOC within " + ANSWER_TIMEOUT.toSeconds()
-                    + " s (alive=" + process.isAlive() + ", last line '" + lastLine + "')");
-        }
-        return bytes;
+        return ask("ALLOC", allocAnswers);
     }
 
     /** The server JVM's used heap after {@code System.gc()} and its in-flight calls (-1: not known). */

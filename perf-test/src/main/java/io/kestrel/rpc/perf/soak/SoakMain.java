@@ -3,14 +3,13 @@ package io.kestrel.rpc.perf.soak;
 import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.core.RpcRuntime;
 import io.kestrel.rpc.demo.DemoOptimizer;
-import io.kestrel.rpc.perf.compare.PerfOptions;
-import io.kestrel.rpc.perf.compare.PerfRunner;
-import io.kestrel.rpc.perf.compare.system.BenchSystems;
+import io.kestrel.rpc.perf.compare.system.SystemSettings;
 import io.kestrel.rpc.perf.server.ClasspathSnapshot;
+import io.kestrel.rpc.perf.server.ServerLaunch;
 import io.kestrel.rpc.perf.server.ServerProcess;
 import io.kestrel.rpc.perf.support.BenchmarkService;
+import io.kestrel.rpc.perf.support.CommandLine;
 import io.kestrel.rpc.perf.support.HeapProbe;
-import io.kestrel.rpc.perf.support.JvmFlags;
 import io.kestrel.rpc.transport.Connection;
 import java.io.IOException;
 import java.io.InputStream;
@@ -29,7 +28,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * The soak mode (opt-in, never run by CI): {@code perf-test/run.sh soak [--minutes N] [--threads N]
  * [--serialization NAME]}. Starts the provider in its own JVM ({@link ServerProcess} running
- * {@link PerfServerMain} with system {@code soak-<serialization>}, i.e. {@link SoakServer}), refers to
+ * {@link io.kestrel.rpc.perf.server.PerfServerMain} with system {@code soak-<serialization>}, i.e. {@link SoakServer}), refers to
  * it from an {@link RpcRuntime} in this JVM by direct url, and runs the mixed load of
  * {@link SoakLoad}:
  *
@@ -47,85 +46,7 @@ import java.util.concurrent.TimeUnit;
  * pending and in-flight are 0 at the end; 1 otherwise; 2 on bad options.
  */
 public final class SoakMain {
-    static final String USAGE = """
-            Usage: run.sh soak [options]
-              --minutes N              soak window in minutes, fractions allowed (default 5)
-              --threads N              client threads (default 10)
-              --serialization NAME     %s (default kryo; always with DemoOptimizer)
-              --warmup DURATION        warm-up before the heap is measured, e.g. 10s (default 10s)
-              --call-timeout DURATION  timeout of the ordinary calls (default 5s)
-              --probe-timeout DURATION timeout of the timeout probes; the server delays them 3x (default 200ms)
-              --out DIR                report directory (default perf-results)
-              --help
-            """.formatted(BenchSystems.SERIALIZATIONS);
-
     private static final Duration DRAIN_LIMIT = Duration.ofSeconds(15);
-
-    /** Options of a soak run. */
-    record Options(Duration window, int threads, String serialization, Duration warmup, Duration callTimeout,
-            Duration probeTimeout, Path outputDir) {
-
-        static Options parse(String... args) {
-            double minutes = 5;
-            int threads = 10;
-            String serialization = "kryo";
-            Duration warmup = Duration.ofSeconds(10);
-            Duration callTimeout = Duration.ofSeconds(5);
-            Duration probeTimeout = Duration.ofMillis(200);
-            Path out = Path.of("perf-results");
-            for (int i = 0; i < args.length; i++) {
-                String a = args[i];
-                String value = null;
-                int eq = a.indexOf('=');
-                if (a.startsWith("--") && eq > 0) {
-                    value = a.substring(eq + 1);
-                    a = a.substring(0, eq);
-                }
-                if (a.equals("--help") || a.equals("-h")) {
-                    throw new IllegalArgumentException("help requested");
-                }
-                if (value == null) {
-                    if (i + 1 >= args.length) {
-                        throw new IllegalArgumentException("option " + a + " needs a value");
-                    }
-                    value = args[++i];
-                }
-                try {
-                    switch (a) {
-                        case "--minutes" -> minutes = Double.parseDouble(value.trim());
-                        case "--threads" -> threads = Integer.parseInt(value.trim());
-                        case "--serialization" -> serialization = value.trim().toLowerCase(Locale.ROOT);
-                        case "--warmup" -> warmup = PerfOptions.parseDuration(a, value);
-                        case "--call-timeout" -> callTimeout = PerfOptions.parseDuration(a, value);
-                        case "--probe-timeout" -> probeTimeout = PerfOptions.parseDuration(a, value);
-                        case "--out" -> out = Path.of(value);
-                        default -> throw new IllegalArgumentException("unknown option " + a);
-                    }
-                } catch (NumberFormatException e) {
-                    throw new IllegalArgumentException(a + " must be a number, was '" + value + "'");
-                }
-            }
-            if (!(minutes >= 0.05 && minutes <= 24 * 60)) {
-                throw new IllegalArgumentException("--minutes must be 0.05..1440, was " + minutes);
-            }
-            if (threads < 1 || threads > 200) {
-                throw new IllegalArgumentException("--threads must be 1..200, was " + threads);
-            }
-            if (!BenchSystems.SERIALIZATIONS.contains(serialization)) {
-                throw new IllegalArgumentException("--serialization must be one of " + BenchSystems.SERIALIZATIONS
-                        + ", was '" + serialization + "'");
-            }
-            if (warmup.isNegative() || warmup.compareTo(Duration.ofMinutes(10)) > 0) {
-                throw new IllegalArgumentException("--warmup must be 0..10 minutes, was " + warmup);
-            }
-            if (callTimeout.toMillis() < 100 || probeTimeout.toMillis() < 10
-                    || probeTimeout.toMillis() * 3 > SoakServiceImpl.MAX_DELAY_MILLIS) {
-                throw new IllegalArgumentException("--call-timeout must be >= 100ms and --probe-timeout 10ms..3.3s");
-            }
-            return new Options(Duration.ofMillis(Math.round(minutes * 60_000)), threads, serialization, warmup,
-                    callTimeout, probeTimeout, out);
-        }
-    }
 
     /** One progress interval of the soak window. */
     record Interval(int index, double seconds, long calls, long errors, int pending, int inFlight) {
@@ -142,23 +63,12 @@ public final class SoakMain {
     }
 
     public static void main(String[] args) throws Exception {
-        Options options;
-        try {
-            options = Options.parse(args);
-        } catch (IllegalArgumentException e) {
-            if (!e.getMessage().equals("help requested")) {
-                System.err.println(e.getMessage());
-            }
-            System.err.println(USAGE);
-            System.exit(2);
-            return;
-        }
-        int code = run(options, System.out);
-        System.exit(code);
+        SoakOptions options = CommandLine.parseOrExit(args, SoakOptions::parse, SoakOptions.USAGE);
+        System.exit(run(options, System.out));
     }
 
     /** Runs the soak and writes the report; returns the exit code (0 passed, 1 failed). */
-    static int run(Options o, PrintStream console) throws Exception {
+    static int run(SoakOptions o, PrintStream console) throws Exception {
         Files.createDirectories(o.outputDir());
         String system = SoakServer.PREFIX + o.serialization();
         Path log = o.outputDir().resolve("server-soak.log");
@@ -168,15 +78,12 @@ public final class SoakMain {
                 + " probe timeout %d ms; provider in a separate JVM (log %s)%n", minutes(o.window()), o.threads(),
                 o.serialization(), o.warmup().toSeconds(), o.callTimeout().toMillis(), o.probeTimeout().toMillis(), log);
 
-        List<String> jvmFlags = new ArrayList<>(PerfRunner.SERVER_HEAP);
-        jvmFlags.addAll(JvmFlags.fstOpens());
         long maxServerSeconds = o.window().toSeconds() + o.warmup().toSeconds() + 600;
-        List<String> serverArgs = List.of("--system", system,
-                "--call-timeout-ms", Long.toString(o.callTimeout().toMillis()),
-                "--max-seconds", Long.toString(maxServerSeconds));
+        ServerLaunch launch = new ServerLaunch(system, SystemSettings.DEFAULTS.withCallTimeout(o.callTimeout()),
+                maxServerSeconds);
 
         try (ClasspathSnapshot classpath = ClasspathSnapshot.ofCurrentJvm();
-                ServerProcess server = ServerProcess.start(system, classpath.classPath(), jvmFlags, serverArgs, log)) {
+                ServerProcess server = ServerProcess.start(launch, classpath, List.of(), log)) {
             RpcRuntime runtime = RpcRuntime.builder().build();
             try {
                 String url = "127.0.0.1:" + server.port();
@@ -247,7 +154,7 @@ public final class SoakMain {
         }
     }
 
-    private static <T> ReferenceConfig<T> reference(Class<T> type, String url, Options o, Duration timeout) {
+    private static <T> ReferenceConfig<T> reference(Class<T> type, String url, SoakOptions o, Duration timeout) {
         return ReferenceConfig.builder(type)
                 .url(url)
                 .serialization(o.serialization())
@@ -293,7 +200,7 @@ public final class SoakMain {
         }
     }
 
-    static String report(Options o, Instant startedAt, double seconds, SoakLoad warm, SoakLoad soak,
+    static String report(SoakOptions o, Instant startedAt, double seconds, SoakLoad warm, SoakLoad soak,
             List<Interval> intervals, Quiet beforeQuiet, Quiet afterQuiet, long clientBefore, long clientAfter,
             long serverBefore, long serverAfter, int pendingEnd, int inFlightEnd, boolean passed) {
         StringBuilder md = new StringBuilder();

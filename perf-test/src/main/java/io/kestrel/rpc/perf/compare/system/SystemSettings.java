@@ -19,4 +19,9 @@ public record SystemSettings(String rawSerialization, int rpcServerThreads, Dura
         Objects.requireNonNull(rawSerialization, "rawSerialization");
         Objects.requireNonNull(callTimeout, "callTimeout");
     }
+
+    /** These settings with another call timeout. */
+    public SystemSettings withCallTimeout(Duration timeout) {
+        return new SystemSettings(rawSerialization, rpcServerThreads, timeout);
+    }
 }
