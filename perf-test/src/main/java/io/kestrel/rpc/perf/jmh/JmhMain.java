@@ -2,6 +2,7 @@ package io.kestrel.rpc.perf.jmh;
 
 import io.kestrel.rpc.api.serialization.Serializer;
 import io.kestrel.rpc.perf.support.CommandLine;
+import io.kestrel.rpc.perf.support.Encodings;
 import io.kestrel.rpc.perf.support.JvmFlags;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -104,7 +105,7 @@ public final class JmhMain {
                 String size;
                 try {
                     Serializer s = Codecs.create(codec);
-                    size = Integer.toString(Codecs.encode(s, Shapes.create(shape)).length);
+                    size = Integer.toString(Encodings.toBytes(s, Shapes.create(shape)).length);
                 } catch (RuntimeException | LinkageError e) {
                     size = "error";
                 }

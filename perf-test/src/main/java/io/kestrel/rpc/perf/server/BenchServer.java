@@ -1,6 +1,6 @@
 package io.kestrel.rpc.perf.server;
 
-/** A running server half of a {@link BenchSystem}. */
+/** A running server that a server JVM ({@link PerfServerMain}) serves from. */
 public interface BenchServer extends AutoCloseable {
     /** The port it listens on, on 127.0.0.1. */
     int port();
@@ -8,4 +8,19 @@ public interface BenchServer extends AutoCloseable {
     /** Stops serving and releases threads and sockets. */
     @Override
     void close();
+
+    /** A server listening on {@code port} that {@code stop} stops. */
+    static BenchServer of(int port, Runnable stop) {
+        return new BenchServer() {
+            @Override
+            public int port() {
+                return port;
+            }
+
+            @Override
+            public void close() {
+                stop.run();
+            }
+        };
+    }
 }

@@ -1,15 +1,15 @@
 package io.kestrel.rpc.perf.soak;
 
-import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.core.RpcRuntime;
-import io.kestrel.rpc.demo.DemoOptimizer;
 import io.kestrel.rpc.perf.compare.system.SystemSettings;
 import io.kestrel.rpc.perf.server.ClasspathSnapshot;
 import io.kestrel.rpc.perf.server.ServerLaunch;
 import io.kestrel.rpc.perf.server.ServerProcess;
 import io.kestrel.rpc.perf.support.BenchmarkService;
 import io.kestrel.rpc.perf.support.CommandLine;
+import io.kestrel.rpc.perf.support.DirectRpc;
 import io.kestrel.rpc.perf.support.HeapProbe;
+import io.kestrel.rpc.perf.support.SerializationVariant;
 import io.kestrel.rpc.transport.Connection;
 import java.io.IOException;
 import java.io.InputStream;
@@ -87,9 +87,13 @@ public final class SoakMain {
             RpcRuntime runtime = RpcRuntime.builder().build();
             try {
                 String url = "127.0.0.1:" + server.port();
-                BenchmarkService bench = runtime.refer(reference(BenchmarkService.class, url, o, o.callTimeout()));
-                SoakService async = runtime.refer(reference(SoakService.class, url, o, o.callTimeout()));
-                SoakService probes = runtime.refer(reference(SoakService.class, url, o, o.probeTimeout()));
+                SerializationVariant variant = SerializationVariant.of(o.serialization());
+                BenchmarkService bench = runtime.refer(DirectRpc.reference(BenchmarkService.class, url, variant,
+                        o.callTimeout()));
+                SoakService async = runtime.refer(DirectRpc.reference(SoakService.class, url, variant,
+                        o.callTimeout()));
+                SoakService probes = runtime.refer(DirectRpc.reference(SoakService.class, url, variant,
+                        o.probeTimeout()));
                 console.printf("Provider ready at %s%n", url);
 
                 SoakLoad warm = new SoakLoad(bench, async, probes, o.callTimeout(), o.probeTimeout());
@@ -152,16 +156,6 @@ public final class SoakMain {
                 runtime.close();
             }
         }
-    }
-
-    private static <T> ReferenceConfig<T> reference(Class<T> type, String url, SoakOptions o, Duration timeout) {
-        return ReferenceConfig.builder(type)
-                .url(url)
-                .serialization(o.serialization())
-                .optimizer(DemoOptimizer.class)
-                .timeout(timeout)
-                .retries(0)
-                .build();
     }
 
     /** Calls pending on all of the consumer's connections. */

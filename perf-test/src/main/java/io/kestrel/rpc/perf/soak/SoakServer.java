@@ -1,6 +1,5 @@
 package io.kestrel.rpc.perf.soak;
 
-import io.kestrel.rpc.api.config.ProtocolConfig;
 import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.core.RpcRuntime;
 import io.kestrel.rpc.demo.DemoOptimizer;
@@ -8,11 +7,14 @@ import io.kestrel.rpc.perf.compare.system.SystemSettings;
 import io.kestrel.rpc.perf.server.BenchServer;
 import io.kestrel.rpc.perf.support.BenchmarkService;
 import io.kestrel.rpc.perf.support.BenchmarkServiceImpl;
+import io.kestrel.rpc.perf.support.DirectRpc;
+import io.kestrel.rpc.perf.support.SerializationVariant;
 import io.kestrel.rpc.transport.RpcServer;
 
 /**
- * The provider of the soak mode, run in the server JVM by {@link PerfServerMain} for system names
- * {@code soak-<serialization>}: one runtime on 127.0.0.1 exporting {@link BenchmarkService} and
+ * The provider of the soak mode, run in the server JVM by
+ * {@link io.kestrel.rpc.perf.server.PerfServerMain} for system names {@code soak-<serialization>}:
+ * one runtime on 127.0.0.1 ({@link DirectRpc}) exporting {@link BenchmarkService} and
  * {@link SoakService}, with {@link DemoOptimizer}. Unlike the benchmark systems it exposes its
  * in-flight count, which the control protocol reports.
  */
@@ -28,25 +30,17 @@ public final class SoakServer implements BenchServer {
     }
 
     public static SoakServer start(String serialization, SystemSettings settings) {
-        ProtocolConfig.Builder protocol = ProtocolConfig.builder()
-                .host("127.0.0.1")
-                .port(0)
-                .serialization(serialization)
-                .optimizer(DemoOptimizer.class);
-        if (settings.rpcServerThreads() >= 0) {
-            protocol.threads(settings.rpcServerThreads());
-        }
-        RpcRuntime runtime = RpcRuntime.builder().protocol(protocol.build()).build();
         SoakServiceImpl soak = new SoakServiceImpl();
         try {
-            runtime.export(ServiceConfig.builder(BenchmarkService.class, new BenchmarkServiceImpl()).build());
-            runtime.export(ServiceConfig.builder(SoakService.class, soak).build());
+            RpcRuntime runtime = DirectRpc.provider(SerializationVariant.of(serialization),
+                    settings.rpcServerThreads(),
+                    ServiceConfig.builder(BenchmarkService.class, new BenchmarkServiceImpl()).build(),
+                    ServiceConfig.builder(SoakService.class, soak).build());
+            return new SoakServer(runtime, soak);
         } catch (RuntimeException e) {
-            runtime.close();
             soak.close();
             throw e;
         }
-        return new SoakServer(runtime, soak);
     }
 
     @Override
