@@ -2,19 +2,12 @@ package io.kestrel.rpc.perf.compare.system;
 
 import io.kestrel.rpc.perf.server.BenchServer;
 import io.kestrel.rpc.perf.support.BenchmarkServiceImpl;
-import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandler.Sharable;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelOption;
-import io.netty.channel.EventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
-import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
@@ -24,8 +17,6 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,35 +45,11 @@ public final class NettyHttpSystem extends RestSystem {
 
     @Override
     public BenchServer startServer() throws InterruptedException {
-        EventLoopGroup group = NettyGroups.create("http-server");
         HttpHandler handler = new HttpHandler(new RestRoutes(new BenchmarkServiceImpl()));
-        Channel server = new ServerBootstrap()
-                .group(group)
-                .channel(NioServerSocketChannel.class)
-                .childOption(ChannelOption.TCP_NODELAY, true)
-                .childHandler(new ChannelInitializer<SocketChannel>() {
-                    @Override
-                    protected void initChannel(SocketChannel ch) {
-                        ch.pipeline()
-                                .addLast("http", new HttpServerCodec())
-                                .addLast("aggregate", new HttpObjectAggregator(MAX_CONTENT_BYTES))
-                                .addLast("rest", handler);
-                    }
-                })
-                .bind("127.0.0.1", 0).sync().channel();
-        int port = ((InetSocketAddress) server.localAddress()).getPort();
-        return new BenchServer() {
-            @Override
-            public int port() {
-                return port;
-            }
-
-            @Override
-            public void close() {
-                server.close().awaitUninterruptibly(2000);
-                NettyGroups.shutdown(group);
-            }
-        };
+        return NettyGroups.serve("http-server", p -> p
+                .addLast("http", new HttpServerCodec())
+                .addLast("aggregate", new HttpObjectAggregator(MAX_CONTENT_BYTES))
+                .addLast("rest", handler), () -> { });
     }
 
     /** Routes a full request to {@link RestRoutes} and writes the JSON answer. */
@@ -96,23 +63,13 @@ public final class NettyHttpSystem extends RestSystem {
 
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
-            HttpResponseStatus status = HttpResponseStatus.OK;
-            byte[] body;
-            try {
-                body = routes.handle(request.method().name(), request.uri(), ByteBufUtil.getBytes(request.content()));
-                if (body == null) {
-                    status = HttpResponseStatus.NOT_FOUND;
-                    body = ("no route for " + request.method() + " " + request.uri()).getBytes(StandardCharsets.UTF_8);
-                }
-            } catch (RuntimeException e) {
-                status = HttpResponseStatus.BAD_REQUEST;
-                body = String.valueOf(e).getBytes(StandardCharsets.UTF_8);
-            }
-            FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status,
-                    Unpooled.wrappedBuffer(body));
+            RestRoutes.Reply reply = routes.reply(request.method().name(), request.uri(),
+                    ByteBufUtil.getBytes(request.content()));
+            FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
+                    HttpResponseStatus.valueOf(reply.status()), Unpooled.wrappedBuffer(reply.body()));
             response.headers()
                     .set(HttpHeaderNames.CONTENT_TYPE, RestRoutes.JSON_TYPE)
-                    .setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
+                    .setInt(HttpHeaderNames.CONTENT_LENGTH, reply.body().length);
             boolean keepAlive = HttpUtil.isKeepAlive(request);
             HttpUtil.setKeepAlive(response, keepAlive);
             var written = ctx.writeAndFlush(response);

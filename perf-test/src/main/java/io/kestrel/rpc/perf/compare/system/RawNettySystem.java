@@ -3,20 +3,12 @@ package io.kestrel.rpc.perf.compare.system;
 import io.kestrel.rpc.perf.server.BenchServer;
 import io.kestrel.rpc.perf.support.Encodings;
 import io.kestrel.rpc.perf.support.Workload;
-import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler.Sharable;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelOption;
-import io.netty.channel.EventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
-import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
-import java.net.InetSocketAddress;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -75,91 +67,52 @@ public final class RawNettySystem implements BenchSystem {
             ByteBuf frame = Unpooled.directBuffer(4 + body.length).writeInt(body.length).writeBytes(body);
             responses[w.ordinal()] = frame;
         }
-        EventLoopGroup group = NettyGroups.create("raw-server");
         EchoHandler echo = new EchoHandler(responses);
-        // The handler writes retained duplicates; the frames themselves are released in close().
-        Channel server = new ServerBootstrap()
-                .group(group)
-                .channel(NioServerSocketChannel.class)
-                .childOption(ChannelOption.TCP_NODELAY, true)
-                .childHandler(new ChannelInitializer<SocketChannel>() {
-                    @Override
-                    protected void initChannel(SocketChannel ch) {
-                        ch.pipeline()
-                                .addLast("frame", new LengthFieldBasedFrameDecoder(MAX_FRAME_BYTES, 0, 4, 0, 4))
-                                .addLast("echo", echo);
+        // The handler writes retained duplicates; the frames themselves are released when the server closes.
+        return NettyGroups.serve("raw-server", p -> p
+                .addLast("frame", frameDecoder())
+                .addLast("echo", echo), () -> {
+                    for (ByteBuf frame : responses) {
+                        frame.release();
                     }
-                })
-                .bind("127.0.0.1", 0).sync().channel();
-        int port = ((InetSocketAddress) server.localAddress()).getPort();
-        return new BenchServer() {
-            @Override
-            public int port() {
-                return port;
-            }
-
-            @Override
-            public void close() {
-                server.close().awaitUninterruptibly(2000);
-                NettyGroups.shutdown(group);
-                for (ByteBuf frame : responses) {
-                    frame.release();
-                }
-            }
-        };
+                });
     }
 
     @Override
     public BenchClient openClient(String host, int port) {
-        EventLoopGroup group = NettyGroups.create("raw-client");
-        ByteCountingHandler counter = new ByteCountingHandler();
-        return new BenchClient() {
-            @Override
-            public Caller newCaller(Workload workload) {
-                byte[] body = Encodings.encode(encoding, workload.argument());
-                ByteBuf frame = Unpooled.directBuffer(5 + body.length)
-                        .writeInt(body.length + 1).writeByte(workload.ordinal()).writeBytes(body);
-                int expectedAnswerBytes = Encodings.encode(encoding, workload.expectedResult()).length;
-                SyncConnection connection = new SyncConnection(group, counter,
-                        p -> p.addLast("frame", new LengthFieldBasedFrameDecoder(MAX_FRAME_BYTES, 0, 4, 0, 4)),
-                        host, port, settings.callTimeout());
-                return new Caller() {
-                    @Override
-                    public void call() throws Exception {
-                        ByteBuf answer = (ByteBuf) connection.exchange(frame.retainedDuplicate(), settings.callTimeout());
-                        try {
-                            if (answer.readableBytes() != expectedAnswerBytes) {
-                                throw new IllegalStateException("raw echo answered " + answer.readableBytes()
-                                        + " bytes, expected " + expectedAnswerBytes);
+        return new NettyClient("raw-client", host, port, settings.callTimeout(),
+                p -> p.addLast("frame", frameDecoder()), (workload, connection) -> {
+                    byte[] body = Encodings.encode(encoding, workload.argument());
+                    ByteBuf frame = Unpooled.directBuffer(5 + body.length)
+                            .writeInt(body.length + 1).writeByte(workload.ordinal()).writeBytes(body);
+                    int expectedAnswerBytes = Encodings.encode(encoding, workload.expectedResult()).length;
+                    return new Caller() {
+                        @Override
+                        public void call() throws Exception {
+                            ByteBuf answer = (ByteBuf) connection.exchange(frame.retainedDuplicate(),
+                                    settings.callTimeout());
+                            try {
+                                if (answer.readableBytes() != expectedAnswerBytes) {
+                                    throw new IllegalStateException("raw echo answered " + answer.readableBytes()
+                                            + " bytes, expected " + expectedAnswerBytes);
+                                }
+                            } finally {
+                                answer.release();
                             }
-                        } finally {
-                            answer.release();
                         }
-                    }
 
-                    @Override
-                    public void close() {
-                        connection.close();
-                        frame.release();
-                    }
-                };
-            }
+                        @Override
+                        public void close() {
+                            connection.close();
+                            frame.release();
+                        }
+                    };
+                });
+    }
 
-            @Override
-            public long bytesWritten() {
-                return counter.bytesWritten();
-            }
-
-            @Override
-            public long bytesRead() {
-                return counter.bytesRead();
-            }
-
-            @Override
-            public void close() {
-                NettyGroups.shutdown(group);
-            }
-        };
+    /** Splits the stream at the 4-byte length prefix and strips it. */
+    private static LengthFieldBasedFrameDecoder frameDecoder() {
+        return new LengthFieldBasedFrameDecoder(MAX_FRAME_BYTES, 0, 4, 0, 4);
     }
 
     /** Answers each request frame with the precomputed result frame of its workload. */

@@ -4,6 +4,7 @@ import com.alibaba.fastjson2.JSON;
 import io.kestrel.rpc.demo.bid.BidRequest;
 import io.kestrel.rpc.perf.support.BenchmarkService;
 import io.kestrel.rpc.perf.support.Workload;
+import java.nio.charset.StandardCharsets;
 
 /**
  * The REST/JSON face of {@link BenchmarkService}, shared by the Tomcat and Netty HTTP servers and
@@ -53,12 +54,34 @@ final class RestRoutes {
     }
 
     /**
+     * An HTTP answer: status code and body.
+     *
+     * @param status 200, 404 (no route) or 400 (malformed request, or the service failed)
+     * @param body JSON on 200, a plain-text reason otherwise
+     */
+    record Reply(int status, byte[] body) {
+    }
+
+    /** Answers one request, as both servers send it. */
+    Reply reply(String method, String uri, byte[] body) {
+        try {
+            byte[] json = handle(method, uri, body);
+            if (json == null) {
+                return new Reply(404, ("no route for " + method + " " + uri).getBytes(StandardCharsets.UTF_8));
+            }
+            return new Reply(200, json);
+        } catch (RuntimeException e) {
+            return new Reply(400, String.valueOf(e).getBytes(StandardCharsets.UTF_8));
+        }
+    }
+
+    /**
      * Handles one request.
      *
      * @return the JSON response body, or null if no route matches
      * @throws IllegalArgumentException for a malformed request (answer 400)
      */
-    byte[] handle(String method, String uri, byte[] body) {
+    private byte[] handle(String method, String uri, byte[] body) {
         if ("POST".equals(method) && "/bid".equals(uri)) {
             BidRequest request = JSON.parseObject(body, BidRequest.class);
             if (request == null) {

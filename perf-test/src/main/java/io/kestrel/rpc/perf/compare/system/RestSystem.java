@@ -5,7 +5,6 @@ import io.kestrel.rpc.perf.support.ResultCheck;
 import io.kestrel.rpc.perf.support.Workload;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.EventLoopGroup;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
@@ -16,6 +15,7 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
+import java.nio.charset.StandardCharsets;
 
 /**
  * Common client half of the REST/JSON baselines: a keep-alive HTTP/1.1 client on Netty
@@ -39,71 +39,49 @@ abstract class RestSystem implements BenchSystem {
 
     @Override
     public BenchClient openClient(String host, int port) {
-        EventLoopGroup group = NettyGroups.create(name() + "-client");
-        ByteCountingHandler counter = new ByteCountingHandler();
         String hostHeader = host + ":" + port;
-        return new BenchClient() {
-            @Override
-            public Caller newCaller(Workload workload) {
-                SyncConnection connection = new SyncConnection(group, counter, p -> p
-                        .addLast("http", new HttpClientCodec())
-                        .addLast("aggregate", new HttpObjectAggregator(MAX_CONTENT_BYTES)),
-                        host, port, settings.callTimeout());
-                Object argument = workload.argument();
-                Object expected = workload.expectedResult();
-                HttpMethod method = HttpMethod.valueOf(RestRoutes.method(workload));
-                String uri = RestRoutes.uri(workload);
-                Class<?> resultType = RestRoutes.resultType(workload);
-                return new Caller() {
-                    @Override
-                    public void call() throws Exception {
-                        byte[] body = RestRoutes.body(workload, argument);
-                        FullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, method, uri,
-                                Unpooled.wrappedBuffer(body));
-                        request.headers()
-                                .set(HttpHeaderNames.HOST, hostHeader)
-                                .set(HttpHeaderNames.ACCEPT, RestRoutes.JSON_TYPE)
-                                .set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE)
-                                .setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
-                        if (body.length > 0) {
-                            request.headers().set(HttpHeaderNames.CONTENT_TYPE, RestRoutes.JSON_TYPE);
-                        }
-                        FullHttpResponse response = (FullHttpResponse) connection.exchange(request,
-                                settings.callTimeout());
-                        byte[] answer;
-                        try {
-                            if (!HttpResponseStatus.OK.equals(response.status())) {
-                                throw new IllegalStateException(uri + " answered " + response.status() + ": "
-                                        + response.content().toString(java.nio.charset.StandardCharsets.UTF_8));
+        return new NettyClient(name() + "-client", host, port, settings.callTimeout(), p -> p
+                .addLast("http", new HttpClientCodec())
+                .addLast("aggregate", new HttpObjectAggregator(MAX_CONTENT_BYTES)), (workload, connection) -> {
+                    Object argument = workload.argument();
+                    Object expected = workload.expectedResult();
+                    HttpMethod method = HttpMethod.valueOf(RestRoutes.method(workload));
+                    String uri = RestRoutes.uri(workload);
+                    Class<?> resultType = RestRoutes.resultType(workload);
+                    return new Caller() {
+                        @Override
+                        public void call() throws Exception {
+                            byte[] body = RestRoutes.body(workload, argument);
+                            FullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, method, uri,
+                                    Unpooled.wrappedBuffer(body));
+                            request.headers()
+                                    .set(HttpHeaderNames.HOST, hostHeader)
+                                    .set(HttpHeaderNames.ACCEPT, RestRoutes.JSON_TYPE)
+                                    .set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE)
+                                    .setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
+                            if (body.length > 0) {
+                                request.headers().set(HttpHeaderNames.CONTENT_TYPE, RestRoutes.JSON_TYPE);
                             }
-                            answer = ByteBufUtil.getBytes(response.content());
-                        } finally {
-                            response.release();
+                            FullHttpResponse response = (FullHttpResponse) connection.exchange(request,
+                                    settings.callTimeout());
+                            byte[] answer;
+                            try {
+                                if (!HttpResponseStatus.OK.equals(response.status())) {
+                                    throw new IllegalStateException(uri + " answered " + response.status() + ": "
+                                            + response.content().toString(StandardCharsets.UTF_8));
+                                }
+                                answer = ByteBufUtil.getBytes(response.content());
+                            } finally {
+                                response.release();
+                            }
+                            ResultCheck.check(workload, expected, JSON.parseObject(answer, resultType));
                         }
-                        ResultCheck.check(workload, expected, JSON.parseObject(answer, resultType));
-                    }
 
-                    @Override
-                    public void close() {
-                        connection.close();
-                    }
-                };
-            }
-
-            @Override
-            public long bytesWritten() {
-                return counter.bytesWritten();
-            }
-
-            @Override
-            public long bytesRead() {
-                return counter.bytesRead();
-            }
-
-            @Override
-            public void close() {
-                NettyGroups.shutdown(group);
-            }
-        };
+                        @Override
+                        public void close() {
+                            connection.close();
+                        }
+                    };
+                });
     }
 }

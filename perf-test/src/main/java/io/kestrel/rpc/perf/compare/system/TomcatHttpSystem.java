@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
@@ -62,24 +61,15 @@ public final class TomcatHttpSystem extends RestSystem {
         Tomcat.addServlet(context, "rest", new RestServlet(new RestRoutes(new BenchmarkServiceImpl())));
         context.addServletMappingDecoded("/*", "rest");
         tomcat.start();
-        int port = connector.getLocalPort();
-        return new BenchServer() {
-            @Override
-            public int port() {
-                return port;
+        return BenchServer.of(connector.getLocalPort(), () -> {
+            try {
+                tomcat.stop();
+                tomcat.destroy();
+            } catch (LifecycleException e) {
+                log.warn("Tomcat did not stop cleanly", e);
             }
-
-            @Override
-            public void close() {
-                try {
-                    tomcat.stop();
-                    tomcat.destroy();
-                } catch (LifecycleException e) {
-                    log.warn("Tomcat did not stop cleanly", e);
-                }
-                deleteQuietly(baseDir);
-            }
-        };
+            deleteQuietly(baseDir);
+        });
     }
 
     private static void deleteQuietly(Path dir) {
@@ -106,23 +96,12 @@ public final class TomcatHttpSystem extends RestSystem {
             try (InputStream in = req.getInputStream()) {
                 body = in.readAllBytes();
             }
-            int status = HttpServletResponse.SC_OK;
-            byte[] answer;
-            try {
-                answer = routes.handle(req.getMethod(), uri, body);
-                if (answer == null) {
-                    status = HttpServletResponse.SC_NOT_FOUND;
-                    answer = ("no route for " + req.getMethod() + " " + uri).getBytes(StandardCharsets.UTF_8);
-                }
-            } catch (RuntimeException e) {
-                status = HttpServletResponse.SC_BAD_REQUEST;
-                answer = String.valueOf(e).getBytes(StandardCharsets.UTF_8);
-            }
-            resp.setStatus(status);
+            RestRoutes.Reply reply = routes.reply(req.getMethod(), uri, body);
+            resp.setStatus(reply.status());
             resp.setContentType(RestRoutes.JSON_TYPE);
-            resp.setContentLength(answer.length);
+            resp.setContentLength(reply.body().length);
             try (OutputStream out = resp.getOutputStream()) {
-                out.write(answer);
+                out.write(reply.body());
             }
         }
     }
