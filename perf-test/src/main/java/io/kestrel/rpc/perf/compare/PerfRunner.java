@@ -8,6 +8,7 @@ import io.kestrel.rpc.perf.report.PerfReport;
 import io.kestrel.rpc.perf.report.ReportWriter;
 import io.kestrel.rpc.perf.report.RunResult;
 import io.kestrel.rpc.perf.report.SerializedSizes;
+import io.kestrel.rpc.perf.report.Units;
 import io.kestrel.rpc.perf.server.ClasspathSnapshot;
 import io.kestrel.rpc.perf.server.ServerLaunch;
 import io.kestrel.rpc.perf.server.ServerProcess;
@@ -69,7 +70,7 @@ public final class PerfRunner {
         int total = options.systems().size() * options.workloads().size();
         double perConfig = (options.warmup().toMillis() + options.measure().toMillis()) / 1000.0 + 0.2;
         double estimate = total * perConfig + options.systems().size() * SERVER_START_SECONDS;
-        console.printf(Locale.ROOT, "Running %d configurations, about %s%n%n", total, Progress.clock(estimate));
+        console.printf(Locale.ROOT, "Running %d configurations, about %s%n%n", total, Units.clock(estimate));
         progress.start(total, perConfig, SERVER_START_SECONDS);
 
         List<RunResult> results = new ArrayList<>();
@@ -88,7 +89,7 @@ public final class PerfRunner {
         PerfReport report = ReportWriter.write(options, sizes, breakdown, withRatios, seconds, console);
         console.println();
         console.println(ReportWriter.resultsText(withRatios));
-        console.printf(Locale.ROOT, "Finished in %s. Report: %s, %s, %s%n", Progress.clock(seconds),
+        console.printf(Locale.ROOT, "Finished in %s. Report: %s, %s, %s%n", Units.clock(seconds),
                 report.markdown(), report.csv(), report.chart() != null ? report.chart() : "(no chart: see report)");
         return report;
     }

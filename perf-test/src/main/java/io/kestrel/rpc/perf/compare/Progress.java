@@ -1,6 +1,6 @@
 package io.kestrel.rpc.perf.compare;
 
-import io.kestrel.rpc.perf.report.ReportWriter;
+import io.kestrel.rpc.perf.report.Units;
 import io.kestrel.rpc.perf.report.RunResult;
 import io.kestrel.rpc.perf.support.Workload;
 import java.io.PrintStream;
@@ -11,7 +11,7 @@ import java.util.Locale;
  * estimate of what is left; one summary line per finished configuration. On a terminal the running
  * line is rewritten in place; otherwise only phase changes are printed.
  */
-public final class Progress {
+final class Progress {
     private final PrintStream out;
     private final boolean tty;
     private long startNanos;
@@ -51,7 +51,7 @@ public final class Progress {
     void phase(String phase, long callsSoFar) {
         if (tty) {
             out.printf(Locale.ROOT, "\r%s: %-7s calls=%,d  elapsed %s, ~%s left   ", current, phase, callsSoFar,
-                    clock(elapsed()), clock(remaining()));
+                    Units.clock(elapsed()), Units.clock(remaining()));
             lineOpen = true;
         } else if (!phase.equals(lastPhase)) {
             out.printf(Locale.ROOT, "%s: %s ...%n", current, phase);
@@ -69,8 +69,8 @@ public final class Progress {
                             + "alloc client %s / server %s per call, %d errors  (elapsed %s, ~%s left)%n",
                     head, r.tps(), rawTps > 0 ? String.format(Locale.ROOT, " (%.2fx raw)", r.tps() / rawTps) : "",
                     r.p50Micros(), r.p99Micros(), r.requestBytesPerCall(), r.responseBytesPerCall(),
-                    ReportWriter.bytes(r.clientAllocPerCall()), ReportWriter.bytes(r.serverAllocPerCall()), r.errors(),
-                    clock(elapsed()), clock(remaining()));
+                    Units.bytes(r.clientAllocPerCall()), Units.bytes(r.serverAllocPerCall()), r.errors(),
+                    Units.clock(elapsed()), Units.clock(remaining()));
         } else {
             out.printf(Locale.ROOT, "%s: %s %s%n", head, r.status(), r.note());
         }
@@ -90,11 +90,5 @@ public final class Progress {
 
     private double remaining() {
         return Math.max(0, (total - done) * perConfigSeconds);
-    }
-
-    /** "1m05s" style. */
-    public static String clock(double seconds) {
-        long s = Math.round(seconds);
-        return s >= 60 ? String.format(Locale.ROOT, "%dm%02ds", s / 60, s % 60) : s + "s";
     }
 }

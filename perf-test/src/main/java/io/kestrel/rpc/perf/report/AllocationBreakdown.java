@@ -6,9 +6,9 @@ import io.kestrel.rpc.demo.bid.BidRequest;
 import io.kestrel.rpc.demo.bid.BidResponse;
 import io.kestrel.rpc.perf.compare.system.BenchSystems;
 import io.kestrel.rpc.perf.support.Encodings;
+import io.kestrel.rpc.perf.support.ThreadAllocation;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
-import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -52,10 +52,8 @@ public record AllocationBreakdown(List<Row> rows) {
     public static AllocationBreakdown measure(boolean quick) {
         int warmup = quick ? 300 : 3_000;
         int measured = quick ? 300 : 2_000;
-        com.sun.management.ThreadMXBean threads =
-                (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         List<Row> rows = new ArrayList<>();
-        if (!threads.isThreadAllocatedMemorySupported()) {
+        if (!ThreadAllocation.isSupported()) {
             return new AllocationBreakdown(rows);
         }
         BidRequest request = BidFixtures.sampleRequest();
@@ -71,20 +69,20 @@ public record AllocationBreakdown(List<Row> rows) {
             ByteArrayInputStream requestIn = new ByteArrayInputStream(requestBytes);
             ByteArrayInputStream responseIn = new ByteArrayInputStream(responseBytes);
             rows.add(new Row(name,
-                    perOp(threads, warmup, measured, () -> {
+                    perOp(warmup, measured, () -> {
                         out.reset();
                         s.serialize(request, out);
                     }),
-                    perOp(threads, warmup, measured, () -> {
+                    perOp(warmup, measured, () -> {
                         requestIn.reset();
                         s.deserialize(requestIn, BidRequest.class);
                     }),
-                    perOp(threads, warmup, measured, () -> BidFixtures.responseFor(request)),
-                    perOp(threads, warmup, measured, () -> {
+                    perOp(warmup, measured, () -> BidFixtures.responseFor(request)),
+                    perOp(warmup, measured, () -> {
                         out.reset();
                         s.serialize(response, out);
                     }),
-                    perOp(threads, warmup, measured, () -> {
+                    perOp(warmup, measured, () -> {
                         responseIn.reset();
                         s.deserialize(responseIn, BidResponse.class);
                     })));
@@ -92,15 +90,14 @@ public record AllocationBreakdown(List<Row> rows) {
         return new AllocationBreakdown(rows);
     }
 
-    private static double perOp(com.sun.management.ThreadMXBean threads, int warmup, int measured, Runnable op) {
+    private static double perOp(int warmup, int measured, Runnable op) {
         for (int i = 0; i < warmup; i++) {
             op.run();
         }
-        long id = Thread.currentThread().getId();
-        long before = threads.getThreadAllocatedBytes(id);
+        long before = ThreadAllocation.currentThreadAllocatedBytes();
         for (int i = 0; i < measured; i++) {
             op.run();
         }
-        return (threads.getThreadAllocatedBytes(id) - before) / (double) measured;
+        return (ThreadAllocation.currentThreadAllocatedBytes() - before) / (double) measured;
     }
 }

@@ -1,9 +1,11 @@
 package io.kestrel.rpc.perf.report;
 
+import static io.kestrel.rpc.perf.report.Units.bytes;
+
 import io.kestrel.rpc.perf.compare.PerfOptions;
 import io.kestrel.rpc.perf.server.ServerProcess;
-import io.kestrel.rpc.perf.compare.Progress;
 import io.kestrel.rpc.perf.compare.system.BenchSystems;
+import io.kestrel.rpc.perf.support.GitInfo;
 import io.kestrel.rpc.perf.support.Workload;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -16,7 +18,6 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Renders results as a console table, a Markdown report ({@value #MARKDOWN}) and a CSV
@@ -55,6 +56,17 @@ public final class ReportWriter {
     // ---------------------------------------------------------------- text tables
 
     public static String sizesText(SerializedSizes s) {
+        return fixedWidth(sizesHeader(s), sizesRows(s));
+    }
+
+    private static String[] sizesHeader(SerializedSizes s) {
+        List<String> head = new ArrayList<>();
+        head.add("value");
+        head.addAll(s.columns());
+        return head.toArray(String[]::new);
+    }
+
+    private static List<String[]> sizesRows(SerializedSizes s) {
         List<String[]> rows = new ArrayList<>();
         for (int r = 0; r < s.rows().size(); r++) {
             String[] row = new String[s.columns().size() + 1];
@@ -62,10 +74,7 @@ public final class ReportWriter {
             System.arraycopy(s.cells()[r], 0, row, 1, s.columns().size());
             rows.add(row);
         }
-        List<String> head = new ArrayList<>();
-        head.add("value");
-        head.addAll(s.columns());
-        return fixedWidth(head.toArray(String[]::new), rows);
+        return rows;
     }
 
     public static String resultsText(List<RunResult> results) {
@@ -133,7 +142,7 @@ public final class ReportWriter {
         StringBuilder md = new StringBuilder();
         md.append("# Kestrel RPC perf-test report\n\n");
         md.append("- Date: ").append(ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME)).append('\n');
-        md.append("- Commit: ").append(gitCommit()).append('\n');
+        md.append("- Commit: ").append(GitInfo.describeHead()).append('\n');
         md.append("- Machine: ").append(Runtime.getRuntime().availableProcessors()).append(" CPUs, ")
                 .append(System.getProperty("os.name")).append(' ').append(System.getProperty("os.arch"))
                 .append(", Java ").append(System.getProperty("java.vm.name")).append(' ')
@@ -143,7 +152,7 @@ public final class ReportWriter {
                 ManagementFactory.getRuntimeMXBean().getInputArguments()))).append("`\n");
         md.append("- Server JVM flags: `").append(String.join(" ", ServerProcess.SERVER_HEAP))
                 .append(" <fst --add-opens> ").append(String.join(" ", options.serverJvmArgs())).append("`\n");
-        md.append("- Duration: ").append(Progress.clock(seconds)).append("\n\n");
+        md.append("- Duration: ").append(Units.clock(seconds)).append("\n\n");
         md.append("Server and client run in separate JVMs on 127.0.0.1 and share the machine's CPUs, so absolute "
                 + "figures depend on the machine and on whatever else runs; compare systems by their ratio to raw "
                 + "Netty within one run.\n\n");
@@ -157,17 +166,7 @@ public final class ReportWriter {
         md.append("\n## Serialized sizes (bytes)\n\n");
         md.append("With the `DemoOptimizer` registrations unless noted; `!` means the value did not read back equal; "
                 + "`n/a` means the serialization is not installed.\n\n");
-        List<String> head = new ArrayList<>();
-        head.add("value");
-        head.addAll(sizes.columns());
-        List<String[]> sizeRows = new ArrayList<>();
-        for (int r = 0; r < sizes.rows().size(); r++) {
-            String[] row = new String[sizes.columns().size() + 1];
-            row[0] = sizes.rows().get(r);
-            System.arraycopy(sizes.cells()[r], 0, row, 1, sizes.columns().size());
-            sizeRows.add(row);
-        }
-        md.append(markdownTable(head.toArray(String[]::new), sizeRows));
+        md.append(markdownTable(sizesHeader(sizes), sizesRows(sizes)));
 
         md.append("\n## Results\n\n");
         if (chart != null) {
@@ -331,20 +330,6 @@ public final class ReportWriter {
         return Double.isNaN(v) || Double.isInfinite(v) ? "-" : String.format(Locale.ROOT, format, v);
     }
 
-    /** "812 B", "12.3 KB", "1.20 MB"; "-" if unknown. */
-    public static String bytes(double v) {
-        if (Double.isNaN(v) || Double.isInfinite(v)) {
-            return "-";
-        }
-        if (Math.abs(v) < 10_000) {
-            return String.format(Locale.ROOT, "%.0f B", v);
-        }
-        if (Math.abs(v) < 10_000_000) {
-            return String.format(Locale.ROOT, "%.1f KB", v / 1024);
-        }
-        return String.format(Locale.ROOT, "%.2f MB", v / (1024 * 1024));
-    }
-
     /** The long --add-opens list would drown the line; it is named once instead. */
     private static List<String> shortFlags(List<String> flags) {
         List<String> out = new ArrayList<>();
@@ -360,39 +345,5 @@ public final class ReportWriter {
             }
         }
         return out;
-    }
-
-    /** The current commit, with "-dirty" if the tree has changes; "unknown" without git. */
-    private static String gitCommit() {
-        String head = git("rev-parse", "--short", "HEAD");
-        if (head == null) {
-            return "unknown";
-        }
-        String status = git("status", "--porcelain", "--untracked-files=no");
-        return head + (status != null && !status.isBlank() ? " (working tree has uncommitted changes)" : "");
-    }
-
-    private static String git(String... args) {
-        List<String> cmd = new ArrayList<>();
-        cmd.add("git");
-        cmd.addAll(List.of(args));
-        Process p = null;
-        try {
-            p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-            p.getOutputStream().close();
-            if (!p.waitFor(5, TimeUnit.SECONDS) || p.exitValue() != 0) {
-                return null;
-            }
-            return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-        } catch (IOException e) {
-            return null;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return null;
-        } finally {
-            if (p != null && p.isAlive()) {
-                p.destroyForcibly();
-            }
-        }
     }
 }

@@ -1,16 +1,14 @@
 package io.kestrel.rpc.perf.server;
 
+import io.kestrel.rpc.perf.support.FileTrees;
 import java.io.File;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * A private copy of this JVM's class path for the server JVMs, so that every server of a run
@@ -40,7 +38,7 @@ public final class ClasspathSnapshot implements AutoCloseable {
             Path source = Path.of(entry);
             Path target = dir.resolve(i++ + "-" + source.getFileName());
             if (Files.isDirectory(source)) {
-                copyTree(source, target);
+                FileTrees.copy(source, target);
             } else if (Files.isRegularFile(source)) {
                 try {
                     Files.createLink(target, source);
@@ -60,27 +58,8 @@ public final class ClasspathSnapshot implements AutoCloseable {
         return classPath;
     }
 
-    private static void copyTree(Path source, Path target) throws IOException {
-        try (Stream<Path> files = Files.walk(source)) {
-            for (Path p : (Iterable<Path>) files::iterator) {
-                Path t = target.resolve(source.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(t);
-                } else {
-                    Files.copy(p, t, StandardCopyOption.REPLACE_EXISTING);
-                }
-            }
-        } catch (UncheckedIOException e) {
-            throw e.getCause();
-        }
-    }
-
     @Override
     public void close() {
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException | UncheckedIOException e) {
-            // a temp directory left behind is harmless
-        }
+        FileTrees.deleteQuietly(dir); // a temp directory left behind is harmless
     }
 }

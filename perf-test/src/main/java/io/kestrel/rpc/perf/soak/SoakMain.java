@@ -8,11 +8,10 @@ import io.kestrel.rpc.perf.server.ServerProcess;
 import io.kestrel.rpc.perf.support.BenchmarkService;
 import io.kestrel.rpc.perf.support.CommandLine;
 import io.kestrel.rpc.perf.support.DirectRpc;
+import io.kestrel.rpc.perf.support.GitInfo;
 import io.kestrel.rpc.perf.support.HeapProbe;
 import io.kestrel.rpc.perf.support.SerializationVariant;
 import io.kestrel.rpc.transport.Connection;
-import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -201,7 +200,7 @@ public final class SoakMain {
         md.append("# Kestrel RPC soak report\n\n");
         md.append("- Verdict: **").append(passed ? "PASSED" : "FAILED").append("** (no errors, consumer pending 0"
                 + " and provider in-flight 0 at the end)\n");
-        md.append("- Started: ").append(startedAt).append(", commit ").append(gitHead()).append('\n');
+        md.append("- Started: ").append(startedAt).append(", commit ").append(GitInfo.shortHead()).append('\n');
         md.append(String.format(Locale.ROOT, "- Machine: %d CPUs, Java %s; client and server JVMs -Xms512m"
                 + " -Xmx512m, provider in a separate JVM on 127.0.0.1%n",
                 Runtime.getRuntime().availableProcessors(), System.getProperty("java.version")));
@@ -286,24 +285,5 @@ public final class SoakMain {
 
     private static String signedMb(long bytes) {
         return String.format(Locale.ROOT, "%+.1f MB", bytes / 1048576.0);
-    }
-
-    private static String gitHead() {
-        try {
-            Process p = new ProcessBuilder("git", "rev-parse", "--short", "HEAD").redirectErrorStream(true).start();
-            try (InputStream in = p.getInputStream()) {
-                String out = new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
-                if (!p.waitFor(5, TimeUnit.SECONDS)) {
-                    p.destroyForcibly();
-                    return "unknown";
-                }
-                return p.exitValue() == 0 ? out : "unknown";
-            }
-        } catch (IOException e) {
-            return "unknown";
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return "unknown";
-        }
     }
 }

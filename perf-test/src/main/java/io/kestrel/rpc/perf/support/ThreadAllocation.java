@@ -3,9 +3,10 @@ package io.kestrel.rpc.perf.support;
 import java.lang.management.ManagementFactory;
 
 /**
- * Heap bytes allocated by this JVM's threads, from {@code com.sun.management.ThreadMXBean}. The sum
- * covers live threads only: a thread that ends between two readings takes its count with it, so
- * take readings around a window in which the worker threads stay alive.
+ * Heap bytes allocated by this JVM's threads, from {@code com.sun.management.ThreadMXBean}: by the
+ * calling thread, or summed over all live threads. The sum covers live threads only: a thread that
+ * ends between two readings takes its count with it, so take readings around a window in which the
+ * worker threads stay alive.
  */
 public final class ThreadAllocation {
     private static final com.sun.management.ThreadMXBean THREADS =
@@ -20,9 +21,19 @@ public final class ThreadAllocation {
     private ThreadAllocation() {
     }
 
+    /** Whether the JVM counts allocated bytes per thread. */
+    public static boolean isSupported() {
+        return THREADS.isThreadAllocatedMemorySupported();
+    }
+
+    /** Bytes allocated so far by the calling thread; meaningful only if {@link #isSupported()}. */
+    public static long currentThreadAllocatedBytes() {
+        return THREADS.getThreadAllocatedBytes(Thread.currentThread().getId());
+    }
+
     /** Sum of allocated bytes over all live threads, or -1 if the JVM does not support it. */
     public static long totalAllocatedBytes() {
-        if (!THREADS.isThreadAllocatedMemorySupported()) {
+        if (!isSupported()) {
             return -1;
         }
         long[] ids = THREADS.getAllThreadIds();

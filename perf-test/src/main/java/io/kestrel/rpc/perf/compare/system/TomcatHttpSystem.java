@@ -2,17 +2,15 @@ package io.kestrel.rpc.perf.compare.system;
 
 import io.kestrel.rpc.perf.server.BenchServer;
 import io.kestrel.rpc.perf.support.BenchmarkServiceImpl;
+import io.kestrel.rpc.perf.support.FileTrees;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
-import java.util.stream.Stream;
 import org.apache.catalina.Context;
 import org.apache.catalina.LifecycleException;
 import org.apache.catalina.connector.Connector;
@@ -68,16 +66,10 @@ public final class TomcatHttpSystem extends RestSystem {
             } catch (LifecycleException e) {
                 log.warn("Tomcat did not stop cleanly", e);
             }
-            deleteQuietly(baseDir);
+            if (!FileTrees.deleteQuietly(baseDir)) {
+                log.debug("Could not delete {}", baseDir);
+            }
         });
-    }
-
-    private static void deleteQuietly(Path dir) {
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException | UncheckedIOException e) {
-            log.debug("Could not delete {}", dir, e);
-        }
     }
 
     /** Reads the whole body, routes it through {@link RestRoutes}, writes the JSON answer. */
