@@ -3,6 +3,7 @@ package io.kestrel.rpc.perf.compare;
 import io.kestrel.rpc.perf.compare.system.BenchClient;
 import io.kestrel.rpc.perf.compare.system.Caller;
 import io.kestrel.rpc.perf.report.RunResult;
+import io.kestrel.rpc.perf.support.Sleep;
 import io.kestrel.rpc.perf.support.ThreadAllocation;
 import io.kestrel.rpc.perf.support.Workload;
 import java.time.Duration;
@@ -152,16 +153,13 @@ final class LoadGenerator {
 
     private void sleepWithProgress(Duration d, String name, List<Worker> workers, Progress progress)
             throws InterruptedException {
-        long end = System.nanoTime() + d.toNanos();
-        long now;
-        while ((now = System.nanoTime()) < end) {
+        Sleep.until(System.nanoTime() + d.toNanos(), () -> {
             long calls = 0;
             for (Worker w : workers) {
                 calls += w.callsAll;
             }
             progress.phase(name, calls);
-            TimeUnit.NANOSECONDS.sleep(Math.min(end - now, TimeUnit.SECONDS.toNanos(1)));
-        }
+        });
     }
 
     /** One load thread: calls in a loop, records what completes inside the window. */

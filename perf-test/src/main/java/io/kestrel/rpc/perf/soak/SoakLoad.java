@@ -3,8 +3,8 @@ package io.kestrel.rpc.perf.soak;
 import io.kestrel.rpc.api.RpcTimeoutException;
 import io.kestrel.rpc.demo.bid.BidFixtures;
 import io.kestrel.rpc.demo.bid.BidRequest;
-import io.kestrel.rpc.demo.bid.BidResponse;
 import io.kestrel.rpc.perf.support.BenchmarkService;
+import io.kestrel.rpc.perf.support.ResultCheck;
 import io.kestrel.rpc.perf.support.Workload;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -63,7 +63,7 @@ final class SoakLoad {
     private final Duration probeTimeout;
     private final int probeDelayMillis;
     private final String echoText = (String) Workload.ECHO_50K.argument();
-    private final String expectedBidId = BidFixtures.sampleResponse().getId();
+    private final Object expectedBid = Workload.BID.expectedResult();
 
     private final LongAdder[] calls = adders();
     private final LongAdder[] latencyNanos = adders();
@@ -180,13 +180,7 @@ final class SoakLoad {
             int r = rnd.nextInt(1000);
             boolean ok;
             if (r < 600) {
-                ok = call(Kind.BID, () -> {
-                    BidResponse response = bench.bid(request);
-                    if (response == null || !expectedBidId.equals(response.getId()) || response.getSeatBids() == null
-                            || response.getSeatBids().size() != 1) {
-                        throw new IllegalStateException("bid returned an unexpected response: " + response);
-                    }
-                });
+                ok = call(Kind.BID, () -> ResultCheck.check(Workload.BID, expectedBid, bench.bid(request)));
             } else if (r < 700) {
                 ok = call(Kind.ECHO, () -> {
                     String answer = bench.echo(echoText);
