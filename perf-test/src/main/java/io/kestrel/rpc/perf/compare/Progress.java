@@ -1,7 +1,7 @@
 package io.kestrel.rpc.perf.compare;
 
-import io.kestrel.rpc.perf.report.Units;
 import io.kestrel.rpc.perf.report.RunResult;
+import io.kestrel.rpc.perf.report.Units;
 import io.kestrel.rpc.perf.support.Workload;
 import java.io.PrintStream;
 import java.util.Locale;

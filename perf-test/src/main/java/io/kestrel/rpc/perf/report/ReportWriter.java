@@ -3,8 +3,8 @@ package io.kestrel.rpc.perf.report;
 import static io.kestrel.rpc.perf.report.Units.bytes;
 
 import io.kestrel.rpc.perf.compare.PerfOptions;
-import io.kestrel.rpc.perf.server.ServerProcess;
 import io.kestrel.rpc.perf.compare.system.BenchSystems;
+import io.kestrel.rpc.perf.server.ServerProcess;
 import io.kestrel.rpc.perf.support.GitInfo;
 import io.kestrel.rpc.perf.support.Workload;
 import java.io.IOException;
