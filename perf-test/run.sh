@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 if [[ "${SKIP_BUILD:-0}" != "1" ]]; then
-  mvn -q -DskipTests install -pl perf-test -am
+  mvn -q -DskipTests package -pl perf-test -am
 fi
 
 CP="perf-test/target/classes:$(cat perf-test/target/classpath.txt)"
