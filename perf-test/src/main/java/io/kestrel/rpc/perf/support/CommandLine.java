@@ -28,27 +28,15 @@ public final class CommandLine {
      */
     public record Option(String name, String value) {
         public int intValue() {
-            try {
-                return Integer.parseInt(value.trim());
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException(name + " must be an integer, was '" + value + "'");
-            }
+            return converted(Integer::parseInt, "an integer");
         }
 
         public long longValue() {
-            try {
-                return Long.parseLong(value.trim());
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException(name + " must be an integer, was '" + value + "'");
-            }
+            return converted(Long::parseLong, "an integer");
         }
 
         public double doubleValue() {
-            try {
-                return Double.parseDouble(value.trim());
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException(name + " must be a number, was '" + value + "'");
-            }
+            return converted(Double::parseDouble, "a number");
         }
 
         /** "5s", "500ms", "1m" or a plain number of seconds. */
@@ -72,6 +60,14 @@ public final class CommandLine {
 
         public Path path() {
             return Path.of(value);
+        }
+
+        private <T> T converted(Function<String, T> parse, String what) {
+            try {
+                return parse.apply(value.trim());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(name + " must be " + what + ", was '" + value + "'");
+            }
         }
 
         /** The exception for an option the program does not know. */
