@@ -14,18 +14,18 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 if [[ "${SKIP_BUILD:-0}" != "1" ]]; then
-  mvn -q -DskipTests install -pl perf-test -am
+  mvn -q -DskipTests package -pl perf-test -am
 fi
 
 CP="perf-test/target/classes:$(cat perf-test/target/classpath.txt)"
 OPENS="$(sed -n 's/^fst.jvm.opens=//p' perf-test/target/classes/perf-jvm.properties)"
-MAIN=io.kestrel.rpc.perf.PerfMain
+MAIN=io.kestrel.rpc.perf.compare.PerfMain
 if [[ "${1:-}" == "jmh" ]]; then
   shift
   MAIN=io.kestrel.rpc.perf.jmh.JmhMain
 elif [[ "${1:-}" == "soak" ]]; then
   shift
-  MAIN=io.kestrel.rpc.perf.SoakMain
+  MAIN=io.kestrel.rpc.perf.soak.SoakMain
 fi
 # shellcheck disable=SC2086 # OPENS is a list of flags
 exec java -Xms512m -Xmx512m -Djava.awt.headless=true -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \

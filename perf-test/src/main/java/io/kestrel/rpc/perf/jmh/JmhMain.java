@@ -1,7 +1,9 @@
 package io.kestrel.rpc.perf.jmh;
 
 import io.kestrel.rpc.api.serialization.Serializer;
-import io.kestrel.rpc.perf.JvmFlags;
+import io.kestrel.rpc.perf.support.CommandLine;
+import io.kestrel.rpc.perf.support.Encodings;
+import io.kestrel.rpc.perf.support.JvmFlags;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
@@ -10,6 +12,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import org.openjdk.jmh.results.format.ResultFormatType;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
@@ -22,34 +25,49 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * writes {@code jmh-sizes.csv} (encoded bytes per codec and shape) and {@code jmh-results.csv} into
  * the output directory.
  *
- * <p>Options: {@code --out DIR} (default perf-results), {@code --codecs kryo,fst,...},
+ * <p>Options ({@link #USAGE}): {@code --out DIR} (default perf-results), {@code --codecs kryo,fst,...},
  * {@code --shapes bidRequest,order100,...}, {@code --quick} (1 x 0.5 s warm-up, 2 x 0.5 s
  * measurement instead of 2 x 1 s and 3 x 1 s).
  */
 public final class JmhMain {
+    static final String USAGE = """
+            Usage: run.sh jmh [options]
+              --out DIR        output directory (default perf-results)
+              --codecs LIST    comma-separated, from %s (default all)
+              --shapes LIST    comma-separated, from %s (default all)
+              --quick          1 x 0.5 s warm-up and 2 x 0.5 s measurement per benchmark
+              --help
+            """.formatted(Codecs.NAMES, Shapes.NAMES);
+
+    /** Options of a JMH run. */
+    record Options(Path out, List<String> codecs, List<String> shapes, boolean quick) {
+        static Options parse(String... args) {
+            Path out = Path.of("perf-results");
+            List<String> codecs = Codecs.NAMES;
+            List<String> shapes = Shapes.NAMES;
+            boolean quick = false;
+            for (CommandLine.Option o : CommandLine.parse(args, Set.of("--quick"))) {
+                switch (o.name()) {
+                    case "--out" -> out = o.path();
+                    case "--codecs" -> codecs = List.of(o.value().split(","));
+                    case "--shapes" -> shapes = List.of(o.value().split(","));
+                    case "--quick" -> quick = true;
+                    default -> throw o.unknown();
+                }
+            }
+            return new Options(out, codecs, shapes, quick);
+        }
+    }
+
     private JmhMain() {
     }
 
     public static void main(String[] args) throws RunnerException, IOException {
-        Path out = Path.of("perf-results");
-        List<String> codecs = Codecs.NAMES;
-        List<String> shapes = Shapes.NAMES;
-        boolean quick = false;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--out" -> out = Path.of(args[++i]);
-                case "--codecs" -> codecs = List.of(args[++i].split(","));
-                case "--shapes" -> shapes = List.of(args[++i].split(","));
-                case "--quick" -> quick = true;
-                default -> {
-                    System.err.println("unknown option " + args[i]
-                            + "; use --out DIR, --codecs a,b, --shapes a,b, --quick");
-                    System.exit(2);
-                }
-            }
-        }
+        Options o = CommandLine.parseOrExit(args, Options::parse, USAGE);
+        Path out = o.out();
+        boolean quick = o.quick();
         Files.createDirectories(out);
-        writeSizes(codecs, shapes, out.resolve("jmh-sizes.csv"));
+        writeSizes(o.codecs(), o.shapes(), out.resolve("jmh-sizes.csv"));
 
         ChainedOptionsBuilder options = new OptionsBuilder()
                 .include(SerializerBenchmark.class.getName() + "\\.")
@@ -59,8 +77,8 @@ public final class JmhMain {
                 .warmupTime(TimeValue.milliseconds(quick ? 500 : 1000))
                 .measurementIterations(quick ? 2 : 3)
                 .measurementTime(TimeValue.milliseconds(quick ? 500 : 1000))
-                .param("codec", codecs.toArray(String[]::new))
-                .param("shape", shapes.toArray(String[]::new))
+                .param("codec", o.codecs().toArray(String[]::new))
+                .param("shape", o.shapes().toArray(String[]::new))
                 .resultFormat(ResultFormatType.CSV)
                 .result(out.resolve("jmh-results.csv").toString());
         new Runner(options.build()).run();
@@ -87,7 +105,7 @@ public final class JmhMain {
                 String size;
                 try {
                     Serializer s = Codecs.create(codec);
-                    size = Integer.toString(Codecs.encode(s, Shapes.create(shape)).length);
+                    size = Integer.toString(Encodings.toBytes(s, Shapes.create(shape)).length);
                 } catch (RuntimeException | LinkageError e) {
                     size = "error";
                 }

@@ -1,6 +1,7 @@
 package io.kestrel.rpc.perf.jmh;
 
 import io.kestrel.rpc.api.serialization.Serializer;
+import io.kestrel.rpc.perf.support.Encodings;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.util.Objects;
@@ -43,7 +44,7 @@ public class SerializerBenchmark {
         serializer = Codecs.create(codec);
         value = Shapes.create(shape);
         type = value.getClass();
-        byte[] bytes = Codecs.encode(serializer, value);
+        byte[] bytes = Encodings.toBytes(serializer, value);
         Object back = serializer.deserialize(new ByteArrayInputStream(bytes), type);
         if (!Objects.equals(value, back)) {
             throw new IllegalStateException(codec + " did not read " + shape + " back equal: " + back);

@@ -1,0 +1,169 @@
+package io.kestrel.rpc.perf.compare;
+
+import io.kestrel.rpc.perf.compare.system.BenchClient;
+import io.kestrel.rpc.perf.compare.system.BenchSystem;
+import io.kestrel.rpc.perf.compare.system.BenchSystems;
+import io.kestrel.rpc.perf.report.AllocationBreakdown;
+import io.kestrel.rpc.perf.report.PerfReport;
+import io.kestrel.rpc.perf.report.ReportWriter;
+import io.kestrel.rpc.perf.report.RunResult;
+import io.kestrel.rpc.perf.report.SerializedSizes;
+import io.kestrel.rpc.perf.report.Units;
+import io.kestrel.rpc.perf.server.ClasspathSnapshot;
+import io.kestrel.rpc.perf.server.ServerLaunch;
+import io.kestrel.rpc.perf.server.ServerProcess;
+import io.kestrel.rpc.perf.support.Workload;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Runs the matrix: for each system, starts its server JVM, runs every workload against it from this
+ * JVM, stops the server; then computes ratios to raw Netty and writes the report. A system that
+ * cannot start is reported as FAILED (or SKIPPED if it is not installed) and the run goes on.
+ */
+public final class PerfRunner {
+    /** Warm-up multiplier for the first framework system measured in this JVM; see {@code runSystem}. */
+    private static final int FIRST_FRAMEWORK_WARMUP_FACTOR = 4;
+    private boolean frameworkClientWarm;
+    private static final double SERVER_START_SECONDS = 3;
+
+    private final PerfOptions options;
+    private final PrintStream console;
+    private final Progress progress;
+    private ClasspathSnapshot classpath;
+
+    private PerfRunner(PerfOptions options, PrintStream console) {
+        this.options = options;
+        this.console = console;
+        this.progress = new Progress(console, System.console() != null && console == System.out);
+    }
+
+    /**
+     * Runs the whole matrix and writes the report into {@link PerfOptions#outputDir()}.
+     *
+     * @return the results and the files written
+     */
+    public static PerfReport run(PerfOptions options, PrintStream console) throws IOException, InterruptedException {
+        return new PerfRunner(options, console).run();
+    }
+
+    private PerfReport run() throws IOException, InterruptedException {
+        Files.createDirectories(options.outputDir());
+        long started = System.nanoTime();
+        console.println("Kestrel RPC perf-test: " + options);
+        console.println();
+        SerializedSizes sizes = SerializedSizes.measure();
+        console.println("Serialized sizes in bytes (\"!\" = did not read back equal):");
+        console.println(ReportWriter.sizesText(sizes));
+        AllocationBreakdown breakdown = AllocationBreakdown.measure(options.quick());
+        console.println("Allocation per operation of the bid workload's steps, in bytes (this JVM, one thread):");
+        console.println(ReportWriter.breakdownText(breakdown));
+
+        int total = options.systems().size() * options.workloads().size();
+        double perConfig = (options.warmup().toMillis() + options.measure().toMillis()) / 1000.0 + 0.2;
+        double estimate = total * perConfig + options.systems().size() * SERVER_START_SECONDS;
+        console.printf(Locale.ROOT, "Running %d configurations, about %s%n%n", total, Units.clock(estimate));
+        progress.start(total, perConfig, SERVER_START_SECONDS);
+
+        List<RunResult> results = new ArrayList<>();
+        Map<Workload, Double> rawTps = new HashMap<>();
+        try (ClasspathSnapshot snapshot = ClasspathSnapshot.ofCurrentJvm()) {
+            classpath = snapshot;
+            for (String name : options.systems()) {
+                runSystem(name, results, rawTps);
+            }
+        }
+        List<RunResult> withRatios = new ArrayList<>();
+        for (RunResult r : results) {
+            withRatios.add(r.withRatioToRaw(rawTps.getOrDefault(r.workload(), Double.NaN)));
+        }
+        double seconds = (System.nanoTime() - started) / 1e9;
+        PerfReport report = ReportWriter.write(options, sizes, breakdown, withRatios, seconds, console);
+        console.println();
+        console.println(ReportWriter.resultsText(withRatios));
+        console.printf(Locale.ROOT, "Finished in %s. Report: %s, %s, %s%n", Units.clock(seconds),
+                report.markdown(), report.csv(), report.chart() != null ? report.chart() : "(no chart: see report)");
+        return report;
+    }
+
+    private void runSystem(String name, List<RunResult> results, Map<Workload, Double> rawTps)
+            throws InterruptedException {
+        BenchSystem system = BenchSystems.create(name, options.settings());
+        String unavailable = system.unavailableReason();
+        if (unavailable != null) {
+            notRunAtAll(name, RunResult.Status.SKIPPED, unavailable, results);
+            progress.systemSkipped();
+            return;
+        }
+        ServerLaunch launch = new ServerLaunch(name, options.settings(), maxServerSeconds());
+        Path log = options.outputDir().resolve("server-" + name + ".log");
+        progress.serverStarting(name);
+        ServerProcess server;
+        try {
+            Files.deleteIfExists(log);
+            server = ServerProcess.start(launch, classpath, options.serverJvmArgs(), log);
+        } catch (IOException e) {
+            notRunAtAll(name, RunResult.Status.FAILED, "server did not start: " + e.getMessage(), results);
+            return;
+        }
+        try (server) {
+            BenchClient client;
+            try {
+                client = system.openClient("127.0.0.1", server.port());
+            } catch (Exception e) {
+                notRunAtAll(name, RunResult.Status.FAILED, "client did not start: " + e, results);
+                return;
+            }
+            try (client) {
+                for (Workload w : options.workloads()) {
+                    RunResult r;
+                    progress.configStarting(name, w);
+                    // The framework's client code (proxies, transport) is shared by every kestrel-*
+                    // system in this JVM: the first one measured would also pay for its JIT
+                    // compilation (measured: whichever serialization ran first lost about half its
+                    // TPS). It gets a longer warm-up, so the order of systems does not decide the ranking.
+                    Duration warmup = options.warmup();
+                    if (name.startsWith("kestrel-") && !frameworkClientWarm) {
+                        warmup = warmup.multipliedBy(FIRST_FRAMEWORK_WARMUP_FACTOR);
+                        frameworkClientWarm = true;
+                    }
+                    try {
+                        r = LoadGenerator.run(name, w, client, system.argumentBytes(w), options.threads(),
+                                warmup, options.measure(), options.settings().callTimeout(),
+                                server::allocatedBytes, progress::phase);
+                    } catch (InterruptedException e) {
+                        throw e;
+                    } catch (Exception e) {
+                        r = RunResult.notRun(name, w, RunResult.Status.FAILED, String.valueOf(e), options.threads());
+                    }
+                    if (name.equals("raw-netty") && r.status() == RunResult.Status.OK) {
+                        rawTps.put(w, r.tps());
+                    }
+                    results.add(progress.done(r, rawTps.getOrDefault(w, Double.NaN)));
+                }
+            }
+        }
+    }
+
+    /** Records every workload of {@code system} as not run, with the reason. */
+    private void notRunAtAll(String system, RunResult.Status status, String note, List<RunResult> results) {
+        for (Workload w : options.workloads()) {
+            results.add(progress.done(RunResult.notRun(system, w, status, note, options.threads()), Double.NaN));
+        }
+    }
+
+    /** The server JVM's watchdog limit: generous, but bounded even if this JVM hangs. */
+    private long maxServerSeconds() {
+        long perSystem = options.workloads().size()
+                * (options.warmup().toSeconds() + options.measure().toSeconds() + options.settings().callTimeout().toSeconds() + 30);
+        return Math.max(300, perSystem * 3);
+    }
+}

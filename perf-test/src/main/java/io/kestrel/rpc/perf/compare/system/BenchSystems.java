@@ -1,0 +1,74 @@
+package io.kestrel.rpc.perf.compare.system;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/** Creates systems by name; the same names are used on the command line and by the server JVM. */
+public final class BenchSystems {
+    /** The framework's serializations, in report order. */
+    public static final List<String> SERIALIZATIONS = List.of("kryo", "fst", "hessian2", "fastjson2", "java", "fory",
+            "kryo-compatible", "fory-compatible");
+
+    /** Every system, in run order: the raw limit first, so that ratios can be shown as results arrive. */
+    public static final List<String> ALL = List.of("raw-netty", "kestrel-kryo", "kestrel-fst", "kestrel-hessian2",
+            "kestrel-fastjson2", "kestrel-java", "kestrel-fory", "kestrel-kryo-compatible", "kestrel-fory-compatible",
+            "rest-netty", "rest-tomcat");
+
+    private BenchSystems() {
+    }
+
+    /**
+     * The system called {@code name}.
+     *
+     * @throws IllegalArgumentException naming the known systems if there is none
+     */
+    public static BenchSystem create(String name, SystemSettings settings) {
+        String n = name.trim().toLowerCase(Locale.ROOT);
+        if (n.startsWith("kestrel-") && SERIALIZATIONS.contains(n.substring("kestrel-".length()))) {
+            return new KestrelRpcSystem(n.substring("kestrel-".length()), settings);
+        }
+        return switch (n) {
+            case "raw-netty" -> new RawNettySystem(settings);
+            case "rest-netty" -> new NettyHttpSystem(settings);
+            case "rest-tomcat" -> new TomcatHttpSystem(settings);
+            default -> throw new IllegalArgumentException("Unknown system '" + name + "'; known: " + ALL
+                    + " and the groups 'all', 'kestrel', 'rest'");
+        };
+    }
+
+    /**
+     * Expands a comma-separated selection ("all", "kestrel", "rest", or system names) into system
+     * names in run order, without duplicates.
+     */
+    public static List<String> expand(String selection) {
+        Set<String> wanted = new LinkedHashSet<>();
+        for (String part : selection.split(",")) {
+            String p = part.trim().toLowerCase(Locale.ROOT);
+            if (p.isEmpty()) {
+                continue;
+            }
+            switch (p) {
+                case "all" -> wanted.addAll(ALL);
+                case "kestrel" -> ALL.stream().filter(s -> s.startsWith("kestrel-")).forEach(wanted::add);
+                case "rest" -> ALL.stream().filter(s -> s.startsWith("rest-")).forEach(wanted::add);
+                default -> {
+                    if (!ALL.contains(p)) {
+                        throw new IllegalArgumentException("Unknown system '" + part + "'; known: " + ALL
+                                + " and the groups 'all', 'kestrel', 'rest'");
+                    }
+                    wanted.add(p);
+                }
+            }
+        }
+        List<String> ordered = new ArrayList<>();
+        for (String s : ALL) {
+            if (wanted.contains(s)) {
+                ordered.add(s);
+            }
+        }
+        return ordered;
+    }
+}

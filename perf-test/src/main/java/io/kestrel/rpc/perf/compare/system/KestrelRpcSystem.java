@@ -1,0 +1,100 @@
+package io.kestrel.rpc.perf.compare.system;
+
+import io.kestrel.rpc.api.config.ServiceConfig;
+import io.kestrel.rpc.core.RpcRuntime;
+import io.kestrel.rpc.core.TransportStats;
+import io.kestrel.rpc.demo.DemoOptimizer;
+import io.kestrel.rpc.perf.server.BenchServer;
+import io.kestrel.rpc.perf.support.BenchmarkService;
+import io.kestrel.rpc.perf.support.BenchmarkServiceImpl;
+import io.kestrel.rpc.perf.support.DirectRpc;
+import io.kestrel.rpc.perf.support.Encodings;
+import io.kestrel.rpc.perf.support.ResultCheck;
+import io.kestrel.rpc.perf.support.SerializationVariant;
+import io.kestrel.rpc.perf.support.Workload;
+
+/**
+ * The framework itself in direct mode (no registry), with one serialization and the
+ * {@link DemoOptimizer} registrations ({@link DirectRpc}). All load threads share one reference,
+ * hence one multiplexed connection, which is how the framework is meant to be used. Wire bytes come
+ * from the runtime's {@link TransportStats}.
+ */
+public final class KestrelRpcSystem implements BenchSystem {
+    private final String name;
+    private final SerializationVariant variant;
+    private final SystemSettings settings;
+
+    /** @param variant a serialization name, optionally with "-compatible" for its compatible mode */
+    public KestrelRpcSystem(String variant, SystemSettings settings) {
+        this.name = variant;
+        this.variant = SerializationVariant.of(variant);
+        this.settings = settings;
+    }
+
+    @Override
+    public String name() {
+        return "kestrel-" + name;
+    }
+
+    @Override
+    public String description() {
+        return "Kestrel RPC, direct mode, serialization " + variant.serialization()
+                + (variant.compatible() ? " (compatible mode)" : "") + " with DemoOptimizer, server threads "
+                + (settings.rpcServerThreads() < 0 ? "default" : settings.rpcServerThreads())
+                + "; one shared reference (multiplexed connection); bytes from RpcRuntime.transportStats()";
+    }
+
+    @Override
+    public String unavailableReason() {
+        return variant.isInstalled() ? null : "serialization '" + variant.serialization()
+                + "' is not installed (installed: " + Encodings.installedNames().keySet() + ")";
+    }
+
+    @Override
+    public long argumentBytes(Workload workload) {
+        return variant.isInstalled() ? Encodings.encode(name, workload.argument()).length : -1;
+    }
+
+    @Override
+    public BenchServer startServer() {
+        RpcRuntime runtime = DirectRpc.provider(variant, settings.rpcServerThreads(),
+                ServiceConfig.builder(BenchmarkService.class, new BenchmarkServiceImpl()).build());
+        return BenchServer.of(runtime.boundPort(), runtime::close);
+    }
+
+    @Override
+    public BenchClient openClient(String host, int port) {
+        RpcRuntime runtime = RpcRuntime.builder().build();
+        BenchmarkService service;
+        try {
+            service = runtime.refer(DirectRpc.reference(BenchmarkService.class, host + ":" + port, variant,
+                    settings.callTimeout()));
+        } catch (RuntimeException e) {
+            runtime.close();
+            throw e;
+        }
+        return new BenchClient() {
+            @Override
+            public Caller newCaller(Workload workload) {
+                Object argument = workload.argument();
+                Object expected = workload.expectedResult();
+                return () -> ResultCheck.check(workload, expected, workload.invoke(service, argument));
+            }
+
+            @Override
+            public long bytesWritten() {
+                return runtime.transportStats().bytesWritten();
+            }
+
+            @Override
+            public long bytesRead() {
+                return runtime.transportStats().bytesRead();
+            }
+
+            @Override
+            public void close() {
+                runtime.close();
+            }
+        };
+    }
+}

@@ -1,0 +1,27 @@
+package io.kestrel.rpc.perf.compare.system;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Settings that both halves of a system must agree on; the runner passes them to the server JVM as
+ * arguments.
+ *
+ * @param rawSerialization serialization whose bytes the raw Netty echo carries ("kryo" by default)
+ * @param rpcServerThreads business threads of the framework's server, or -1 for its default
+ * @param callTimeout how long a caller waits for one answer
+ */
+public record SystemSettings(String rawSerialization, int rpcServerThreads, Duration callTimeout) {
+    /** Defaults: raw payload in kryo, framework default threads, 5 s call timeout. */
+    public static final SystemSettings DEFAULTS = new SystemSettings("kryo", -1, Duration.ofSeconds(5));
+
+    public SystemSettings {
+        Objects.requireNonNull(rawSerialization, "rawSerialization");
+        Objects.requireNonNull(callTimeout, "callTimeout");
+    }
+
+    /** These settings with another call timeout. */
+    public SystemSettings withCallTimeout(Duration timeout) {
+        return new SystemSettings(rawSerialization, rpcServerThreads, timeout);
+    }
+}

@@ -1,0 +1,349 @@
+package io.kestrel.rpc.perf.report;
+
+import static io.kestrel.rpc.perf.report.Units.bytes;
+
+import io.kestrel.rpc.perf.compare.PerfOptions;
+import io.kestrel.rpc.perf.compare.system.BenchSystems;
+import io.kestrel.rpc.perf.server.ServerProcess;
+import io.kestrel.rpc.perf.support.GitInfo;
+import io.kestrel.rpc.perf.support.Workload;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Renders results as a console table, a Markdown report ({@value #MARKDOWN}) and a CSV
+ * ({@value #CSV}), and asks {@link ChartWriter} for the PNG chart.
+ */
+public final class ReportWriter {
+    static final String MARKDOWN = "perf-report.md";
+    static final String CSV = "perf-results.csv";
+
+    private static final String[] HEADER = {"system", "TPS", "x raw", "mean us", "p50 us", "p99 us", "p99.9 us",
+        "req B/call", "resp B/call", "req - arg B", "client alloc/call", "server alloc/call", "calls", "errors",
+        "status"};
+
+    private ReportWriter() {
+    }
+
+    public static PerfReport write(PerfOptions options, SerializedSizes sizes, AllocationBreakdown breakdown,
+            List<RunResult> results, double seconds, PrintStream console) throws IOException {
+        Path dir = options.outputDir();
+        Path md = dir.resolve(MARKDOWN);
+        Path csv = dir.resolve(CSV);
+        Files.writeString(csv, csv(results), StandardCharsets.UTF_8);
+        Path chart = dir.resolve(ChartWriter.FILE);
+        String chartProblem = null;
+        try {
+            ChartWriter.write(results, options.workloads(), chart);
+        } catch (IOException | RuntimeException | LinkageError e) {
+            chartProblem = String.valueOf(e);
+            console.println("Could not draw the chart: " + e);
+            chart = null;
+        }
+        Files.writeString(md, markdown(options, sizes, breakdown, results, seconds, chart, chartProblem), StandardCharsets.UTF_8);
+        return new PerfReport(results, sizes, md, csv, chart);
+    }
+
+    // ---------------------------------------------------------------- text tables
+
+    public static String sizesText(SerializedSizes s) {
+        return fixedWidth(sizesHeader(s), sizesRows(s));
+    }
+
+    private static String[] sizesHeader(SerializedSizes s) {
+        List<String> head = new ArrayList<>();
+        head.add("value");
+        head.addAll(s.columns());
+        return head.toArray(String[]::new);
+    }
+
+    private static List<String[]> sizesRows(SerializedSizes s) {
+        List<String[]> rows = new ArrayList<>();
+        for (int r = 0; r < s.rows().size(); r++) {
+            String[] row = new String[s.columns().size() + 1];
+            row[0] = s.rows().get(r);
+            System.arraycopy(s.cells()[r], 0, row, 1, s.columns().size());
+            rows.add(row);
+        }
+        return rows;
+    }
+
+    public static String resultsText(List<RunResult> results) {
+        StringBuilder sb = new StringBuilder();
+        for (Workload w : Workload.values()) {
+            List<String[]> rows = rowsOf(results, w);
+            if (!rows.isEmpty()) {
+                sb.append(w.label()).append(": ").append(w.description()).append('\n');
+                sb.append(fixedWidth(HEADER, rows)).append('\n');
+            }
+        }
+        return sb.toString();
+    }
+
+    private static List<String[]> rowsOf(List<RunResult> results, Workload w) {
+        List<String[]> rows = new ArrayList<>();
+        for (RunResult r : results) {
+            if (r.workload() != w) {
+                continue;
+            }
+            rows.add(new String[] {r.system(), num(r.tps(), "%,.0f"), num(r.ratioToRaw(), "%.2f"),
+                num(r.meanMicros(), "%,.0f"), num(r.p50Micros(), "%,.0f"), num(r.p99Micros(), "%,.0f"),
+                num(r.p999Micros(), "%,.0f"), num(r.requestBytesPerCall(), "%,.0f"),
+                num(r.responseBytesPerCall(), "%,.0f"), num(r.requestOverheadBytes(), "%,.0f"),
+                bytes(r.clientAllocPerCall()), bytes(r.serverAllocPerCall()), String.format(Locale.ROOT, "%,d", r.calls()),
+                Long.toString(r.errors()), r.status().name()});
+        }
+        return rows;
+    }
+
+    private static String fixedWidth(String[] header, List<String[]> rows) {
+        int[] width = new int[header.length];
+        for (int i = 0; i < header.length; i++) {
+            width[i] = header[i].length();
+            for (String[] row : rows) {
+                width[i] = Math.max(width[i], row[i].length());
+            }
+        }
+        StringBuilder sb = new StringBuilder();
+        appendFixed(sb, header, width);
+        StringBuilder rule = new StringBuilder();
+        for (int w : width) {
+            rule.append("-".repeat(w)).append("  ");
+        }
+        sb.append(rule.toString().stripTrailing()).append('\n');
+        for (String[] row : rows) {
+            appendFixed(sb, row, width);
+        }
+        return sb.toString();
+    }
+
+    private static void appendFixed(StringBuilder sb, String[] cells, int[] width) {
+        StringBuilder line = new StringBuilder();
+        for (int i = 0; i < cells.length; i++) {
+            String pad = " ".repeat(width[i] - cells[i].length());
+            line.append(i == 0 ? cells[i] + pad : pad + cells[i]).append("  ");
+        }
+        sb.append(line.toString().stripTrailing()).append('\n');
+    }
+
+    // ---------------------------------------------------------------- markdown
+
+    private static String markdown(PerfOptions options, SerializedSizes sizes, AllocationBreakdown breakdown,
+            List<RunResult> results, double seconds, Path chart, String chartProblem) {
+        StringBuilder md = new StringBuilder();
+        md.append("# Kestrel RPC perf-test report\n\n");
+        md.append("- Date: ").append(ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME)).append('\n');
+        md.append("- Commit: ").append(GitInfo.describeHead()).append('\n');
+        md.append("- Machine: ").append(Runtime.getRuntime().availableProcessors()).append(" CPUs, ")
+                .append(System.getProperty("os.name")).append(' ').append(System.getProperty("os.arch"))
+                .append(", Java ").append(System.getProperty("java.vm.name")).append(' ')
+                .append(System.getProperty("java.version")).append('\n');
+        md.append("- Options: ").append(options).append('\n');
+        md.append("- Client JVM flags: `").append(String.join(" ", shortFlags(
+                ManagementFactory.getRuntimeMXBean().getInputArguments()))).append("`\n");
+        md.append("- Server JVM flags: `").append(String.join(" ", ServerProcess.SERVER_HEAP))
+                .append(" <fst --add-opens> ").append(String.join(" ", options.serverJvmArgs())).append("`\n");
+        md.append("- Duration: ").append(Units.clock(seconds)).append("\n\n");
+        md.append("Server and client run in separate JVMs on 127.0.0.1 and share the machine's CPUs, so absolute "
+                + "figures depend on the machine and on whatever else runs; compare systems by their ratio to raw "
+                + "Netty within one run.\n\n");
+
+        md.append("## Systems\n\n");
+        for (String name : options.systems()) {
+            md.append("- `").append(name).append("`: ")
+                    .append(BenchSystems.create(name, options.settings()).description()).append('\n');
+        }
+
+        md.append("\n## Serialized sizes (bytes)\n\n");
+        md.append("With the `DemoOptimizer` registrations unless noted; `!` means the value did not read back equal; "
+                + "`n/a` means the serialization is not installed.\n\n");
+        md.append(markdownTable(sizesHeader(sizes), sizesRows(sizes)));
+
+        md.append("\n## Results\n\n");
+        if (chart != null) {
+            md.append("![TPS and bytes per call](").append(chart.getFileName()).append(")\n\n");
+        } else {
+            md.append("(No chart: ").append(chartProblem).append(")\n\n");
+        }
+        for (Workload w : Workload.values()) {
+            List<String[]> rows = rowsOf(results, w);
+            if (!rows.isEmpty()) {
+                md.append("### ").append(w.label()).append(": ").append(w.description()).append("\n\n");
+                md.append(markdownTable(HEADER, rows)).append('\n');
+            }
+        }
+        List<RunResult> notOk = results.stream().filter(r -> r.status() != RunResult.Status.OK).toList();
+        if (!notOk.isEmpty()) {
+            md.append("### Failed or skipped\n\n");
+            for (RunResult r : notOk) {
+                md.append("- ").append(r.system()).append(" / ").append(r.workload().label()).append(": ")
+                        .append(r.status()).append(", ").append(r.note().replace('\n', ' ')).append('\n');
+            }
+            md.append('\n');
+        }
+
+        md.append("## Targets of this round\n\n");
+        md.append(targets(results));
+
+        md.append("\n## Where the allocation of a bid call goes\n\n");
+        md.append("Per-step allocation measured on one thread of the runner's JVM (serializers with the DemoOptimizer), "
+                + "against the per-call allocation measured end to end for `kestrel-<serialization>` / bid. The "
+                + "remainder is what the framework and transport add per call (frames, buffers, futures, proxy, "
+                + "invocation objects) plus background threads of the JVM.\n\n");
+        md.append(breakdownMarkdown(breakdown, results));
+
+        md.append("\n## How it is measured\n\n");
+        md.append("""
+                - Each configuration: `threads` client threads each call synchronously in a loop; warm-up, then the
+                  measured window. A call counts if it starts and ends inside the window. TPS = counted calls / window.
+                - Latency: per-thread HdrHistogram in nanoseconds (3 significant digits), merged; shown in microseconds.
+                - `req B/call`, `resp B/call`: bytes the client wrote to / read from its sockets during the window,
+                  divided by the counted calls. For REST and raw Netty a handler at the head of the client pipeline
+                  counts them; for the framework `RpcRuntime.transportStats()`.
+                - `req - arg B`: request bytes per call minus the argument in the system's own encoding (serialized
+                  argument, JSON body, raw payload): headers, framing, method and service names.
+                - `client alloc/call`, `server alloc/call`: sum of `ThreadMXBean.getThreadAllocatedBytes` over all
+                  live threads of the JVM, before and after the window, divided by the counted calls. The server
+                  JVM reports its own figure over its stdin/stdout control channel.
+                - `x raw`: TPS divided by the raw Netty TPS of the same workload in this run. Raw Netty echoes the
+                  precomputed serialized result for the serialized argument over a length-prefixed frame, with no
+                  (de)serialization and no dispatch: the practical limit of the transport.
+                """);
+        return md.toString();
+    }
+
+    private static String targets(List<RunResult> results) {
+        RunResult kryo = find(results, "kestrel-kryo", Workload.BID);
+        RunResult raw = find(results, "raw-netty", Workload.BID);
+        RunResult bestRest = results.stream()
+                .filter(r -> r.workload() == Workload.BID && r.system().startsWith("rest-")
+                        && r.status() == RunResult.Status.OK)
+                .max((a, b) -> Double.compare(a.tps(), b.tps())).orElse(null);
+        List<String[]> rows = new ArrayList<>();
+        if (kryo == null || kryo.status() != RunResult.Status.OK) {
+            return "kestrel-kryo / bid did not run successfully" + (kryo != null ? ": " + kryo.note() : "") + ".\n";
+        }
+        double vsRaw = raw != null && raw.status() == RunResult.Status.OK ? kryo.tps() / raw.tps() : Double.NaN;
+        rows.add(new String[] {"kestrel-kryo bid TPS / raw Netty TPS", num(vsRaw, "%.2f"), ">= 0.8", verdict(vsRaw >= 0.8, vsRaw)});
+        double vsRest = bestRest != null ? kryo.tps() / bestRest.tps() : Double.NaN;
+        rows.add(new String[] {"kestrel-kryo bid TPS / best REST TPS" + (bestRest != null ? " (" + bestRest.system() + ")" : ""),
+            num(vsRest, "%.2f"), ">= 3", verdict(vsRest >= 3, vsRest)});
+        double overhead = kryo.requestOverheadBytes();
+        rows.add(new String[] {"kestrel-kryo bid request bytes/call - serialized argument (" + kryo.argumentBytes() + " B)",
+            num(overhead, "%.1f"), "<= 32", verdict(overhead <= 32, overhead)});
+        rows.add(new String[] {"kestrel-kryo bid allocation per call, client / server",
+            bytes(kryo.clientAllocPerCall()) + " / " + bytes(kryo.serverAllocPerCall()), "reported", "reported"});
+        return markdownTable(new String[] {"target", "measured", "wanted", "verdict"}, rows);
+    }
+
+    private static String verdict(boolean met, double value) {
+        return Double.isNaN(value) ? "unknown" : met ? "met" : "not met";
+    }
+
+    private static RunResult find(List<RunResult> results, String system, Workload w) {
+        return results.stream().filter(r -> r.system().equals(system) && r.workload() == w).findFirst().orElse(null);
+    }
+
+    private static String markdownTable(String[] header, List<String[]> rows) {
+        StringBuilder sb = new StringBuilder();
+        sb.append("| ").append(String.join(" | ", header)).append(" |\n|");
+        for (int i = 0; i < header.length; i++) {
+            sb.append(i == 0 ? "---|" : "---:|");
+        }
+        sb.append('\n');
+        for (String[] row : rows) {
+            sb.append("| ").append(String.join(" | ", row)).append(" |\n");
+        }
+        return sb.toString();
+    }
+
+    public static String breakdownText(AllocationBreakdown b) {
+        return fixedWidth(BREAKDOWN_HEADER, breakdownRows(b));
+    }
+
+    private static final String[] BREAKDOWN_HEADER = {"serialization", "ser. request", "deser. request",
+        "service", "ser. response", "deser. response", "client floor", "server floor"};
+
+    private static List<String[]> breakdownRows(AllocationBreakdown b) {
+        List<String[]> rows = new ArrayList<>();
+        for (AllocationBreakdown.Row r : b.rows()) {
+            rows.add(new String[] {r.serialization(), bytes(r.serializeRequest()), bytes(r.deserializeRequest()),
+                bytes(r.service()), bytes(r.serializeResponse()), bytes(r.deserializeResponse()),
+                bytes(r.clientFloor()), bytes(r.serverFloor())});
+        }
+        return rows;
+    }
+
+    private static String breakdownMarkdown(AllocationBreakdown b, List<RunResult> results) {
+        List<String[]> rows = new ArrayList<>();
+        for (AllocationBreakdown.Row r : b.rows()) {
+            RunResult run = find(results, "kestrel-" + r.serialization(), Workload.BID);
+            boolean ok = run != null && run.status() == RunResult.Status.OK;
+            double client = ok ? run.clientAllocPerCall() : Double.NaN;
+            double server = ok ? run.serverAllocPerCall() : Double.NaN;
+            rows.add(new String[] {r.serialization(),
+                bytes(r.serializeRequest()) + " + " + bytes(r.deserializeResponse()) + " = " + bytes(r.clientFloor()),
+                bytes(client), bytes(client - r.clientFloor()),
+                bytes(r.deserializeRequest()) + " + " + bytes(r.service()) + " + " + bytes(r.serializeResponse())
+                    + " = " + bytes(r.serverFloor()),
+                bytes(server), bytes(server - r.serverFloor())});
+        }
+        return markdownTable(new String[] {"serialization", "client: ser. request + deser. response",
+            "client measured/call", "client remainder", "server: deser. request + service + ser. response",
+            "server measured/call", "server remainder"}, rows);
+    }
+
+    // ---------------------------------------------------------------- csv
+
+    private static String csv(List<RunResult> results) {
+        StringBuilder sb = new StringBuilder("system,workload,status,threads,calls,errors,tps,ratio_to_raw,mean_us,"
+                + "p50_us,p99_us,p999_us,max_us,request_bytes_per_call,response_bytes_per_call,argument_bytes,"
+                + "request_overhead_bytes,client_alloc_bytes_per_call,server_alloc_bytes_per_call,note\n");
+        for (RunResult r : results) {
+            sb.append(String.join(",", r.system(), r.workload().label(), r.status().name(),
+                    Integer.toString(r.threads()), Long.toString(r.calls()), Long.toString(r.errors()),
+                    csvNum(r.tps()), csvNum(r.ratioToRaw()), csvNum(r.meanMicros()), csvNum(r.p50Micros()),
+                    csvNum(r.p99Micros()), csvNum(r.p999Micros()), csvNum(r.maxMicros()),
+                    csvNum(r.requestBytesPerCall()), csvNum(r.responseBytesPerCall()), Long.toString(r.argumentBytes()),
+                    csvNum(r.requestOverheadBytes()), csvNum(r.clientAllocPerCall()), csvNum(r.serverAllocPerCall()),
+                    '"' + r.note().replace("\"", "\"\"").replace('\n', ' ') + '"')).append('\n');
+        }
+        return sb.toString();
+    }
+
+    private static String csvNum(double v) {
+        return Double.isNaN(v) || Double.isInfinite(v) ? "" : String.format(Locale.ROOT, "%.3f", v);
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    private static String num(double v, String format) {
+        return Double.isNaN(v) || Double.isInfinite(v) ? "-" : String.format(Locale.ROOT, format, v);
+    }
+
+    /** The long --add-opens list would drown the line; it is named once instead. */
+    private static List<String> shortFlags(List<String> flags) {
+        List<String> out = new ArrayList<>();
+        boolean opens = false;
+        for (String f : flags) {
+            if (f.startsWith("--add-opens")) {
+                if (!opens) {
+                    out.add("<fst --add-opens>");
+                    opens = true;
+                }
+            } else {
+                out.add(f);
+            }
+        }
+        return out;
+    }
+}

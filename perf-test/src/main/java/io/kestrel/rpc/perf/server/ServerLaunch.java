@@ -1,0 +1,57 @@
+package io.kestrel.rpc.perf.server;
+
+import io.kestrel.rpc.perf.compare.system.SystemSettings;
+import io.kestrel.rpc.perf.support.CommandLine;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * What a server JVM is told to run: written as arguments by {@link ServerProcess}, read back by
+ * {@link PerfServerMain}, so both ends of the command line live in one place.
+ *
+ * <p>Arguments: {@code --system NAME [--raw-serialization NAME] [--rpc-server-threads N]
+ * [--call-timeout-ms N] [--max-seconds N]}; what is not given takes {@link SystemSettings#DEFAULTS}
+ * and a watchdog limit of 1800 s.
+ *
+ * @param system a system name of {@code BenchSystems}, or {@code soak-<serialization>}
+ * @param settings what both halves of the system agree on
+ * @param maxSeconds the server JVM's watchdog: it exits after this long even if the runner vanished
+ */
+public record ServerLaunch(String system, SystemSettings settings, long maxSeconds) {
+    private static final long DEFAULT_MAX_SECONDS = 1800;
+
+    /** The arguments of {@link PerfServerMain}. */
+    List<String> toArgs() {
+        return List.of("--system", system,
+                "--raw-serialization", settings.rawSerialization(),
+                "--rpc-server-threads", Integer.toString(settings.rpcServerThreads()),
+                "--call-timeout-ms", Long.toString(settings.callTimeout().toMillis()),
+                "--max-seconds", Long.toString(maxSeconds));
+    }
+
+    /** Reads what {@link #toArgs()} wrote. */
+    static ServerLaunch parse(String... args) {
+        String system = null;
+        SystemSettings d = SystemSettings.DEFAULTS;
+        String raw = d.rawSerialization();
+        int rpcThreads = d.rpcServerThreads();
+        long callTimeoutMs = d.callTimeout().toMillis();
+        long maxSeconds = DEFAULT_MAX_SECONDS;
+        for (CommandLine.Option o : CommandLine.parse(args, Set.of())) {
+            switch (o.name()) {
+                case "--system" -> system = o.value();
+                case "--raw-serialization" -> raw = o.value();
+                case "--rpc-server-threads" -> rpcThreads = o.intValue();
+                case "--call-timeout-ms" -> callTimeoutMs = o.longValue();
+                case "--max-seconds" -> maxSeconds = o.longValue();
+                default -> throw new IllegalArgumentException("unknown server option " + o.name());
+            }
+        }
+        if (system == null) {
+            throw new IllegalArgumentException("--system is required");
+        }
+        return new ServerLaunch(system, new SystemSettings(raw, rpcThreads, Duration.ofMillis(callTimeoutMs)),
+                maxSeconds);
+    }
+}

@@ -1,0 +1,169 @@
+package io.kestrel.rpc.perf.soak;
+
+import io.kestrel.rpc.core.RpcRuntime;
+import io.kestrel.rpc.perf.compare.system.SystemSettings;
+import io.kestrel.rpc.perf.server.ClasspathSnapshot;
+import io.kestrel.rpc.perf.server.ServerLaunch;
+import io.kestrel.rpc.perf.server.ServerProcess;
+import io.kestrel.rpc.perf.support.BenchmarkService;
+import io.kestrel.rpc.perf.support.CommandLine;
+import io.kestrel.rpc.perf.support.DirectRpc;
+import io.kestrel.rpc.perf.support.HeapProbe;
+import io.kestrel.rpc.perf.support.SerializationVariant;
+import io.kestrel.rpc.perf.support.Sleep;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The soak mode (opt-in, never run by CI): {@code perf-test/run.sh soak [--minutes N] [--threads N]
+ * [--serialization NAME]}. Starts the provider in its own JVM ({@link ServerProcess} running
+ * {@link io.kestrel.rpc.perf.server.PerfServerMain} with system {@code soak-<serialization>}, i.e. {@link SoakServer}), refers to
+ * it from an {@link RpcRuntime} in this JVM by direct url, and runs the mixed load of
+ * {@link SoakLoad}:
+ *
+ * <ol>
+ *   <li>warm-up (default 10 s) of the same mix, then a pause until nothing is pending on either side;
+ *   <li>heap "before": used heap after {@code System.gc()} ({@link HeapProbe}) here, then in the
+ *       provider (HEAP command);
+ *   <li>the soak window (default 5 minutes), a progress line per minute;
+ *   <li>stop, wait (at most 15 s) until the consumer's pending calls and the provider's in-flight
+ *       calls are 0, heap "after" measured as before, pending and in-flight read once more.
+ * </ol>
+ *
+ * Writes {@code soak-report.md} (and {@code server-soak.log}) to the output directory. Exits 0 only if
+ * calls completed, no error occurred (expected timeouts of the timeout probes are not errors), and
+ * pending and in-flight are 0 at the end; 1 otherwise; 2 on bad options.
+ */
+public final class SoakMain {
+    static final Duration DRAIN_LIMIT = Duration.ofSeconds(15);
+
+    private SoakMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        SoakOptions options = CommandLine.parseOrExit(args, SoakOptions::parse, SoakOptions.USAGE);
+        System.exit(run(options, System.out));
+    }
+
+    /** Runs the soak and writes the report; returns the exit code (0 passed, 1 failed). */
+    static int run(SoakOptions o, PrintStream console) throws Exception {
+        Files.createDirectories(o.outputDir());
+        String system = SoakServer.PREFIX + o.serialization();
+        Path log = o.outputDir().resolve("server-soak.log");
+        Files.deleteIfExists(log);
+        Instant startedAt = Instant.now();
+        console.printf(Locale.ROOT, "Soak: %s, %d threads, %s with DemoOptimizer, warm-up %d s, call timeout %d ms,"
+                + " probe timeout %d ms; provider in a separate JVM (log %s)%n", SoakReport.minutes(o.window()),
+                o.threads(), o.serialization(), o.warmup().toSeconds(), o.callTimeout().toMillis(),
+                o.probeTimeout().toMillis(), log);
+
+        long maxServerSeconds = o.window().toSeconds() + o.warmup().toSeconds() + 600;
+        ServerLaunch launch = new ServerLaunch(system, SystemSettings.DEFAULTS.withCallTimeout(o.callTimeout()),
+                maxServerSeconds);
+
+        try (ClasspathSnapshot classpath = ClasspathSnapshot.ofCurrentJvm();
+                ServerProcess server = ServerProcess.start(launch, classpath, List.of(), log)) {
+            RpcRuntime runtime = RpcRuntime.builder().build();
+            try {
+                String url = "127.0.0.1:" + server.port();
+                SerializationVariant variant = SerializationVariant.of(o.serialization());
+                BenchmarkService bench = runtime.refer(DirectRpc.reference(BenchmarkService.class, url, variant,
+                        o.callTimeout()));
+                SoakService async = runtime.refer(DirectRpc.reference(SoakService.class, url, variant,
+                        o.callTimeout()));
+                SoakService probes = runtime.refer(DirectRpc.reference(SoakService.class, url, variant,
+                        o.probeTimeout()));
+                console.printf("Provider ready at %s%n", url);
+
+                SoakLoad warm = new SoakLoad(bench, async, probes, o.callTimeout(), o.probeTimeout());
+                warm.start(o.threads(), o.warmup());
+                Sleep.until(System.nanoTime() + o.warmup().toNanos(), () -> { });
+                warm.stop();
+                console.printf(Locale.ROOT, "Warm-up: %,d calls, %d errors%n", warm.done(), warm.errorCount());
+                SoakReport.Quiet beforeQuiet = awaitQuiet(runtime, server);
+                long clientBefore = HeapProbe.usedAfterGc();
+                ServerProcess.Heap serverBefore = server.heap();
+                console.printf(Locale.ROOT, "Heap before: client %s, server %s (used after System.gc())%n",
+                        SoakReport.mb(clientBefore), SoakReport.mb(serverBefore.usedBytes()));
+
+                SoakLoad soak = new SoakLoad(bench, async, probes, o.callTimeout(), o.probeTimeout());
+                List<SoakReport.Interval> intervals = new ArrayList<>();
+                long t0 = System.nanoTime();
+                soak.start(o.threads(), o.window());
+                long end = t0 + o.window().toNanos();
+                long lastCalls = 0;
+                long lastErrors = 0;
+                long lastAt = t0;
+                int totalIntervals = (int) Math.ceil(o.window().toMillis() / 60_000.0);
+                for (int i = 1; i <= totalIntervals; i++) {
+                    long target = Math.min(end, t0 + TimeUnit.MINUTES.toNanos(i));
+                    Sleep.until(target, () -> { });
+                    long now = System.nanoTime();
+                    long calls = soak.done();
+                    long errors = soak.errorCount();
+                    SoakReport.Interval iv = new SoakReport.Interval(i, (now - lastAt) / 1e9, calls - lastCalls,
+                            errors - lastErrors, pending(runtime), server.inFlight());
+                    intervals.add(iv);
+                    console.printf(Locale.ROOT, "  minute %d/%d: %,d calls in %.1f s, %,.0f TPS, %d errors, "
+                            + "consumer pending %d, provider in-flight %d (load running)%n", i, totalIntervals,
+                            iv.calls(), iv.seconds(), iv.tps(), iv.errors(), iv.pending(), iv.inFlight());
+                    lastCalls = calls;
+                    lastErrors = errors;
+                    lastAt = now;
+                }
+                soak.stop();
+                double seconds = (System.nanoTime() - t0) / 1e9;
+
+                SoakReport.Quiet afterQuiet = awaitQuiet(runtime, server);
+                long clientAfter = HeapProbe.usedAfterGc();
+                ServerProcess.Heap serverAfter = server.heap();
+                int pendingEnd = pending(runtime);
+                int inFlightEnd = serverAfter.inFlight();
+
+                long errors = warm.errorCount() + soak.errorCount();
+                boolean passed = errors == 0 && pendingEnd == 0 && inFlightEnd == 0 && soak.done() > 0;
+                String report = SoakReport.markdown(o, startedAt, seconds, warm, soak, intervals, beforeQuiet,
+                        afterQuiet, clientBefore, clientAfter, serverBefore.usedBytes(), serverAfter.usedBytes(),
+                        pendingEnd, inFlightEnd, passed);
+                Path file = o.outputDir().resolve("soak-report.md");
+                Files.writeString(file, report, StandardCharsets.UTF_8);
+                console.println();
+                console.print(report);
+                console.printf("Report: %s%n", file);
+                return passed ? 0 : 1;
+            } finally {
+                runtime.close();
+            }
+        }
+    }
+
+    /** Calls pending on all of the consumer's connections. */
+    private static int pending(RpcRuntime runtime) {
+        return runtime.pendingCalls();
+    }
+
+    /** Waits (bounded) until pending and in-flight are both 0, and says what it saw last. */
+    private static SoakReport.Quiet awaitQuiet(RpcRuntime runtime, ServerProcess server) throws Exception {
+        long start = System.nanoTime();
+        long deadline = start + DRAIN_LIMIT.toNanos();
+        while (true) {
+            int pending = pending(runtime);
+            int inFlight = server.inFlight();
+            long now = System.nanoTime();
+            if ((pending == 0 && inFlight == 0) || now - deadline > 0) {
+                return new SoakReport.Quiet(pending, inFlight, runtime.connections().size(),
+                        TimeUnit.NANOSECONDS.toMillis(now - start));
+            }
+            Thread.sleep(100);
+        }
+    }
+
+}

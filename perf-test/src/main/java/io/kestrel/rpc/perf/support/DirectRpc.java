@@ -1,0 +1,58 @@
+package io.kestrel.rpc.perf.support;
+
+import io.kestrel.rpc.api.config.ProtocolConfig;
+import io.kestrel.rpc.api.config.ReferenceConfig;
+import io.kestrel.rpc.api.config.ServiceConfig;
+import io.kestrel.rpc.core.RpcRuntime;
+import io.kestrel.rpc.demo.DemoOptimizer;
+import java.time.Duration;
+
+/**
+ * The framework as the benchmark and the soak use it: direct mode (no registry) on 127.0.0.1, one
+ * serialization with the {@link DemoOptimizer} registrations on both ends, no retries.
+ */
+public final class DirectRpc {
+    private DirectRpc() {
+    }
+
+    /**
+     * A provider on 127.0.0.1 and a free port ({@link RpcRuntime#boundPort()}) exporting
+     * {@code services}; if an export fails, the runtime is closed and the exception thrown.
+     *
+     * @param serverThreads business threads, or -1 for the framework's default
+     */
+    public static RpcRuntime provider(SerializationVariant variant, int serverThreads, ServiceConfig<?>... services) {
+        ProtocolConfig.Builder protocol = ProtocolConfig.builder()
+                .host("127.0.0.1")
+                .port(0)
+                .serialization(variant.serialization())
+                .compatible(variant.compatible())
+                .optimizer(DemoOptimizer.class);
+        if (serverThreads >= 0) {
+            protocol.threads(serverThreads);
+        }
+        RpcRuntime runtime = RpcRuntime.builder().protocol(protocol.build()).build();
+        try {
+            for (ServiceConfig<?> service : services) {
+                runtime.export(service);
+            }
+        } catch (RuntimeException e) {
+            runtime.close();
+            throw e;
+        }
+        return runtime;
+    }
+
+    /** A reference to the provider at {@code url} ("host:port"), with the given timeout and no retries. */
+    public static <T> ReferenceConfig<T> reference(Class<T> type, String url, SerializationVariant variant,
+            Duration timeout) {
+        return ReferenceConfig.builder(type)
+                .url(url)
+                .serialization(variant.serialization())
+                .compatible(variant.compatible())
+                .optimizer(DemoOptimizer.class)
+                .timeout(timeout)
+                .retries(0)
+                .build();
+    }
+}
