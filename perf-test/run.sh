@@ -7,6 +7,8 @@
 #   perf-test/run.sh jmh [--quick]   the JMH serializer suite (JmhMain; --codecs, --shapes, --out)
 #   perf-test/run.sh soak [--minutes N] [--threads N] [--serialization kryo]
 #                                    opt-in soak (SoakMain; default 5 min, 10 threads, kryo; not run by CI)
+#   perf-test/run.sh startup [--runs N] [--serialization fory] [--target-ms 2000]
+#                                    cold start: provider JVM to ready, consumer JVM to its first call (StartupMain)
 #
 # Set SKIP_BUILD=1 to reuse the last build. The client JVM gets the same fst --add-opens flags as the
 # server JVMs it starts (root pom property fst.jvm.opens, copied into perf-jvm.properties by Maven).
@@ -26,6 +28,9 @@ if [[ "${1:-}" == "jmh" ]]; then
 elif [[ "${1:-}" == "soak" ]]; then
   shift
   MAIN=io.kestrel.rpc.perf.soak.SoakMain
+elif [[ "${1:-}" == "startup" ]]; then
+  shift
+  MAIN=io.kestrel.rpc.perf.startup.StartupMain
 fi
 # shellcheck disable=SC2086 # OPENS is a list of flags
 exec java -Xms512m -Xmx512m -Djava.awt.headless=true -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \

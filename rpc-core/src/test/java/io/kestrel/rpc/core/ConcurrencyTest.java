@@ -24,7 +24,7 @@ class ConcurrencyTest {
     @ParameterizedTest
     @FieldSource("SERIALIZATIONS")
     void tenThousandCallsFromFiftyThreadsShareOneConnection(String serialization) throws Exception {
-        try (RpcRuntime provider = TestRuntimes.echoProvider(TestRuntimes.loopback().build());
+        try (RpcRuntime provider = TestRuntimes.echoProvider(TestRuntimes.loopback(), serialization);
                 RpcRuntime consumer = RpcRuntime.builder().build()) {
             EchoService echo = consumer.refer(TestRuntimes.echoReference(provider, serialization).build());
             ExecutorService pool = Executors.newFixedThreadPool(THREADS);

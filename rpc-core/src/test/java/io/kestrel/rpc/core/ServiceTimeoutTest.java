@@ -27,7 +27,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterEach;
@@ -62,10 +65,13 @@ class ServiceTimeoutTest {
                 .sessionTimeout(Duration.ofSeconds(4)).connectionTimeout(Duration.ofSeconds(5)).build();
     }
 
+    /** Holds every call until released, so a call lasts exactly as long as the test wants. */
+    private final NamedWho impl = new NamedWho("p");
+
     private RpcRuntime provider(Duration serviceTimeout) {
         RpcRuntime r = RpcRuntime.builder().protocol(TestRuntimes.loopback().build()).registry(registry()).build();
         closeables.add(r);
-        Exporter exported = r.export(ServiceConfig.builder(WhoService.class, new NamedWho("p")).timeout(serviceTimeout)
+        Exporter exported = r.export(ServiceConfig.builder(WhoService.class, impl).timeout(serviceTimeout)
                 .build());
         assertEquals(Optional.of(serviceTimeout), exported.provider().timeout(), "published in the registry record");
         return r;
@@ -78,30 +84,44 @@ class ServiceTimeoutTest {
     }
 
     @Test
-    void consumerWithoutTimeoutUsesTheProvidersAndOneWithItsOwnKeepsIt() {
+    void consumerWithoutTimeoutUsesTheProvidersAndOneWithItsOwnKeepsIt() throws Exception {
         provider(Duration.ofMillis(200));
 
         WhoService noTimeout = consumer(ReferenceConfig.builder(WhoService.class).retries(0));
-        RpcTimeoutException e = assertThrows(RpcTimeoutException.class, () -> noTimeout.slowWho(1500));
+        impl.hold();
+        RpcTimeoutException e = assertThrows(RpcTimeoutException.class, noTimeout::held);
         assertTrue(e.getMessage().contains("(limit 200 ms)"), e.getMessage());
 
-        WhoService ownTimeout = consumer(ReferenceConfig.builder(WhoService.class).timeout(Duration.ofSeconds(2)));
-        assertEquals("p", ownTimeout.slowWho(600));
+        WhoService ownTimeout = consumer(ReferenceConfig.builder(WhoService.class).timeout(Duration.ofSeconds(10)));
+        assertStillRunningAfter(ownTimeout, Duration.ofMillis(600));
+    }
+
+    /**
+     * Holds a call for {@code wait} (longer than any deadline that must not apply), checks that it is
+     * still waiting for its answer rather than failed, then releases it and expects the answer.
+     */
+    private void assertStillRunningAfter(WhoService who, Duration wait) throws Exception {
+        impl.hold();
+        CompletableFuture<String> call = CompletableFuture.supplyAsync(who::held);
+        assertThrows(TimeoutException.class, () -> call.get(wait.toMillis(), TimeUnit.MILLISECONDS),
+                "the call ended within " + wait + ": a shorter deadline applied");
+        impl.release();
+        assertEquals("p", call.get(10, TimeUnit.SECONDS));
     }
 
     @Test
-    void providerTimeoutLongerThanTheDefaultIsWaitedFor() {
+    void providerTimeoutLongerThanTheDefaultIsWaitedFor() throws Exception {
         provider(Duration.ofSeconds(6));
         WhoService noTimeout = consumer(ReferenceConfig.builder(WhoService.class));
-        long wait = ReferenceConfig.DEFAULT_TIMEOUT.toMillis() + 1200; // past the default and its safety margin
-        assertEquals("p", noTimeout.slowWho(wait));
+        // past the default and its one-second safety margin
+        assertStillRunningAfter(noTimeout, ReferenceConfig.DEFAULT_TIMEOUT.plusMillis(1200));
     }
 
     @Test
-    void directModeHasNoRecordSoTheProvidersTimeoutDoesNotApply() {
+    void directModeHasNoRecordSoTheProvidersTimeoutDoesNotApply() throws Exception {
         RpcRuntime provider = provider(Duration.ofMillis(200));
         WhoService direct = consumer(ReferenceConfig.builder(WhoService.class).url("127.0.0.1:" + provider.boundPort()));
-        assertEquals("p", direct.slowWho(600), "the default (3 s), not the provider's 200 ms");
+        assertStillRunningAfter(direct, Duration.ofMillis(600)); // the default (3 s), not the provider's 200 ms
     }
 
     @Test
@@ -112,7 +132,7 @@ class ServiceTimeoutTest {
             closeables.add(publisher);
             byte fory = Serializations.installed().byName("fory").id();
             publisher.register(new ProviderInfo("127.0.0.1", silent.getLocalPort(),
-                    new ServiceKey(WhoService.class.getName(), "", ""), List.of(fory), 100, List.of("who", "slowWho"),
+                    new ServiceKey(WhoService.class.getName(), "", ""), List.of(fory), 100, List.of("who", "held"),
                     Duration.ofMillis(300)));
 
             WhoService who = consumer(ReferenceConfig.builder(WhoService.class).retries(0));

@@ -174,6 +174,33 @@ class CompatibilityMatrixTest {
     }
 
     /**
+     * The README's claim, exactly: fory's plain mode (the default) fails loudly when a field was added or
+     * removed between writer and reader, in both directions, and reads a class whose fields were only
+     * declared in another order correctly (fory orders fields itself, so the schema is the same).
+     */
+    @ParameterizedTest(name = "fory plain {0} -> {1}")
+    @MethodSource("caseArguments")
+    void foryPlainModeFailsLoudlyOnAChangedClassAndReadsAReorderedOne(String writer, String reader) throws Exception {
+        Serialization fory = Serializations.installed().byName("fory");
+        Object written = newQuote(writer);
+        byte[] bytes = write(fory, false, writer, written);
+        if (writer.equals("reordered") || reader.equals("reordered")) {
+            Object read = read(fory, false, reader, bytes);
+            assertSame(loadDto(reader), read.getClass());
+            assertEquals(expectedFields(written, reader), fields(read));
+        } else {
+            SerializationException e = assertThrows(SerializationException.class, () -> read(fory, false, reader, bytes),
+                    "fory plain mode read a changed class without an error");
+            assertTrue(e.getMessage().startsWith("fory could not deserialize") && e.getMessage().contains(DTO)
+                    && e.getMessage().contains("version"), e.getMessage());
+        }
+    }
+
+    static Stream<Arguments> caseArguments() {
+        return CASES.stream().map(c -> Arguments.of(c[0], c[1]));
+    }
+
+    /**
      * Known hazard: kryo's default {@code FieldSerializer} (plain mode) writes fields in name order
      * with no schema information, so a reader whose class gained or lost a field reads the following
      * values into the wrong fields and reports no error (observed: {@code id=EUR, label=q-1,

@@ -42,16 +42,21 @@ class XmlNamespaceTest {
     private static String zk;
     /** Provider "p1" under the default root, shared by the tests that only call it. */
     private static GenericXmlApplicationContext provider;
+    /** The same provider in compatible mode (a provider-wide setting), under its own root. */
+    private static GenericXmlApplicationContext compatibleProvider;
 
     @BeforeAll
     static void start() throws Exception {
         zookeeper = new TestingServer(true);
         zk = "zookeeper://" + zookeeper.getConnectString();
         provider = TestContexts.xml("provider.xml", Map.of("zk", zk, "tag", "p1"));
+        compatibleProvider = TestContexts.xml("provider.xml", Map.of("zk", zk, "tag", "p1", "root", "/kestrel-compatible",
+                "provider.compatible", "true"));
     }
 
     @AfterAll
     static void stop() throws Exception {
+        compatibleProvider.close();
         provider.close();
         zookeeper.close();
     }
@@ -89,20 +94,25 @@ class XmlNamespaceTest {
      * The consumer calls through a proxy that reads each request frame's header; the serialization id
      * there follows the XML attribute, on the reference or (when the reference has none) on the protocol.
      */
-    @ParameterizedTest(name = "{0} serialization=\"{1}\" puts id {2} on the wire")
+    @ParameterizedTest(name = "{0} serialization=\"{1}\" compatible={3} puts id {2} on the wire")
     @CsvSource({
-        "reference, kryo, 8",
-        "reference, hessian2, 2",
-        "reference, fastjson2, 6",
-        "reference, java, 3",
-        "protocol, hessian2, 2",
-        "protocol, fst, 9",
+        "reference, fory, 28, false",
+        "reference, fory, 28, true",
+        "protocol, fory, 28, false",
+        "reference, kryo, 8, false",
+        "reference, hessian2, 2, false",
+        "reference, fastjson2, 6, false",
+        "reference, java, 3, false",
+        "protocol, hessian2, 2, false",
+        "protocol, fst, 9, false",
     })
-    void serializationAttributeSetsTheIdInEveryRequestFrame(String element, String name, byte expectedId)
-            throws Exception {
-        try (FrameRecordingProxy proxy = new FrameRecordingProxy(provider.getBean(RpcRuntime.class).boundPort());
+    void serializationAttributeSetsTheIdInEveryRequestFrame(String element, String name, byte expectedId,
+            boolean compatible) throws Exception {
+        GenericXmlApplicationContext target = compatible ? compatibleProvider : provider;
+        try (FrameRecordingProxy proxy = new FrameRecordingProxy(target.getBean(RpcRuntime.class).boundPort());
              GenericXmlApplicationContext consumer = TestContexts.xml("consumer.xml", Map.of("zk", zk,
-                     "consumer.reference.url", proxy.address(), "consumer." + element + ".serialization", name))) {
+                     "consumer.reference.url", proxy.address(), "consumer." + element + ".serialization", name,
+                     "consumer.reference.compatible", String.valueOf(compatible)))) {
             GreetingService greeter = consumer.getBean("greeter", GreetingService.class);
 
             for (int i = 0; i < 3; i++) {

@@ -116,8 +116,17 @@ public final class ClusterInvoker {
             return CompletableFuture.failedFuture(previous != null ? previous : e);
         }
         endpoint.active.incrementAndGet();
-        CompletableFuture<Object> call = endpoint.connection().invoke(withTimeoutFor(endpoint.provider(), request));
-        call.whenComplete((v, e) -> endpoint.active.decrementAndGet());
+        // the count drops before anything downstream (the caller included) sees the outcome; as a separate
+        // dependent it could run after the caller's next call was balanced, counting a finished call as active
+        CompletableFuture<Object> call = new CompletableFuture<>();
+        endpoint.connection().invoke(withTimeoutFor(endpoint.provider(), request)).whenComplete((v, e) -> {
+            endpoint.active.decrementAndGet();
+            if (e != null) {
+                call.completeExceptionally(e);
+            } else {
+                call.complete(v);
+            }
+        });
         if (attempt >= retries) {
             return call;
         }

@@ -76,7 +76,7 @@ public final class Exports {
         }
         List<Byte> accepted = dispatcher.add(config);
         ProviderInfo info = new ProviderInfo(advertisedHost(), server.port(), config.key(), accepted, config.weight(),
-                ProviderDispatcher.remoteMethodNames(config.interfaceClass()));
+                ProviderDispatcher.remoteMethodNames(config.interfaceClass()), config.timeout().orElse(null));
         Registry r = registry.get();
         if (r != null) {
             r.register(info);

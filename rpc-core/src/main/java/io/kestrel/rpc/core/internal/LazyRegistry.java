@@ -2,7 +2,7 @@ package io.kestrel.rpc.core.internal;
 
 import io.kestrel.rpc.api.config.RegistryConfig;
 import io.kestrel.rpc.api.registry.Registry;
-import io.kestrel.rpc.registry.Registries;
+import io.kestrel.rpc.api.registry.Registries;
 
 /** A runtime's registry, connected on first use (never, in direct-only mode). Thread-safe. */
 public final class LazyRegistry implements AutoCloseable {

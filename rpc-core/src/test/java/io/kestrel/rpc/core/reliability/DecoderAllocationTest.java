@@ -39,8 +39,7 @@ class DecoderAllocationTest {
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         long self = Thread.currentThread().getId();
         ClassAllowlist allowlist = ClassAllowlist.withDefaults().trustTypesOf(EchoService.class);
-        Serializer serializer = Serializations.installed().byName(serialization)
-                .create(SerializationOptions.builder().allowlist(allowlist).build());
+        Serializer serializer = TestRuntimes.serializer(serialization, allowlist);
         HostileFrames frames = new HostileFrames(HostileFrameFuzzTest.SEED ^ serialization.hashCode(), 64 * 1024,
                 new byte[] {serializer.id()}, List.of("x#y()"), validArguments(serializer));
         long worst = 0;

@@ -88,9 +88,12 @@ class FrameDecoderTest {
     void varintsAndStringsRoundTrip() {
         ByteBuf b = Unpooled.buffer();
         int[] values = {0, 1, 127, 128, 16_383, 16_384, Integer.MAX_VALUE};
-        for (int v : values) {
-            Wire.writeVarint(b, v);
-            assertEquals(Wire.varintSize(v), Wire.varintSize(v));
+        int[] sizes = {1, 1, 1, 2, 2, 3, 5}; // 7 bits per byte
+        for (int i = 0; i < values.length; i++) {
+            int before = b.writerIndex();
+            Wire.writeVarint(b, values[i]);
+            assertEquals(sizes[i], b.writerIndex() - before, "bytes written for " + values[i]);
+            assertEquals(sizes[i], Wire.varintSize(values[i]), "varintSize(" + values[i] + ")");
         }
         Wire.writeString(b, "héllo ✓");
         for (int v : values) {
