@@ -157,6 +157,19 @@ public final class RpcRuntime implements AutoCloseable {
         return exports.connections();
     }
 
+    /**
+     * Bytes this runtime's server holds for requests in progress and responses not yet written,
+     * counted against the protocol's memory budget.
+     */
+    public long serverMemoryInUse() {
+        return exports.memoryInUse();
+    }
+
+    /** Connections this runtime's server refused at its connection limits. */
+    public long refusedConnections() {
+        return exports.refusedConnections();
+    }
+
     /** Calls this runtime sent to providers and not yet answered or timed out. */
     public int pendingCalls() {
         return references.connections().stream().mapToInt(Connection::pendingCalls).sum();

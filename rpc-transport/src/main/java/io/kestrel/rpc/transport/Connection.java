@@ -35,11 +35,8 @@ import org.slf4j.LoggerFactory;
  * <p>A facade over one-job parts: {@link ConnectionState} (its life), {@link PendingCalls} (calls
  * waiting for answers, with their deadlines: a timeout fails the call with
  * {@link RpcTimeoutException}), a {@link WriteQueue} (writes from many threads, one flush per
- * batch) and the Netty pipeline:
- * <pre>
- *   bytes -> idle -> frame ({@link FrameDecoder}) -> heartbeat ({@link HeartbeatHandler})
- *         -> codec ({@link ClientCodec}) -> lifecycle (this class: state changes, reconnect)
- * </pre>
+ * batch) and the pipeline built by {@link ClientTransport#bootstrap}, whose last handler is this
+ * class's lifecycle (state changes, reconnect).
  * When the connection closes, every pending call fails at once with {@link TransportException} and
  * it is reopened in the background with exponential backoff (100 ms doubling to 5 s). While it is
  * not {@link ConnectionState#READY}, calls fail at once with {@link ConnectionUnavailableException}
@@ -143,6 +140,10 @@ public final class Connection implements AutoCloseable {
             return notSent("not connected to provider " + address + (s == ConnectionState.HANDSHAKING
                     ? " (connected, waiting for its handshake answer" : " (reconnecting") + "; last error: " + lastError
                     + "); the call " + method + " was not sent");
+        }
+        if (!ch.isWritable()) { // the provider does not read: do not buffer without bound
+            return notSent("provider " + address + " is not reading its connection (" + ch.bytesBeforeWritable()
+                    + " bytes to drain before it takes more); the call " + method + " was not sent");
         }
         if (!pending.reserve()) {
             return CompletableFuture.failedFuture(new ServerBusyException(pending.max() + " calls are already pending"

@@ -3,7 +3,11 @@ package io.kestrel.rpc.transport;
 import io.kestrel.rpc.api.TransportException;
 import io.kestrel.rpc.api.config.ProtocolConfig;
 import io.kestrel.rpc.transport.internal.Admission;
+import io.kestrel.rpc.api.config.ServerLimits;
+import io.kestrel.rpc.transport.internal.BackpressureHandler;
 import io.kestrel.rpc.transport.internal.ByteCountingHandler;
+import io.kestrel.rpc.transport.internal.ConnectionLimiter;
+import io.kestrel.rpc.transport.internal.MemoryBudget;
 import io.kestrel.rpc.transport.internal.FrameDecoder;
 import io.kestrel.rpc.transport.internal.GoAwayHandler;
 import io.kestrel.rpc.transport.internal.HeartbeatHandler;
@@ -15,6 +19,7 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
@@ -50,6 +55,8 @@ public final class RpcServer implements AutoCloseable {
     private final ChannelGroup channels = new DefaultChannelGroup("kestrel-server", GlobalEventExecutor.INSTANCE);
     private final TransportCounters counters = new TransportCounters();
     private final Admission admission;
+    private final MemoryBudget budget;
+    private final ConnectionLimiter limiter;
     private final Channel serverChannel;
     private final int port;
     private volatile boolean closed;
@@ -73,6 +80,12 @@ public final class RpcServer implements AutoCloseable {
             executor = businessPool;
         }
         this.admission = new Admission(executor);
+        ServerLimits limits = config.limits();
+        this.budget = new MemoryBudget(limits.memoryBudgetBytes());
+        this.limiter = new ConnectionLimiter(limits.maxConnections(), limits.maxConnectionsPerHost());
+        int callsPerConnection = limits.callsPerConnection(Math.max(1, config.threads()));
+        long frameTimeoutMillis = limits.frameTimeout().toMillis();
+        long stallMillis = limits.writeStallTimeout().toMillis();
         ByteCountingHandler byteCounter = new ByteCountingHandler(counters);
         long idleMillis = config.heartbeatInterval().toMillis() * config.heartbeatMisses();
         ServerBootstrap b = new ServerBootstrap()
@@ -82,19 +95,27 @@ public final class RpcServer implements AutoCloseable {
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.SO_KEEPALIVE, true)
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
+                        new WriteBufferWaterMark(limits.writeBufferBytes() / 2, limits.writeBufferBytes()))
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        if (!limiter.admit(ch)) {
+                            ch.close();
+                            return;
+                        }
                         channels.add(ch);
-                        ResponseWriter out = new ResponseWriter(ch, counters, config.payloadBytes());
+                        ResponseWriter out = new ResponseWriter(ch, counters, config.payloadBytes(), budget);
                         ch.pipeline()
                                 .addLast("bytes", byteCounter)
                                 .addLast("idle", new IdleStateHandler(idleMillis, 0, 0, TimeUnit.MILLISECONDS))
-                                .addLast("frame", new FrameDecoder(config.payloadBytes(), counters))
+                                .addLast("frame", new FrameDecoder(config.payloadBytes(), counters, budget,
+                                        frameTimeoutMillis))
+                                .addLast("backpressure", new BackpressureHandler(stallMillis))
                                 .addLast("heartbeat", HeartbeatHandler.provider(idleMillis, out))
                                 .addLast("goaway", new GoAwayHandler(out))
                                 .addLast("requests", new RequestHandler(dispatcher, admission, out,
-                                        config.payloadBytes()));
+                                        config.payloadBytes(), callsPerConnection, budget));
                     }
                 });
         ChannelFuture bind = b.bind(new InetSocketAddress(config.host(), config.port())).awaitUninterruptibly();
@@ -135,6 +156,16 @@ public final class RpcServer implements AutoCloseable {
     /** Calls accepted and not yet answered. */
     public int inFlight() {
         return admission.inFlight();
+    }
+
+    /** Bytes held now by requests in progress and responses not yet written (see {@link ServerLimits}). */
+    public long memoryInUse() {
+        return budget.used();
+    }
+
+    /** Connections refused by the connection limits so far. */
+    public long refusedConnections() {
+        return limiter.refused();
     }
 
     /** Open consumer connections. */

@@ -28,6 +28,7 @@ public final class ProtocolConfig {
     private final Duration heartbeatInterval;
     private final int heartbeatMisses;
     private final Duration shutdownTimeout;
+    private final ServerLimits limits;
 
     private ProtocolConfig(Builder b) {
         this.host = b.host;
@@ -44,6 +45,7 @@ public final class ProtocolConfig {
         this.heartbeatInterval = b.heartbeatInterval;
         this.heartbeatMisses = b.heartbeatMisses;
         this.shutdownTimeout = b.shutdownTimeout;
+        this.limits = b.limits;
     }
 
     public static Builder builder() {
@@ -131,6 +133,11 @@ public final class ProtocolConfig {
         return shutdownTimeout;
     }
 
+    /** What one client may cost this provider: connections, calls, memory, slow frames and readers. */
+    public ServerLimits limits() {
+        return limits;
+    }
+
     @Override
     public String toString() {
         return "ProtocolConfig{" + host + ":" + port + ", serialization=" + serialization
@@ -153,6 +160,7 @@ public final class ProtocolConfig {
         private Duration heartbeatInterval = Duration.ofSeconds(10);
         private int heartbeatMisses = 3;
         private Duration shutdownTimeout = Duration.ofSeconds(10);
+        private ServerLimits limits = ServerLimits.defaults();
 
         private Builder() {
         }
@@ -228,6 +236,11 @@ public final class ProtocolConfig {
 
         public Builder shutdownTimeout(Duration timeout) {
             this.shutdownTimeout = Checks.positive("protocol shutdown-timeout", timeout);
+            return this;
+        }
+
+        public Builder limits(ServerLimits limits) {
+            this.limits = Objects.requireNonNull(limits, "protocol limits");
             return this;
         }
 

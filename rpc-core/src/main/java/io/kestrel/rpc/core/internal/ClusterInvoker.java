@@ -1,6 +1,7 @@
 package io.kestrel.rpc.core.internal;
 
 import io.kestrel.rpc.api.NoProviderException;
+import io.kestrel.rpc.api.ServiceNotFoundException;
 import io.kestrel.rpc.api.cluster.Invocation;
 import io.kestrel.rpc.api.cluster.LoadBalance;
 import io.kestrel.rpc.api.config.ClusterMode;
@@ -122,7 +123,7 @@ public final class ClusterInvoker {
         endpoint.connection().invoke(withTimeoutFor(endpoint.provider(), request)).whenComplete((v, e) -> {
             endpoint.active.decrementAndGet();
             if (e != null) {
-                call.completeExceptionally(e);
+                call.completeExceptionally(explained(e, endpoint.provider()));
             } else {
                 call.complete(v);
             }
@@ -144,6 +145,18 @@ public final class ClusterInvoker {
             tried.add(endpoint);
             return attempt(request, invocation, tried, attempt + 1, cause);
         }).thenCompose(f -> f);
+    }
+
+    /**
+     * A provider does not tell unknown callers what it exports; the consumer adds what the
+     * provider's registry record says, which it may know.
+     */
+    private static Throwable explained(Throwable e, ProviderInfo provider) {
+        if (e instanceof ServiceNotFoundException && !provider.methods().isEmpty()) {
+            return new ServiceNotFoundException(e.getMessage() + " (this consumer's registry record of "
+                    + provider.address() + " lists the methods " + provider.methods() + ")");
+        }
+        return e;
     }
 
     private Endpoint select(Invocation invocation, List<Endpoint> tried) {

@@ -71,7 +71,7 @@ public final class Exports {
         if (server == null) {
             Serializations.installed().byName(protocol.serialization()); // fail early on a bad name
             dispatcher = new ProviderDispatcher(serializers, protocol.optimizer(), protocol.compatible(),
-                    protocol.serialization());
+                    protocol.serialization(), protocol.limits().discloseServices());
             server = RpcServer.start(protocol, dispatcher);
         }
         List<Byte> accepted = dispatcher.add(config);
@@ -113,6 +113,16 @@ public final class Exports {
     /** Calls taken on by the server and not yet answered. */
     public synchronized int inFlight() {
         return server == null ? 0 : server.inFlight();
+    }
+
+    /** Bytes held by requests in progress and unsent responses (0 when nothing was exported). */
+    public synchronized long memoryInUse() {
+        return server == null ? 0 : server.memoryInUse();
+    }
+
+    /** Connections refused by the connection limits. */
+    public synchronized long refusedConnections() {
+        return server == null ? 0 : server.refusedConnections();
     }
 
     /** Open consumer connections. */

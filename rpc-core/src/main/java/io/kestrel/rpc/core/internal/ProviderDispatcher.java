@@ -30,9 +30,14 @@ public final class ProviderDispatcher implements ServerDispatcher {
     private final Class<? extends SerializationOptimizer> optimizer;
     private final boolean compatible;
     private final String protocolSerialization;
+    private final boolean disclose;
 
+    /**
+     * @param disclose whether "not found" answers list what is exported (they go to any caller)
+     */
     public ProviderDispatcher(SerializerCache serializers, Class<? extends SerializationOptimizer> optimizer,
-            boolean compatible, String protocolSerialization) {
+            boolean compatible, String protocolSerialization, boolean disclose) {
+        this.disclose = disclose;
         this.serializers = serializers;
         this.optimizer = optimizer;
         this.compatible = compatible;
@@ -69,19 +74,13 @@ public final class ProviderDispatcher implements ServerDispatcher {
     }
 
     /**
-     * The service's own list, or by default every installed serialization that bounds the lengths a
-     * stream claims, plus the protocol's serialization (configured, so chosen knowingly).
+     * The service's own list, or by default the protocol's serialization only: the caller does not
+     * get to pick the decoder. A service that must accept several during a migration lists them.
      */
     private Set<Byte> acceptedIds(ServiceConfig<?> config) {
         Set<Byte> ids = new TreeSet<>();
         Serializations installed = Serializations.installed();
         if (config.serializations().isEmpty()) {
-            for (String name : installed.names().keySet()) {
-                Serialization s = installed.byName(name);
-                if (s.boundsClaimedLengths()) {
-                    ids.add(s.id());
-                }
-            }
             ids.add(installed.byName(protocolSerialization).id());
         } else {
             for (String name : config.serializations()) {
@@ -102,11 +101,13 @@ public final class ProviderDispatcher implements ServerDispatcher {
         List<String> same = services.entrySet().stream().filter(e -> e.getKey().toString().equals(service))
                 .findFirst().map(Map.Entry::getValue).orElse(null);
         if (same == null) {
-            throw new ServiceNotFoundException("service " + service + " is not exported by this provider; exported: "
-                    + services.keySet() + ". Check the interface name, version and group on both sides");
+            throw new ServiceNotFoundException("service " + service + " is not exported by this provider"
+                    + (disclose ? "; exported: " + services.keySet() : "")
+                    + ". Check the interface name, version and group on both sides");
         }
-        throw new ServiceNotFoundException("method " + descriptor + " is not exported; service " + service + " has: "
-                + same.stream().map(d -> d.substring(d.indexOf('#') + 1)).collect(Collectors.joining(", "))
+        throw new ServiceNotFoundException("method " + descriptor + " is not exported" + (disclose ? "; service "
+                + service + " has: " + same.stream().map(d -> d.substring(d.indexOf('#') + 1))
+                .collect(Collectors.joining(", ")) : " by service " + service)
                 + ". Are consumer and provider built from the same interface version?");
     }
 

@@ -5,6 +5,7 @@ import io.kestrel.rpc.api.config.ClusterMode;
 import io.kestrel.rpc.api.config.ProtocolConfig;
 import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.api.config.RegistryConfig;
+import io.kestrel.rpc.api.config.ServerLimits;
 import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.api.serialization.SerializationOptimizer;
 import io.kestrel.rpc.api.serialization.Serializations;
@@ -70,6 +71,16 @@ public final class ConfigBinder {
         src.ifSet("compatible", v -> b.compatible(ConfigSource.bool(v)));
         src.ifSet("heartbeat", v -> b.heartbeatInterval(ConfigSource.duration(v)));
         src.ifSet("shutdown-timeout", v -> b.shutdownTimeout(ConfigSource.duration(v)));
+        ServerLimits.Builder limits = ServerLimits.builder();
+        src.ifSet("max-connections", v -> limits.maxConnections(ConfigSource.integer(v)));
+        src.ifSet("max-connections-per-host", v -> limits.maxConnectionsPerHost(ConfigSource.integer(v)));
+        src.ifSet("calls-per-connection", v -> limits.callsPerConnection(ConfigSource.integer(v)));
+        src.ifSet("memory-budget", v -> limits.memoryBudgetBytes(Long.parseLong(v.trim())));
+        src.ifSet("frame-timeout", v -> limits.frameTimeout(ConfigSource.duration(v)));
+        src.ifSet("write-stall-timeout", v -> limits.writeStallTimeout(ConfigSource.duration(v)));
+        src.ifSet("write-buffer", v -> limits.writeBufferBytes(ConfigSource.integer(v)));
+        src.ifSet("disclose-services", v -> limits.discloseServices(ConfigSource.bool(v)));
+        b.limits(limits.build());
         return b.build();
     }
 

@@ -14,14 +14,41 @@ public final class Frame {
     public final long requestId;
     public final int bodyLength;
     public final ByteBuf body;
+    /** The body was skipped because the provider's memory budget was full (see {@link MemoryBudget}). */
+    public final boolean overBudget;
+    private MemoryBudget budget;
+    private long reserved;
 
     public Frame(byte flags, byte serializationId, byte status, long requestId, int bodyLength, ByteBuf body) {
+        this(flags, serializationId, status, requestId, bodyLength, body, false);
+    }
+
+    Frame(byte flags, byte serializationId, byte status, long requestId, int bodyLength, ByteBuf body,
+            boolean overBudget) {
         this.flags = flags;
         this.serializationId = serializationId;
         this.status = status;
         this.requestId = requestId;
         this.bodyLength = bodyLength;
         this.body = body;
+        this.overBudget = overBudget;
+    }
+
+    /** Hands this frame the budget bytes taken for it; {@link #done} gives them back. */
+    void holdReservation(MemoryBudget budget, long bytes) {
+        this.budget = budget;
+        this.reserved = bytes;
+    }
+
+    /**
+     * The request this frame carried is over (answered, or refused): gives back the memory budget
+     * taken for it. Idempotent; the body is released separately ({@link #release}).
+     */
+    public void done() {
+        if (reserved > 0) {
+            budget.release(reserved);
+            reserved = 0;
+        }
     }
 
     public boolean isRequest() {

@@ -5,7 +5,11 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.handler.codec.CorruptedFrameException;
+import io.netty.util.concurrent.ScheduledFuture;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Splits the byte stream into {@link Frame}s. The wire format, big-endian:
@@ -31,14 +35,39 @@ import java.util.List;
  * version means the stream cannot be trusted: the decoder throws and the connection is closed.
  */
 public final class FrameDecoder extends ByteToMessageDecoder {
+    private static final Logger log = LoggerFactory.getLogger(FrameDecoder.class);
+
     private final int maxBodyBytes;
     private final TransportCounters counters;
+    private final MemoryBudget budget;
+    private final long frameTimeoutNanos;
     private long discardRemaining;
+    /** Budget taken for the request frame being received (0: none), from the share for partial ones. */
+    private long reservedForPartial;
+    /** When the first byte of the frame being received arrived (0: no frame in progress). */
+    private long partialSinceNanos;
+    private ScheduledFuture<?> frameCheck;
 
-    /** @param counters counts every frame read */
+    /** A consumer's decoder: no budget, no frame deadline. */
     public FrameDecoder(int maxBodyBytes, TransportCounters counters) {
+        this(maxBodyBytes, counters, null, 0);
+    }
+
+    /**
+     * A provider's decoder.
+     *
+     * @param counters counts every frame read
+     * @param budget taken for each request's body as soon as its header is read (null: none); a
+     *     request that does not fit is passed on header-only, {@link Frame#overBudget}, its body
+     *     skipped
+     * @param frameTimeoutMillis a frame still incomplete this long after its first byte closes the
+     *     connection (0: no limit)
+     */
+    public FrameDecoder(int maxBodyBytes, TransportCounters counters, MemoryBudget budget, long frameTimeoutMillis) {
         this.maxBodyBytes = maxBodyBytes;
         this.counters = counters;
+        this.budget = budget;
+        this.frameTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(frameTimeoutMillis);
     }
 
     @Override
@@ -48,10 +77,15 @@ public final class FrameDecoder extends ByteToMessageDecoder {
             in.skipBytes(skip);
             discardRemaining -= skip;
             if (discardRemaining > 0) {
+                partial(ctx);
                 return;
             }
+            frameDone();
         }
         if (in.readableBytes() < Wire.HEADER_BYTES) {
+            if (in.isReadable()) {
+                partial(ctx);
+            }
             return;
         }
         int start = in.readerIndex();
@@ -75,23 +109,99 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         byte serializationId = in.getByte(start + 4);
         byte status = in.getByte(start + 5);
         long requestId = in.getLong(start + 6);
-        if (bodyLength > maxBodyBytes) {
+        boolean complete = in.readableBytes() >= Wire.HEADER_BYTES + bodyLength;
+        long reserved = 0;
+        boolean overBudget = false;
+        if (bodyLength <= maxBodyBytes && budget != null && bodyLength > 0
+                && (flags & (Wire.FLAG_REQUEST | Wire.FLAG_EVENT)) == Wire.FLAG_REQUEST) {
+            if (reservedForPartial > 0) {
+                if (complete) { // the frame that was arriving is here
+                    budget.completed(reservedForPartial);
+                    reserved = reservedForPartial;
+                    reservedForPartial = 0;
+                }
+            } else if (complete) {
+                overBudget = !budget.tryAcquire(bodyLength);
+                reserved = overBudget ? 0 : bodyLength;
+            } else if (budget.tryAcquirePartial(bodyLength)) {
+                reservedForPartial = bodyLength;
+            } else {
+                overBudget = true;
+            }
+        }
+        if (bodyLength > maxBodyBytes || overBudget) {
             in.skipBytes(Wire.HEADER_BYTES);
             discardRemaining = bodyLength;
             int skip = (int) Math.min(discardRemaining, in.readableBytes());
             in.skipBytes(skip);
             discardRemaining -= skip;
-            out.add(new Frame(flags, serializationId, status, requestId, bodyLength, null));
+            out.add(new Frame(flags, serializationId, status, requestId, bodyLength, null, overBudget));
             counters.frameRead();
+            if (discardRemaining > 0) {
+                partial(ctx);
+            } else {
+                frameDone();
+            }
             return;
         }
-        if (in.readableBytes() < Wire.HEADER_BYTES + bodyLength) {
+        if (!complete) {
+            partial(ctx);
             return;
         }
         in.skipBytes(Wire.HEADER_BYTES);
         ByteBuf body = in.readRetainedSlice(bodyLength);
-        out.add(new Frame(flags, serializationId, status, requestId, bodyLength, body));
+        Frame frame = new Frame(flags, serializationId, status, requestId, bodyLength, body);
+        if (reserved > 0) {
+            frame.holdReservation(budget, reserved);
+        }
+        out.add(frame);
         counters.frameRead();
+        frameDone();
+    }
+
+    /** A frame has begun and is not complete: start its clock if it is the first call for it. */
+    private void partial(ChannelHandlerContext ctx) {
+        if (frameTimeoutNanos == 0 || partialSinceNanos != 0) {
+            return;
+        }
+        partialSinceNanos = System.nanoTime();
+        if (frameCheck == null) {
+            frameCheck = ctx.executor().schedule(() -> checkFrame(ctx), frameTimeoutNanos, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    private void frameDone() {
+        partialSinceNanos = 0;
+    }
+
+    /** Closes the connection if the frame in progress began more than the frame timeout ago. */
+    private void checkFrame(ChannelHandlerContext ctx) {
+        frameCheck = null;
+        long since = partialSinceNanos;
+        if (since == 0 || !ctx.channel().isActive()) {
+            return;
+        }
+        long age = System.nanoTime() - since;
+        if (age >= frameTimeoutNanos) {
+            log.warn("Closing connection from {}: a frame begun {} ms ago is still incomplete (frame-timeout {} ms)",
+                    ctx.channel().remoteAddress(), TimeUnit.NANOSECONDS.toMillis(age),
+                    TimeUnit.NANOSECONDS.toMillis(frameTimeoutNanos));
+            ctx.close();
+        } else {
+            frameCheck = ctx.executor().schedule(() -> checkFrame(ctx), frameTimeoutNanos - age, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    @Override
+    protected void handlerRemoved0(ChannelHandlerContext ctx) {
+        if (reservedForPartial > 0) {
+            budget.releasePartial(reservedForPartial);
+            reservedForPartial = 0;
+        }
+        if (frameCheck != null) {
+            frameCheck.cancel(false);
+            frameCheck = null;
+        }
     }
 
     /** The payload limit this decoder enforces. */

@@ -10,6 +10,7 @@ import io.netty.handler.codec.CorruptedFrameException;
 import io.netty.handler.codec.DecoderException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,13 +28,23 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
     private final Admission admission;
     private final ResponseWriter out;
     private final int maxBodyBytes;
+    private final int maxCalls;
+    private final MemoryBudget budget;
+    private final AtomicInteger calls = new AtomicInteger();
     private String remote = "?";
 
-    public RequestHandler(ServerDispatcher dispatcher, Admission admission, ResponseWriter out, int maxBodyBytes) {
+    /**
+     * @param maxCalls calls of this connection running or queued at once; more are answered busy
+     * @param budget the provider's memory budget, for messages (null: none)
+     */
+    public RequestHandler(ServerDispatcher dispatcher, Admission admission, ResponseWriter out, int maxBodyBytes,
+            int maxCalls, MemoryBudget budget) {
         this.methods = new MethodTable(dispatcher);
         this.admission = admission;
         this.out = out;
         this.maxBodyBytes = maxBodyBytes;
+        this.maxCalls = maxCalls;
+        this.budget = budget;
     }
 
     @Override
@@ -48,7 +59,13 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         Frame f = (Frame) msg;
         if (!f.isRequest() || f.isEvent()) {
-            f.release(); // a stray response or an unknown event: nothing waits for it here
+            discard(f); // a stray response or an unknown event: nothing waits for it here
+            return;
+        }
+        if (f.overBudget) {
+            out.error(f, Status.SERVER_BUSY, "provider " + ctx.channel().localAddress() + " is over its memory budget ("
+                    + budget.used() + " of " + budget.limit() + " bytes held by requests and unsent responses); the call"
+                    + " did not run. Retry later or on another provider, or raise memory-budget on the protocol");
             return;
         }
         if (f.oversized()) {
@@ -65,30 +82,45 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
             entry = head.descriptor() != null ? methods.define(head.methodRef(), head.descriptor())
                     : methods.get(head.methodRef());
             if (entry.method() == null) {
-                f.release();
+                discard(f);
                 out.error(f, entry.failure(), entry.error());
                 return;
             }
             serializer = entry.serializer(f.serializationId);
         } catch (RuntimeException e) {
-            f.release();
+            discard(f);
             Status status = Status.ofRequestFailure(e);
             boolean described = e instanceof CorruptedFrameException || e instanceof RpcException;
             out.error(f, status, "bad request " + f.requestId + ": " + (described ? e.getMessage() : e.toString()));
             return;
         }
         if (admission.closing()) {
-            f.release();
+            discard(f);
             out.error(f, Status.SERVER_BUSY, "provider " + ctx.channel().localAddress()
                     + " is shutting down; the call did not run, retry on another provider");
             return;
         }
-        if (!admission.submit(new ServerCall(f, head, entry.method(), serializer, remote, out, admission))) {
-            f.release();
+        if (calls.incrementAndGet() > maxCalls) {
+            calls.decrementAndGet();
+            discard(f);
+            out.error(f, Status.SERVER_BUSY, "provider " + ctx.channel().localAddress() + " already runs " + maxCalls
+                    + " calls of this connection (calls-per-connection); the call did not run. Retry later or on"
+                    + " another provider");
+            return;
+        }
+        if (!admission.submit(new ServerCall(f, head, entry.method(), serializer, remote, out, admission, calls))) {
+            calls.decrementAndGet();
+            discard(f);
             out.error(f, Status.SERVER_BUSY, "provider " + ctx.channel().localAddress()
                     + " is busy: all business threads and queue slots are taken; the call did not run."
                     + " Retry later or on another provider, or raise threads/queues on the protocol");
         }
+    }
+
+    /** The request will not run: its body and its share of the memory budget are given back. */
+    private static void discard(Frame f) {
+        f.release();
+        f.done();
     }
 
     @Override

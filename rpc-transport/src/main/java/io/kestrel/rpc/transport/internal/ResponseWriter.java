@@ -6,6 +6,9 @@ import io.kestrel.rpc.transport.Status;
 import io.kestrel.rpc.transport.TransportCounters;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.DefaultChannelPromise;
 
 /**
  * Writes a provider connection's responses and notices through one {@link WriteQueue} (any thread
@@ -16,14 +19,50 @@ public final class ResponseWriter {
     private final Channel channel;
     private final WriteQueue<ByteBuf> queue;
     private final int maxBodyBytes;
+    private final MemoryBudget budget;
 
     public ResponseWriter(Channel channel, TransportCounters counters, int maxBodyBytes) {
+        this(channel, counters, maxBodyBytes, null);
+    }
+
+    /**
+     * @param budget counts every frame from being queued until it is written to the socket (null:
+     *     none), so responses a consumer does not read hold the provider's budget and new work is
+     *     refused
+     */
+    public ResponseWriter(Channel channel, TransportCounters counters, int maxBodyBytes, MemoryBudget budget) {
         this.channel = channel;
         this.maxBodyBytes = maxBodyBytes;
+        this.budget = budget;
         this.queue = new WriteQueue<>(channel, buf -> {
             counters.frameWritten();
-            channel.write(buf, channel.voidPromise());
+            channel.write(buf, budget == null ? channel.voidPromise() : new Written(channel, budget, buf.readableBytes()));
         });
+    }
+
+    /** Gives a frame's bytes back to the budget once written (or failed to write). */
+    private static final class Written extends DefaultChannelPromise implements ChannelFutureListener {
+        private final MemoryBudget budget;
+        private final int bytes;
+
+        Written(Channel channel, MemoryBudget budget, int bytes) {
+            super(channel);
+            this.budget = budget;
+            this.bytes = bytes;
+            addListener(this);
+        }
+
+        @Override
+        public void operationComplete(ChannelFuture future) {
+            budget.release(bytes);
+        }
+    }
+
+    private void enqueue(ByteBuf frame) {
+        if (budget != null) {
+            budget.forceAcquire(frame.readableBytes());
+        }
+        queue.enqueue(frame);
     }
 
     /** Answers {@code request} with the method's result. */
@@ -52,21 +91,21 @@ public final class ResponseWriter {
         }
         ByteBuf frame = ResponseEncoder.error(channel.alloc(), message);
         ResponseEncoder.finish(frame, request.serializationId, status, request.requestId);
-        queue.enqueue(frame);
+        enqueue(frame);
     }
 
     /** Answers a heartbeat request (an event frame with its id and status OK). */
     public void heartbeatAnswer(Frame ping) {
         ByteBuf frame = channel.alloc().ioBuffer(Wire.HEADER_BYTES);
         Wire.writeHeader(frame, Wire.FLAG_EVENT, ping.serializationId, Status.OK.code(), ping.requestId, 0);
-        queue.enqueue(frame);
+        enqueue(frame);
     }
 
     /** Sends an event frame (no body) with this status. */
     public void event(Status status) {
         ByteBuf frame = channel.alloc().ioBuffer(Wire.HEADER_BYTES);
         Wire.writeHeader(frame, Wire.FLAG_EVENT, (byte) 0, status.code(), 0, 0);
-        queue.enqueue(frame);
+        enqueue(frame);
     }
 
     private void send(Frame request, ServerMethod method, ByteBuf frame, Status status) {
@@ -79,6 +118,6 @@ public final class ResponseWriter {
             return;
         }
         ResponseEncoder.finish(frame, request.serializationId, status, request.requestId);
-        queue.enqueue(frame);
+        enqueue(frame);
     }
 }

@@ -6,6 +6,7 @@ import io.kestrel.rpc.transport.Status;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,10 +25,12 @@ final class ServerCall implements Runnable {
     private final String remote;
     private final ResponseWriter out;
     private final Admission admission;
+    private final AtomicInteger connectionCalls;
     private final long receivedNanos = System.nanoTime();
 
     ServerCall(Frame frame, RequestDecoder.Head head, ServerMethod method, Serializer serializer, String remote,
-            ResponseWriter out, Admission admission) {
+            ResponseWriter out, Admission admission, AtomicInteger connectionCalls) {
+        this.connectionCalls = connectionCalls;
         this.frame = frame;
         this.head = head;
         this.method = method;
@@ -77,7 +80,7 @@ final class ServerCall implements Runnable {
                             out.value(frame, method, serializer, value);
                         }
                     } finally {
-                        admission.finished();
+                        finished();
                     }
                 });
             } else {
@@ -88,9 +91,16 @@ final class ServerCall implements Runnable {
             out.error(frame, Status.SERVER_ERROR, "provider failed serving " + method.displayName() + ": " + t);
         } finally {
             if (!async) {
-                admission.finished();
+                finished();
             }
         }
+    }
+
+    /** The call is answered: its budget, its connection's slot and its admission are given back. */
+    private void finished() {
+        frame.done();
+        connectionCalls.decrementAndGet();
+        admission.finished();
     }
 
     private static Throwable unwrap(Throwable t) {

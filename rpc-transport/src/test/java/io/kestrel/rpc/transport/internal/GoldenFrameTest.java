@@ -65,7 +65,7 @@ class GoldenFrameTest {
         ResponseWriter out = new ResponseWriter(ch, counters, 4096);
         ch.pipeline().addLast(new FrameDecoder(4096, counters), HeartbeatHandler.provider(3000, out),
                 new GoAwayHandler(out), new RequestHandler(new TestSupport.GreeterDispatcher(),
-                        new Admission(Runnable::run), out, 4096));
+                        new Admission(Runnable::run), out, 4096, 100, null));
         ch.writeInbound(Unpooled.wrappedBuffer(hex(FIRST_REQUEST)));
         ch.runPendingTasks();
         assertEquals(VALUE_RESPONSE, TestSupport.hex(TestSupport.drain(ch)));

@@ -31,14 +31,84 @@ class ServerHandlersTest {
     private Admission admission;
     private GoAwayHandler goAway;
 
+    private MemoryBudget budget;
+
     private void start(Executor executor) {
+        start(executor, 100, new MemoryBudget(1 << 20), 30_000);
+    }
+
+    private void start(Executor executor, int callsPerConnection, MemoryBudget budget, long frameTimeoutMillis) {
         ch = new EmbeddedChannel();
+        this.budget = budget;
         TransportCounters counters = new TransportCounters();
-        ResponseWriter out = new ResponseWriter(ch, counters, 4096);
+        ResponseWriter out = new ResponseWriter(ch, counters, 4096, budget);
         admission = new Admission(executor);
         goAway = new GoAwayHandler(out);
-        ch.pipeline().addLast(new FrameDecoder(4096, counters), HeartbeatHandler.provider(3000, out), goAway,
-                new RequestHandler(dispatcher, admission, out, 4096));
+        ch.pipeline().addLast(new FrameDecoder(4096, counters, budget, frameTimeoutMillis),
+                HeartbeatHandler.provider(3000, out), goAway,
+                new RequestHandler(dispatcher, admission, out, 4096, callsPerConnection, budget));
+    }
+
+    @Test
+    void oneConnectionRunsAtMostItsShareOfCalls() {
+        java.util.List<Runnable> queued = new java.util.ArrayList<>();
+        start(queued::add, 2, new MemoryBudget(1 << 20), 30_000);
+        List<Frame> early = send(TestSupport.requestFrame(1, UTF8, 0, GREET, "a"),
+                TestSupport.requestFrame(2, UTF8, 0, null, "b"), TestSupport.requestFrame(3, UTF8, 0, null, "c"));
+        assertEquals(1, early.size(), "two calls are queued, the third refused");
+        assertEquals(3, early.get(0).requestId);
+        assertEquals(Status.SERVER_BUSY.code(), early.get(0).status);
+        assertTrue(message(early.get(0)).contains("calls-per-connection"));
+        queued.forEach(Runnable::run);
+        ch.runPendingTasks();
+        assertEquals(2, TestSupport.frames(TestSupport.drain(ch)).size());
+        assertTrue(send(TestSupport.requestFrame(4, UTF8, 0, null, "d")).isEmpty(), "taken: the slots are free again");
+        assertEquals(3, queued.size());
+        queued.get(2).run();
+        ch.runPendingTasks();
+        assertEquals(Status.OK.code(), TestSupport.frames(TestSupport.drain(ch)).get(0).status);
+        assertEquals(0, budget.used(), "every request's and response's bytes were given back");
+    }
+
+    @Test
+    void aRequestOverTheMemoryBudgetIsRefusedUnrunAndTheBudgetIsGivenBack() {
+        start(Runnable::run, 100, new MemoryBudget(400), 30_000);
+        Frame refused = send(TestSupport.requestFrame(1, UTF8, 0, GREET, "x".repeat(1000))).get(0);
+        assertEquals(Status.SERVER_BUSY.code(), refused.status);
+        String why = message(refused);
+        assertTrue(why.contains("memory budget"), why);
+        assertEquals(0, dispatcher.invocations);
+        assertEquals(0, budget.used());
+        Frame ok = send(TestSupport.requestFrame(2, UTF8, 1, GREET, "y")).get(0);
+        assertEquals(Status.OK.code(), ok.status);
+        assertEquals(0, budget.used());
+    }
+
+    @Test
+    void aPartialFrameHoldsTheBudgetUntilItsConnectionCloses() {
+        start(Runnable::run, 100, new MemoryBudget(1 << 20), 30_000);
+        ByteBuf frame = TestSupport.requestFrame(1, UTF8, 0, GREET, "z".repeat(500));
+        ch.writeInbound(frame.readRetainedSlice(100));
+        assertTrue(budget.used() > 500, "the whole body is reserved from its header on");
+        ch.close();
+        frame.release();
+        assertEquals(0, budget.used());
+    }
+
+    @Test
+    void aFrameTrickledSlowerThanTheFrameTimeoutClosesItsConnection() throws Exception {
+        start(Runnable::run, 100, new MemoryBudget(1 << 20), 100);
+        ByteBuf frame = TestSupport.requestFrame(1, UTF8, 0, GREET, "slow".repeat(1000));
+        ch.writeInbound(frame.readRetainedSlice(20));
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (ch.isOpen() && System.nanoTime() < deadline && frame.isReadable()) {
+            ch.writeInbound(frame.readRetainedSlice(1)); // a byte now and then keeps no idle timer from firing
+            ch.runScheduledPendingTasks();
+            java.util.concurrent.locks.LockSupport.parkNanos(5_000_000); // the trickle's pace, not a wait for an event
+        }
+        frame.release();
+        assertFalse(ch.isOpen(), "the connection trickling a frame was not closed");
+        assertEquals(0, budget.used());
     }
 
     @AfterEach
