@@ -100,6 +100,20 @@ class HostileInputTest {
     }
 
     @Test
+    void aProviderConfiguredToDiscloseListsItsExports() throws Exception {
+        RpcRuntime open = TestRuntimes.echoProvider(TestRuntimes.loopback()
+                .limits(io.kestrel.rpc.api.config.ServerLimits.builder().discloseServices(true).build()).build());
+        try (RawClient raw = new RawClient(open.boundPort())) {
+            raw.writeRequest(1, SerializerIds.KRYO, 0, "com.example.Missing#find(long)", kryoBytes(1L));
+            assertTrue(raw.read().message().contains(EchoService.class.getName()), "the exported services are listed");
+            raw.writeRequest(2, SerializerIds.KRYO, 1, EchoService.class.getName() + "#nope(int)", kryoBytes(1));
+            assertTrue(raw.read().message().contains("echo(java.lang.String)"), "the service's methods are listed");
+        } finally {
+            open.close();
+        }
+    }
+
+    @Test
     void unknownServiceAndMethodAreNamed() throws Exception {
         try (RawClient raw = new RawClient(provider.boundPort())) {
             raw.writeRequest(1, SerializerIds.KRYO, 0, "com.example.Missing#find(long)", kryoBytes(1L));
@@ -110,7 +124,10 @@ class HostileInputTest {
             raw.writeRequest(2, SerializerIds.KRYO, 1, EchoService.class.getName() + "#nope(int)", kryoBytes(1));
             RawClient.Response m = raw.read();
             assertEquals(Status.SERVICE_NOT_FOUND.code(), m.status());
-            assertTrue(m.message().contains("nope(int)") && m.message().contains("echo(java.lang.String)"), m.message());
+            assertTrue(m.message().contains("nope(int)"), m.message());
+            // an unidentified caller learns what it asked for is missing, not what the provider exports
+            assertTrue(!m.message().contains("echo(java.lang.String)") && !r.message().contains(EchoService.class.getName()),
+                    r.message() + " / " + m.message());
 
             raw.writeRequest(3, SerializerIds.KRYO, 2, ECHO, kryoBytes("fine"));
             assertEquals(Status.OK.code(), raw.read().status());

@@ -23,6 +23,7 @@ import io.kestrel.rpc.api.serialization.Serializations;
 import io.kestrel.rpc.api.serialization.ClassAllowlist;
 import java.io.ByteArrayOutputStream;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -114,15 +115,24 @@ class InvocationTest {
     }
 
     @Test
-    void fastjson2IsAcceptedOnlyWhenConfiguredBecauseItCannotBoundClaimedLengths() {
-        try (RpcRuntime kryoProvider = RpcRuntime.builder().protocol(TestRuntimes.loopback().build()).build()) {
-            kryoProvider.export(io.kestrel.rpc.api.config.ServiceConfig.builder(EchoService.class,
+    void aServiceAcceptsOnlyTheProtocolsSerializationUnlessItListsMore() {
+        try (RpcRuntime foryProvider = RpcRuntime.builder().protocol(TestRuntimes.loopback().build()).build()) {
+            foryProvider.export(io.kestrel.rpc.api.config.ServiceConfig.builder(EchoService.class,
                     new io.kestrel.rpc.core.fixture.EchoServiceImpl()).build());
-            EchoService viaKryo = consumer.refer(TestRuntimes.echoReference(kryoProvider, "kryo").build());
-            assertEquals("k", viaKryo.echo("k"));
-            EchoService viaFastjson = consumer.refer(TestRuntimes.echoReference(kryoProvider, "fastjson2").build());
-            BadRequestException e = assertThrows(BadRequestException.class, () -> viaFastjson.echo("f"));
-            assertTrue(e.getMessage().contains("not exported with serialization fastjson2"), e.getMessage());
+            EchoService viaFory = consumer.refer(TestRuntimes.echoReference(foryProvider, "fory").build());
+            assertEquals("f", viaFory.echo("f"));
+            for (String other : List.of("kryo", "hessian2", "java", "fastjson2")) {
+                EchoService s = consumer.refer(TestRuntimes.echoReference(foryProvider, other).build());
+                BadRequestException e = assertThrows(BadRequestException.class, () -> s.echo("x"), other);
+                assertTrue(e.getMessage().contains("not exported with serialization " + other), e.getMessage());
+            }
+        }
+        try (RpcRuntime listed = RpcRuntime.builder().protocol(TestRuntimes.loopback().build()).build()) {
+            listed.export(io.kestrel.rpc.api.config.ServiceConfig.builder(EchoService.class,
+                    new io.kestrel.rpc.core.fixture.EchoServiceImpl()).serialization("kryo").serialization("fory").build());
+            assertEquals("k", consumer.refer(TestRuntimes.echoReference(listed, "kryo").build()).echo("k"));
+            EchoService java = consumer.refer(TestRuntimes.echoReference(listed, "java").build());
+            assertThrows(BadRequestException.class, () -> java.echo("j"), "not listed");
         }
     }
 

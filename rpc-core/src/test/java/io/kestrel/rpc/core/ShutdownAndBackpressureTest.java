@@ -157,7 +157,9 @@ class ShutdownAndBackpressureTest {
 
     @Test
     void fullBusinessPoolAnswersServerBusyAtOnce() throws Exception {
-        ProtocolConfig oneThread = TestRuntimes.loopback().threads(1).queueCapacity(0).build();
+        // the connection's share (2) is larger than the pool (1 thread): the pool is what fills
+        ProtocolConfig oneThread = TestRuntimes.loopback().threads(1).queueCapacity(0)
+                .limits(io.kestrel.rpc.api.config.ServerLimits.builder().callsPerConnection(2).build()).build();
         RpcRuntime provider = RpcRuntime.builder().protocol(oneThread).build();
         NamedWho impl = new NamedWho("p");
         provider.export(ServiceConfig.builder(WhoService.class, impl).build());

@@ -36,7 +36,7 @@ class AnnotationConfigTest {
     }
 
     /** Exported by annotation; version and group come from placeholders. */
-    @RpcService(version = "${greeter.version}", group = "annotated", timeout = "2s")
+    @RpcService(version = "${greeter.version}", group = "annotated", timeout = "2s", serialization = {"fory", "hessian2"})
     static class AnnotatedGreeter extends GreetingServiceImpl {
         AnnotatedGreeter() {
             super("annotated");

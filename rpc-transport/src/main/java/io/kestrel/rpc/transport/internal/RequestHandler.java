@@ -103,9 +103,9 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
         if (calls.incrementAndGet() > maxCalls) {
             calls.decrementAndGet();
             discard(f);
-            out.error(f, Status.SERVER_BUSY, "provider " + ctx.channel().localAddress() + " already runs " + maxCalls
-                    + " calls of this connection (calls-per-connection); the call did not run. Retry later or on"
-                    + " another provider");
+            out.error(f, Status.SERVER_BUSY, "provider " + ctx.channel().localAddress() + " is busy with " + maxCalls
+                    + " calls of this connection, its share of the business threads (calls-per-connection); the call"
+                    + " did not run. Retry later or on another provider");
             return;
         }
         if (!admission.submit(new ServerCall(f, head, entry.method(), serializer, remote, out, admission, calls))) {

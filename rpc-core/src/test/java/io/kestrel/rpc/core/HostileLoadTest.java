@@ -1,0 +1,350 @@
+package io.kestrel.rpc.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.kestrel.rpc.api.config.ProtocolConfig;
+import io.kestrel.rpc.api.config.ReferenceConfig;
+import io.kestrel.rpc.api.config.ServerLimits;
+import io.kestrel.rpc.api.serialization.ClassAllowlist;
+import io.kestrel.rpc.api.serialization.Serializer;
+import io.kestrel.rpc.api.serialization.SerializerIds;
+import io.kestrel.rpc.core.fixture.EchoService;
+import io.kestrel.rpc.transport.Status;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * One hostile or broken client must not take the provider away from the others. Each test runs an
+ * attack over raw sockets while a well-behaved client calls once every few milliseconds; the good
+ * client must be served throughout (every call answered correctly within its timeout) and the
+ * provider's memory must stay within its budget. Limits are set small so that attacks meet them
+ * in seconds; the defaults are the same mechanisms at sizes normal traffic never meets.
+ */
+@Timeout(120)
+class HostileLoadTest {
+    static final String ECHO = EchoService.class.getName() + "#echo(java.lang.String)";
+    static final long BUDGET = 32L << 20;
+    static final int CALLS_PER_CONNECTION = 4;
+    static final Duration FRAME_TIMEOUT = Duration.ofSeconds(1);
+    static final Duration STALL_TIMEOUT = Duration.ofSeconds(2);
+
+    static RpcRuntime provider;
+    static RpcRuntime consumer;
+    static EchoService good;
+    static Serializer kryo;
+    private GoodClient client;
+    private MemorySampler memory;
+
+    @BeforeAll
+    static void start() {
+        ServerLimits limits = ServerLimits.builder().maxConnections(60).maxConnectionsPerHost(50)
+                .callsPerConnection(CALLS_PER_CONNECTION).memoryBudgetBytes(BUDGET).frameTimeout(FRAME_TIMEOUT)
+                .writeStallTimeout(STALL_TIMEOUT).writeBufferBytes(256 * 1024).build();
+        ProtocolConfig protocol = TestRuntimes.loopback().threads(16).payloadBytes(2 << 20).serialization("kryo")
+                .limits(limits).build();
+        provider = TestRuntimes.echoProvider(protocol);
+        consumer = RpcRuntime.builder().build();
+        good = consumer.refer(ReferenceConfig.builder(EchoService.class).url("127.0.0.1:" + provider.boundPort())
+                .serialization("kryo").timeout(Duration.ofSeconds(5)).build());
+        kryo = TestRuntimes.serializer("kryo", ClassAllowlist.withDefaults());
+    }
+
+    @AfterAll
+    static void stop() {
+        consumer.close();
+        provider.close();
+    }
+
+    @BeforeEach
+    void startGoodClientAndSampler() {
+        assertEquals("warm", good.echo("warm"));
+        client = new GoodClient();
+        memory = new MemorySampler();
+    }
+
+    @AfterEach
+    void goodClientWasServedThroughout() throws Exception {
+        int before = client.ok.get();
+        await("the good client keeps being served after the attack", () -> client.ok.get() >= before + 20);
+        client.stop();
+        memory.stop();
+        assertEquals(0, client.failed.get(), "the good client's calls failed: " + client.firstFailure.get());
+        assertTrue(memory.max.get() <= BUDGET, "provider memory reached " + memory.max.get() + " of a budget of " + BUDGET);
+        await("every connection but the good client's is closed", () -> provider.serverConnections() == 1);
+        await("the provider holds no memory for requests or responses", () -> provider.serverMemoryInUse() == 0);
+    }
+
+    @Test
+    void aClientThatNeverReadsLargeResponsesIsClosedAndHoldsBoundedMemory() throws Exception {
+        byte[] large = args("x".repeat(256 * 1024));
+        try (Socket s = new Socket("127.0.0.1", provider.boundPort())) {
+            Thread writer = writeUntilClosed(s, out -> {
+                write(out, 1, 0, ECHO, large);
+                for (long id = 2; ; id++) {
+                    write(out, id, 0, null, large);
+                }
+            });
+            await("the connection that does not read is closed", () -> !writer.isAlive());
+        }
+        assertTrue(memory.max.get() > 0, "the attack reached the provider");
+    }
+
+    @Test
+    void aClientThatNeverReadsAmplifiedErrorsIsClosedAndHoldsBoundedMemory() throws Exception {
+        byte[] tiny = args("?");
+        try (Socket s = new Socket("127.0.0.1", provider.boundPort())) {
+            Thread writer = writeUntilClosed(s, out -> {
+                for (long id = 1; ; id++) {
+                    write(out, id, 42, null, tiny); // an undefined method reference: a longer error answer each
+                }
+            });
+            await("the connection that does not read is closed", () -> !writer.isAlive());
+        }
+    }
+
+    @Test
+    void pipelinedLargeRequestsBeyondTheBudgetAreRefusedNotLost() throws Exception {
+        int requests = 60;
+        byte[] large = args("y".repeat(1 << 20));
+        Map<Integer, AtomicInteger> byStatus = new ConcurrentHashMap<>();
+        List<String> refusals = new ArrayList<>();
+        try (Socket s = new Socket("127.0.0.1", provider.boundPort())) {
+            s.setSoTimeout(30_000);
+            Thread reader = new Thread(() -> {
+                try {
+                    DataInputStream in = new DataInputStream(s.getInputStream());
+                    for (int i = 0; i < requests; i++) {
+                        in.readUnsignedShort();
+                        in.readUnsignedByte();
+                        in.readUnsignedByte();
+                        in.readUnsignedByte();
+                        int status = in.readUnsignedByte();
+                        in.readLong();
+                        byte[] body = new byte[in.readInt()];
+                        in.readFully(body);
+                        byStatus.computeIfAbsent(status, k -> new AtomicInteger()).incrementAndGet();
+                        if (status == Status.SERVER_BUSY.code() && refusals.size() < 3) {
+                            synchronized (refusals) {
+                                refusals.add(new String(body, StandardCharsets.UTF_8));
+                            }
+                        }
+                    }
+                } catch (IOException e) {
+                    byStatus.computeIfAbsent(-1, k -> new AtomicInteger()).incrementAndGet();
+                }
+            }, "greedy-reader");
+            reader.start();
+            OutputStream out = s.getOutputStream();
+            write(out, 1, 0, ECHO, large);
+            for (int id = 2; id <= requests; id++) {
+                write(out, id, 0, null, large);
+            }
+            reader.join(60_000);
+        }
+        int answered = byStatus.values().stream().mapToInt(AtomicInteger::get).sum();
+        assertEquals(requests, answered, "every request gets exactly one answer: " + byStatus);
+        assertTrue(byStatus.containsKey((int) Status.OK.code()), "some calls ran: " + byStatus);
+        assertTrue(byStatus.containsKey((int) Status.SERVER_BUSY.code()), "the excess was refused: " + byStatus);
+        assertEquals(2, byStatus.size(), "only answers and refusals: " + byStatus);
+        assertTrue(refusals.stream().allMatch(r -> r.contains("did not run")), refusals.toString());
+    }
+
+    @Test
+    void framesTrickledOverManyConnectionsAreCutAtTheFrameTimeout() throws Exception {
+        List<Socket> sockets = new ArrayList<>();
+        try {
+            for (int i = 0; i < 30; i++) {
+                Socket s = new Socket("127.0.0.1", provider.boundPort());
+                sockets.add(s);
+                DataOutputStream out = new DataOutputStream(s.getOutputStream());
+                header(out, 0x03, i + 1, (1 << 20) + 1024);
+                out.write(new byte[1024]);
+                out.flush();
+            }
+            await("the trickling connections were accepted", () -> provider.serverConnections() == 31);
+            AtomicLong cut = new AtomicLong();
+            // a byte now and then from each: the idle timer alone would keep them open for ever
+            await("every trickling connection is cut", () -> {
+                for (Socket s : sockets) {
+                    try {
+                        s.getOutputStream().write(0);
+                    } catch (IOException closed) {
+                        cut.incrementAndGet();
+                    }
+                }
+                return provider.serverConnections() == 1;
+            });
+        } finally {
+            for (Socket s : sockets) {
+                s.close();
+            }
+        }
+        assertTrue(memory.max.get() <= BUDGET / 2 + (2 << 20),
+                "partial frames held " + memory.max.get() + " bytes; their share is half the budget");
+    }
+
+    @Test
+    void aConnectionFloodBeyondTheLimitsIsRefusedAtOnce() throws Exception {
+        long refusedBefore = provider.refusedConnections();
+        List<Socket> sockets = new ArrayList<>();
+        try {
+            for (int i = 0; i < 120; i++) {
+                sockets.add(new Socket("127.0.0.1", provider.boundPort()));
+            }
+            await("the flood beyond the per-host limit was refused",
+                    () -> provider.refusedConnections() - refusedBefore >= 120 - 49);
+            assertTrue(provider.serverConnections() <= 50, "open: " + provider.serverConnections());
+        } finally {
+            for (Socket s : sockets) {
+                s.close();
+            }
+        }
+    }
+
+    // --- helpers -----------------------------------------------------------------------------
+
+    /** The well-behaved client: calls every few milliseconds and checks every answer. */
+    static final class GoodClient {
+        final AtomicInteger ok = new AtomicInteger();
+        final AtomicInteger failed = new AtomicInteger();
+        final AtomicReference<String> firstFailure = new AtomicReference<>();
+        private volatile boolean running = true;
+        private final Thread thread = new Thread(this::run, "good-client");
+
+        GoodClient() {
+            thread.start();
+        }
+
+        private void run() {
+            for (int i = 0; running; i++) {
+                String text = "good-" + i;
+                try {
+                    String answer = good.echo(text);
+                    if (text.equals(answer)) {
+                        ok.incrementAndGet();
+                    } else {
+                        fail("wrong answer " + answer + " to " + text);
+                    }
+                } catch (RuntimeException e) {
+                    fail(e.toString());
+                }
+                java.util.concurrent.locks.LockSupport.parkNanos(5_000_000); // the client's pace
+            }
+        }
+
+        private void fail(String why) {
+            failed.incrementAndGet();
+            firstFailure.compareAndSet(null, why);
+        }
+
+        void stop() throws InterruptedException {
+            running = false;
+            thread.join(10_000);
+        }
+    }
+
+    /** Samples the provider's budgeted memory every millisecond or so and keeps the largest value. */
+    static final class MemorySampler {
+        final AtomicLong max = new AtomicLong();
+        private volatile boolean running = true;
+        private final Thread thread = new Thread(() -> {
+            while (running) {
+                max.accumulateAndGet(provider.serverMemoryInUse(), Math::max);
+                java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+            }
+        }, "memory-sampler");
+
+        MemorySampler() {
+            thread.start();
+        }
+
+        void stop() throws InterruptedException {
+            running = false;
+            thread.join(10_000);
+        }
+    }
+
+    interface Attack {
+        void run(OutputStream out) throws IOException;
+    }
+
+    /** Runs the attack's writes on a thread that ends when the provider closes the connection. */
+    static Thread writeUntilClosed(Socket s, Attack attack) {
+        Thread t = new Thread(() -> {
+            try {
+                attack.run(s.getOutputStream());
+            } catch (IOException closedByProvider) {
+                // the expected end
+            }
+        }, "attacker");
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
+    static byte[] args(String text) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        kryo.serialize(text, out);
+        return out.toByteArray();
+    }
+
+    static void write(OutputStream out, long id, int ref, String descriptor, byte[] args) throws IOException {
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        varint(body, ref);
+        if (descriptor != null) {
+            byte[] d = descriptor.getBytes(StandardCharsets.UTF_8);
+            varint(body, d.length);
+            body.write(d);
+        }
+        varint(body, 10_000);
+        varint(body, 0);
+        body.write(args);
+        DataOutputStream data = new DataOutputStream(out);
+        header(data, 0x03 | (descriptor != null ? 0x08 : 0), id, body.size());
+        body.writeTo(data);
+        data.flush();
+    }
+
+    static void header(DataOutputStream out, int flags, long id, int bodyLength) throws IOException {
+        out.writeShort(0x4B52);
+        out.writeByte(1);
+        out.writeByte(flags);
+        out.writeByte(SerializerIds.KRYO);
+        out.writeByte(0);
+        out.writeLong(id);
+        out.writeInt(bodyLength);
+    }
+
+    static void varint(ByteArrayOutputStream out, int v) {
+        while ((v & ~0x7F) != 0) {
+            out.write((v & 0x7F) | 0x80);
+            v >>>= 7;
+        }
+        out.write(v);
+    }
+
+    static void await(String what, BooleanSupplier condition) throws InterruptedException {
+        Await.until(what, Duration.ofSeconds(30), condition);
+    }
+}
