@@ -8,6 +8,7 @@ import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.core.RpcRuntime;
 import io.kestrel.rpc.core.TestRuntimes;
 import io.kestrel.rpc.core.fixture.EchoService;
+import io.kestrel.rpc.core.Await;
 import io.kestrel.rpc.core.ConnectionView;
 import java.util.function.IntSupplier;
 import java.time.Duration;
@@ -74,7 +75,7 @@ class FrozenProviderTest {
                 streak++;
             } catch (io.kestrel.rpc.api.RpcException e) {
                 streak = 0;
-                await(frozenReady, 10_000);
+                Await.until("the child provider is ready again", Duration.ofSeconds(10), frozenReady);
             }
         }
         assertEquals(20, streak, "the providers never answered 20 calls in a row");
@@ -94,14 +95,19 @@ class FrozenProviderTest {
         int pendingOnFrozen = pendingOnFrozenNow.getAsInt();
         assertTrue(pendingOnFrozen > 0, "no call went to the frozen provider");
 
-        assertTrue(await(() -> !frozenReady.getAsBoolean(), 10_000), "the frozen provider was never detected");
+        Await.until("the frozen provider was never detected", Duration.ofMillis(10_000), () -> !frozenReady.getAsBoolean());
         long detectedMs = elapsedMs(frozenAt);
         long windowMs = HEARTBEAT.toMillis() * MISSES;
 
         // every in-flight call ends, those on the frozen provider with an error, none later than its timeout
-        assertTrue(await(() -> inFlight.stream().allMatch(CompletableFuture::isDone), CALL_TIMEOUT.toMillis() + 2000),
-                "calls still pending " + (CALL_TIMEOUT.toMillis() + 2000) + " ms after the freeze");
+        Await.until("calls still pending " + (CALL_TIMEOUT.toMillis() + 2000) + " ms after the freeze", Duration.ofMillis(CALL_TIMEOUT.toMillis() + 2000), () -> inFlight.stream().allMatch(CompletableFuture::isDone));
         long failed = inFlight.stream().filter(CompletableFuture::isCompletedExceptionally).count();
+        long failedByHeartbeat = inFlight.stream().filter(CompletableFuture::isCompletedExceptionally)
+                .map(f -> f.handle((v, e) -> e instanceof java.util.concurrent.CompletionException ? e.getCause() : e).join())
+                .filter(e -> e instanceof io.kestrel.rpc.api.TransportException
+                        && !(e instanceof io.kestrel.rpc.api.RpcTimeoutException)
+                        && e.getMessage().contains("heartbeat timeout"))
+                .count();
         long slowest = doneAtMs.stream().mapToLong(Long::longValue).max().orElse(0);
         String firstError = inFlight.stream().filter(CompletableFuture::isCompletedExceptionally).findFirst()
                 .map(f -> f.handle((v, e) -> String.valueOf(e)).join()).orElse("none");
@@ -126,7 +132,7 @@ class FrozenProviderTest {
 
         child.signal("CONT");
         long thawedAt = System.nanoTime();
-        assertTrue(await(frozenReady, 15_000), "not reconnected within 15 s after the thaw");
+        Await.until("not reconnected within 15 s after the thaw", Duration.ofMillis(15_000), frozenReady);
         long reconnectMs = elapsedMs(thawedAt);
         long servedBefore = local.serverStats().framesRead();
         int okAfterThaw = 0;
@@ -144,9 +150,11 @@ class FrozenProviderTest {
                 detectedMs, HEARTBEAT.toMillis(), MISSES, windowMs, inFlight.size(), pendingOnFrozen, failed, slowest,
                 firstError, ok, afterMs, failures, reconnectMs, okAfterThaw, framesToLocal);
 
-        assertTrue(detectedMs < windowMs + 2000, "detection took " + detectedMs + " ms for a " + windowMs + " ms window");
+        // detection is proven by what ended the calls, not by a clock: the calls on the frozen provider
+        // failed because its heartbeats stopped, before their own deadline could fail them
         assertTrue(failed >= 1, "the calls on the frozen provider should have failed");
-        assertTrue(slowest <= CALL_TIMEOUT.toMillis() + 1500, "an in-flight call took " + slowest + " ms");
+        assertTrue(failedByHeartbeat == failed, failed + " calls failed, " + failedByHeartbeat
+                + " of them because the heartbeats stopped; first error: " + firstError);
         assertEquals(40, ok, "calls after the detection must go to the live provider: " + failures);
         assertEquals(20, okAfterThaw);
         assertTrue(framesToLocal < 20, "after the thaw round robin should use both providers again");
@@ -154,16 +162,5 @@ class FrozenProviderTest {
 
     static long elapsedMs(long startNanos) {
         return (System.nanoTime() - startNanos) / 1_000_000;
-    }
-
-    static boolean await(BooleanSupplier condition, long timeoutMs) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                return false;
-            }
-            Thread.sleep(5);
-        }
-        return true;
     }
 }
