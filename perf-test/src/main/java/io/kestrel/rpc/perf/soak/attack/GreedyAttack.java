@@ -18,12 +18,16 @@ import java.util.concurrent.locks.LockSupport;
  * so the client asks for more than the budget (rate x delay x unit) and must get SERVER_BUSY for the
  * excess, OK for the rest. It reads every answer; answers are counted by status, SERVER_BUSY by the
  * limit its message names.
+ *
+ * <p>Like the framework's own consumer it defines the method with its first request on a connection,
+ * but with a small one whose answer it awaits before pipelining: a defining request refused over the
+ * budget has its body skipped unread, so its definition would be lost with it.
  */
 final class GreedyAttack extends Attack {
     static final String OK = "OK";
     static final String BUSY_BUDGET = "SERVER_BUSY (memory budget)";
 
-    private final byte[] first;
+    private final byte[] define;
     private final byte[] body;
 
     GreedyAttack(AttackTarget target) {
@@ -31,8 +35,8 @@ final class GreedyAttack extends Attack {
         String pad = "g".repeat(AttackPlan.UNIT);
         byte[] id = target.encode(2L);
         byte[] delay = target.encode(AttackPlan.GREEDY_DELAY_MILLIS);
-        this.first = RawFrames.request(target.serializationId(), 1, true,
-                RawFrames.requestBody(0, target.existsLaterDescriptor(), 10_000, pad, id, delay));
+        this.define = RawFrames.requestBody(0, target.existsLaterDescriptor(), 10_000, null, id,
+                target.encode(0));
         this.body = RawFrames.requestBody(0, null, 10_000, pad, id, delay);
     }
 
@@ -40,6 +44,16 @@ final class GreedyAttack extends Attack {
     void cycle() throws IOException, InterruptedException {
         Socket s = connect(false, null);
         long openedAt = System.nanoTime();
+        long id = 1;
+        try {
+            id = define(s, openedAt);
+        } catch (IOException e) {
+            release(s);
+            throw e;
+        }
+        if (id < 0) {
+            return;
+        }
         Semaphore window = new Semaphore(AttackPlan.GREEDY_WINDOW);
         Thread reader = new Thread(() -> read(s, window, openedAt), "attack-greedy-reader");
         reader.setDaemon(true);
@@ -48,7 +62,7 @@ final class GreedyAttack extends Attack {
             OutputStream out = s.getOutputStream();
             long interval = TimeUnit.SECONDS.toNanos(1) / AttackPlan.GREEDY_RATE;
             long next = System.nanoTime();
-            for (long id = 1; running && reader.isAlive(); id++) {
+            for (; running && reader.isAlive(); id++) {
                 while (running && !window.tryAcquire(100, TimeUnit.MILLISECONDS)) {
                     if (!reader.isAlive()) {
                         return;
@@ -57,12 +71,8 @@ final class GreedyAttack extends Attack {
                 if (!running) {
                     break;
                 }
-                if (id == 1) {
-                    out.write(first);
-                } else {
-                    out.write(RawFrames.requestHeader(target.serializationId(), id, body.length, false));
-                    out.write(body);
-                }
+                out.write(RawFrames.requestHeader(target.serializationId(), id, body.length, false));
+                out.write(body);
                 requestWritten();
                 next += interval;
                 long wait = next - System.nanoTime();
@@ -81,6 +91,38 @@ final class GreedyAttack extends Attack {
             release(s);
             reader.join(5_000);
         }
+    }
+
+    /**
+     * Defines method reference 0 with a small call, repeated while it is refused; returns the next
+     * request id, or -1 if the attack stopped or the provider closed the connection meanwhile.
+     */
+    private long define(Socket s, long openedAt) throws IOException {
+        DataInputStream in = new DataInputStream(s.getInputStream());
+        for (long id = 1; running; id++) {
+            s.getOutputStream().write(RawFrames.request(target.serializationId(), id, true, define));
+            requestWritten();
+            RawFrames.Answer a;
+            do {
+                try {
+                    a = RawFrames.read(in);
+                } catch (IOException e) {
+                    closedByProvider(s, openedAt);
+                    return -1;
+                }
+            } while (a.isEvent());
+            String key = classify(a);
+            answer(key);
+            if (key.equals(OK)) {
+                return id + 1;
+            }
+            if (!key.startsWith("SERVER_BUSY")) {
+                throw new IOException("the greedy client's method definition was answered " + key + ": " + a.message());
+            }
+            pause(50);
+        }
+        release(s);
+        return -1;
     }
 
     private void read(Socket s, Semaphore window, long openedAt) {
