@@ -7,6 +7,8 @@
 #   perf-test/run.sh jmh [--quick]   the JMH serializer suite (JmhMain; --codecs, --shapes, --out)
 #   perf-test/run.sh soak [--minutes N] [--threads N] [--serialization kryo]
 #                                    opt-in soak (SoakMain; default 5 min, 10 threads, kryo; not run by CI)
+#   perf-test/run.sh soak --attacks all|slow-reader,amplify,greedy,trickle,flood [--minutes N]
+#                                    the soak beside hostile clients, the provider with small limits
 #   perf-test/run.sh startup [--runs N] [--serialization fory] [--target-ms 2000]
 #                                    cold start: provider JVM to ready, consumer JVM to its first call (StartupMain)
 #

@@ -23,6 +23,10 @@ import org.slf4j.LoggerFactory;
  *         HEAP                     answered with "HEAP used=N inflight=M": used heap bytes after System.gc()
  *                                  ({@link HeapProbe}) and the provider's in-flight calls (-1: not known)
  *         INFLIGHT                 answered with "INFLIGHT n=M": the in-flight calls alone, without a GC
+ *         LIMITS                   answered with "LIMITS memory=N max=M refused=R connections=C budget=B": the
+ *                                  soak provider's budgeted memory in use now and at most since the last
+ *                                  LIMITS, connections refused so far, connections open, the budget (all -1:
+ *                                  not known)
  *         STOP (or end of input)   stops the server and exits
  * </pre>
  *
@@ -49,7 +53,8 @@ public final class PerfServerMain {
         BenchServer server;
         try {
             if (system.startsWith(SoakServer.PREFIX)) {
-                server = SoakServer.start(system.substring(SoakServer.PREFIX.length()), settings);
+                server = SoakServer.start(system.substring(SoakServer.PREFIX.length()), settings,
+                        LimitsSpec.parse(launch.limits()));
             } else {
                 BenchSystem bench = BenchSystems.create(system, settings);
                 String unavailable = bench.unavailableReason();
@@ -78,6 +83,9 @@ public final class PerfServerMain {
                     out.println("HEAP used=" + used + " inflight=" + inFlight(server));
                 } else if (cmd.equals("INFLIGHT")) {
                     out.println("INFLIGHT n=" + inFlight(server));
+                } else if (cmd.equals("LIMITS")) {
+                    out.println(server instanceof SoakServer soak ? soak.limitsLine()
+                            : "LIMITS memory=-1 max=-1 refused=-1 connections=-1 budget=-1");
                 } else if (cmd.equals("STOP")) {
                     break;
                 }

@@ -3,6 +3,7 @@ package io.kestrel.rpc.perf.server;
 import io.kestrel.rpc.perf.compare.system.SystemSettings;
 import io.kestrel.rpc.perf.support.CommandLine;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
@@ -11,23 +12,35 @@ import java.util.Set;
  * {@link PerfServerMain}, so both ends of the command line live in one place.
  *
  * <p>Arguments: {@code --system NAME [--raw-serialization NAME] [--rpc-server-threads N]
- * [--call-timeout-ms N] [--max-seconds N]}; what is not given takes {@link SystemSettings#DEFAULTS}
- * and a watchdog limit of 1800 s.
+ * [--call-timeout-ms N] [--max-seconds N] [--limits SPEC]}; what is not given takes
+ * {@link SystemSettings#DEFAULTS}, a watchdog limit of 1800 s and the framework's default limits.
  *
  * @param system a system name of {@code BenchSystems}, or {@code soak-<serialization>}
  * @param settings what both halves of the system agree on
  * @param maxSeconds the server JVM's watchdog: it exits after this long even if the runner vanished
+ * @param limits the provider's {@code ServerLimits} as a {@link LimitsSpec} ("": the defaults); only the
+ *     soak provider reads it
  */
-public record ServerLaunch(String system, SystemSettings settings, long maxSeconds) {
+public record ServerLaunch(String system, SystemSettings settings, long maxSeconds, String limits) {
     private static final long DEFAULT_MAX_SECONDS = 1800;
+
+    /** A launch with the framework's default limits. */
+    public ServerLaunch(String system, SystemSettings settings, long maxSeconds) {
+        this(system, settings, maxSeconds, "");
+    }
 
     /** The arguments of {@link PerfServerMain}. */
     List<String> toArgs() {
-        return List.of("--system", system,
+        List<String> args = new ArrayList<>(List.of("--system", system,
                 "--raw-serialization", settings.rawSerialization(),
                 "--rpc-server-threads", Integer.toString(settings.rpcServerThreads()),
                 "--call-timeout-ms", Long.toString(settings.callTimeout().toMillis()),
-                "--max-seconds", Long.toString(maxSeconds));
+                "--max-seconds", Long.toString(maxSeconds)));
+        if (!limits.isEmpty()) {
+            args.add("--limits");
+            args.add(limits);
+        }
+        return args;
     }
 
     /** Reads what {@link #toArgs()} wrote. */
@@ -38,6 +51,7 @@ public record ServerLaunch(String system, SystemSettings settings, long maxSecon
         int rpcThreads = d.rpcServerThreads();
         long callTimeoutMs = d.callTimeout().toMillis();
         long maxSeconds = DEFAULT_MAX_SECONDS;
+        String limits = "";
         for (CommandLine.Option o : CommandLine.parse(args, Set.of())) {
             switch (o.name()) {
                 case "--system" -> system = o.value();
@@ -45,6 +59,7 @@ public record ServerLaunch(String system, SystemSettings settings, long maxSecon
                 case "--rpc-server-threads" -> rpcThreads = o.intValue();
                 case "--call-timeout-ms" -> callTimeoutMs = o.longValue();
                 case "--max-seconds" -> maxSeconds = o.longValue();
+                case "--limits" -> limits = o.value();
                 default -> throw new IllegalArgumentException("unknown server option " + o.name());
             }
         }
@@ -52,6 +67,6 @@ public record ServerLaunch(String system, SystemSettings settings, long maxSecon
             throw new IllegalArgumentException("--system is required");
         }
         return new ServerLaunch(system, new SystemSettings(raw, rpcThreads, Duration.ofMillis(callTimeoutMs)),
-                maxSeconds);
+                maxSeconds, limits);
     }
 }

@@ -37,6 +37,7 @@ public final class ServerProcess implements AutoCloseable {
     private final BlockingQueue<Long> allocAnswers = new LinkedBlockingQueue<>();
     private final BlockingQueue<long[]> heapAnswers = new LinkedBlockingQueue<>();
     private final BlockingQueue<Integer> inFlightAnswers = new LinkedBlockingQueue<>();
+    private final BlockingQueue<Limits> limitsAnswers = new LinkedBlockingQueue<>();
     private final Thread shutdownHook;
     private final Path log;
     private volatile String lastLine = "";
@@ -138,6 +139,28 @@ public final class ServerProcess implements AutoCloseable {
         return ask("INFLIGHT", inFlightAnswers);
     }
 
+    /**
+     * The soak provider's limit figures (LIMITS command; -1 where the server does not know them).
+     *
+     * @param memoryInUse bytes held against the memory budget now
+     * @param maxMemoryInUse the most held, sampled every millisecond since the previous LIMITS
+     * @param refusedConnections connections refused at the connection limits so far
+     * @param connections consumer connections open
+     * @param budget the memory budget
+     */
+    public record Limits(long memoryInUse, long maxMemoryInUse, long refusedConnections, int connections,
+            long budget) {
+    }
+
+    /**
+     * Reads the provider's limit figures (LIMITS command); resets the provider's sampled maximum.
+     *
+     * @throws IOException if the server does not answer within 10 s
+     */
+    public Limits limits() throws IOException, InterruptedException {
+        return ask("LIMITS", limitsAnswers);
+    }
+
     private <T> T ask(String command, BlockingQueue<T> answers) throws IOException, InterruptedException {
         answers.clear();
         stdin.write(command + "\n");
@@ -165,6 +188,8 @@ public final class ServerProcess implements AutoCloseable {
                 } else if (line.startsWith("HEAP used=")) {
                     String[] parts = line.substring("HEAP used=".length()).trim().split(" inflight=");
                     heapAnswers.offer(new long[] {Long.parseLong(parts[0].trim()), Long.parseLong(parts[1].trim())});
+                } else if (line.startsWith("LIMITS ")) {
+                    limitsAnswers.offer(parseLimits(line));
                 } else if (line.startsWith("INFLIGHT n=")) {
                     inFlightAnswers.offer(Integer.parseInt(line.substring("INFLIGHT n=".length()).trim()));
                 }
@@ -175,6 +200,16 @@ public final class ServerProcess implements AutoCloseable {
             ready.completeExceptionally(new IOException("server JVM exited (code "
                     + (process.isAlive() ? "?" : process.exitValue()) + ")"));
         }
+    }
+
+    private static Limits parseLimits(String line) {
+        java.util.Map<String, Long> v = new java.util.HashMap<>();
+        for (String pair : line.substring("LIMITS ".length()).trim().split(" ")) {
+            int eq = pair.indexOf('=');
+            v.put(pair.substring(0, eq), Long.parseLong(pair.substring(eq + 1)));
+        }
+        return new Limits(v.get("memory"), v.get("max"), v.get("refused"), Math.toIntExact(v.get("connections")),
+                v.get("budget"));
     }
 
     /** Stops the server JVM; always ends the process, waiting at most about 10 s. */

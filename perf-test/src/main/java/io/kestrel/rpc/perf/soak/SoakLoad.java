@@ -21,6 +21,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
 
 /**
  * The mixed load of the soak mode: N threads, each picking per iteration (fixed seed per thread)
@@ -38,7 +40,11 @@ import java.util.concurrent.atomic.LongAdder;
  *       a free permit the iteration does an {@code exists} call instead.
  * </ul>
  *
- * Every loop is bounded: {@link #stop} ends it, as do a hard deadline and 100 consecutive errors of a
+ * The latency of every call that ended as expected, timeout probes excepted (their latency is the
+ * probe timeout), also goes to an HdrHistogram {@link Recorder} (nanoseconds, 3 significant digits),
+ * read per interval with {@link #intervalLatency()}.
+ *
+ * <p>Every loop is bounded: {@link #stop} ends it, as do a hard deadline and 100 consecutive errors of a
  * thread. Counters are adders, so reading them while the load runs is cheap and racy.
  */
 final class SoakLoad {
@@ -72,6 +78,7 @@ final class SoakLoad {
     private final LongAdder errorCount = new LongAdder();
     private final Map<String, LongAdder> errors = new ConcurrentHashMap<>();
     private final Map<String, String> firstMessages = new ConcurrentHashMap<>();
+    private final Recorder latency = new Recorder(3);
     private final Semaphore probePermits = new Semaphore(PROBE_PERMITS);
     private final List<Thread> threads = new ArrayList<>();
     private volatile boolean stop;
@@ -154,6 +161,14 @@ final class SoakLoad {
 
     double maxMillis(Kind kind) {
         return maxNanos[kind.ordinal()].get() / 1e6;
+    }
+
+    /**
+     * Latencies (ns) of the calls recorded since the previous call of this method (the first call:
+     * since the start), timeout probes excepted.
+     */
+    Histogram intervalLatency() {
+        return latency.getIntervalHistogram();
     }
 
     long errorCount() {
@@ -306,6 +321,9 @@ final class SoakLoad {
         calls[k].increment();
         latencyNanos[k].add(nanos);
         maxNanos[k].accumulateAndGet(nanos, Math::max);
+        if (kind != Kind.PROBE) {
+            latency.recordValue(nanos);
+        }
         done.increment();
     }
 

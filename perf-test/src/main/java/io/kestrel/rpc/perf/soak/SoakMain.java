@@ -5,6 +5,10 @@ import io.kestrel.rpc.perf.compare.system.SystemSettings;
 import io.kestrel.rpc.perf.server.ClasspathSnapshot;
 import io.kestrel.rpc.perf.server.ServerLaunch;
 import io.kestrel.rpc.perf.server.ServerProcess;
+import io.kestrel.rpc.perf.soak.attack.AttackPlan;
+import io.kestrel.rpc.perf.soak.attack.AttackResult;
+import io.kestrel.rpc.perf.soak.attack.AttackTarget;
+import io.kestrel.rpc.perf.soak.attack.Attacks;
 import io.kestrel.rpc.perf.support.BenchmarkService;
 import io.kestrel.rpc.perf.support.CommandLine;
 import io.kestrel.rpc.perf.support.DirectRpc;
@@ -21,6 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import org.HdrHistogram.Histogram;
 
 /**
  * The soak mode (opt-in, never run by CI): {@code perf-test/run.sh soak [--minutes N] [--threads N]
@@ -37,6 +42,13 @@ import java.util.concurrent.TimeUnit;
  *   <li>stop, wait (at most 15 s) until the consumer's pending calls and the provider's in-flight
  *       calls are 0, heap "after" measured as before, pending and in-flight read once more.
  * </ol>
+ *
+ * <p>With {@code --attacks} the provider JVM gets the small limits of {@link AttackPlan}, and the chosen
+ * attacks ({@link Attacks}) run on their own threads during the window, beside the load; each minute
+ * also reports the provider's budgeted memory (largest sampled value and now) and refused connections,
+ * and the attacks' counts. After the window the attacks stop and the provider must give its memory
+ * back (budgeted memory in use 0, waited for at most 15 s). The verdict then also requires every
+ * attack to have met the limit it aims at.
  *
  * Writes {@code soak-report.md} (and {@code server-soak.log}) to the output directory. Exits 0 only if
  * calls completed, no error occurred (expected timeouts of the timeout probes are not errors), and
@@ -60,14 +72,20 @@ public final class SoakMain {
         Path log = o.outputDir().resolve("server-soak.log");
         Files.deleteIfExists(log);
         Instant startedAt = Instant.now();
+        boolean attacking = !o.attacks().isEmpty();
         console.printf(Locale.ROOT, "Soak: %s, %d threads, %s with DemoOptimizer, warm-up %d s, call timeout %d ms,"
                 + " probe timeout %d ms; provider in a separate JVM (log %s)%n", SoakReport.minutes(o.window()),
                 o.threads(), o.serialization(), o.warmup().toSeconds(), o.callTimeout().toMillis(),
                 o.probeTimeout().toMillis(), log);
+        String limits = attacking ? AttackPlan.limitsSpec() : "";
+        if (attacking) {
+            console.printf("Attacks during the window: %s; provider limits %s%n",
+                    o.attacks().stream().map(k -> k.label).toList(), limits);
+        }
 
         long maxServerSeconds = o.window().toSeconds() + o.warmup().toSeconds() + 600;
         ServerLaunch launch = new ServerLaunch(system, SystemSettings.DEFAULTS.withCallTimeout(o.callTimeout()),
-                maxServerSeconds);
+                maxServerSeconds, limits);
 
         try (ClasspathSnapshot classpath = ClasspathSnapshot.ofCurrentJvm();
                 ServerProcess server = ServerProcess.start(launch, classpath, List.of(), log)) {
@@ -94,9 +112,17 @@ public final class SoakMain {
                 console.printf(Locale.ROOT, "Heap before: client %s, server %s (used after System.gc())%n",
                         SoakReport.mb(clientBefore), SoakReport.mb(serverBefore.usedBytes()));
 
+                Attacks attacks = attacking ? Attacks.prepare(o.attacks(), AttackTarget.of(server.port(),
+                        o.serialization())) : null;
+                ServerProcess.Limits limitsBefore = server.limits(); // also restarts the provider's memory maximum
                 SoakLoad soak = new SoakLoad(bench, async, probes, o.callTimeout(), o.probeTimeout());
                 List<SoakReport.Interval> intervals = new ArrayList<>();
+                Histogram latency = new Histogram(3);
+                long memoryMax = 0;
                 long t0 = System.nanoTime();
+                if (attacks != null) {
+                    attacks.start();
+                }
                 soak.start(o.threads(), o.window());
                 long end = t0 + o.window().toNanos();
                 long lastCalls = 0;
@@ -109,18 +135,42 @@ public final class SoakMain {
                     long now = System.nanoTime();
                     long calls = soak.done();
                     long errors = soak.errorCount();
+                    Histogram minute = soak.intervalLatency();
+                    latency.add(minute);
+                    ServerProcess.Limits lim = server.limits();
+                    memoryMax = Math.max(memoryMax, lim.maxMemoryInUse());
                     SoakReport.Interval iv = new SoakReport.Interval(i, (now - lastAt) / 1e9, calls - lastCalls,
-                            errors - lastErrors, pending(runtime), server.inFlight());
+                            errors - lastErrors, pending(runtime), server.inFlight(), SoakReport.Latency.of(minute),
+                            lim.maxMemoryInUse(), lim.memoryInUse(),
+                            lim.refusedConnections() - limitsBefore.refusedConnections(), lim.connections());
                     intervals.add(iv);
                     console.printf(Locale.ROOT, "  minute %d/%d: %,d calls in %.1f s, %,.0f TPS, %d errors, "
-                            + "consumer pending %d, provider in-flight %d (load running)%n", i, totalIntervals,
-                            iv.calls(), iv.seconds(), iv.tps(), iv.errors(), iv.pending(), iv.inFlight());
+                            + "consumer pending %d, provider in-flight %d (load running); latency %s%n", i,
+                            totalIntervals, iv.calls(), iv.seconds(), iv.tps(), iv.errors(), iv.pending(),
+                            iv.inFlight(), iv.latency());
+                    if (attacks != null) {
+                        console.printf(Locale.ROOT, "    provider: budgeted memory max %s, now %s (budget %s);"
+                                + " %,d connections refused so far; %d connections open%n",
+                                SoakReport.mb(iv.memoryMax()), SoakReport.mb(iv.memoryNow()), SoakReport.mb(lim.budget()),
+                                iv.refused(), iv.connections());
+                        console.printf("    attacks: %s%n", SoakReport.attackSummary(attacks.results()));
+                    }
                     lastCalls = calls;
                     lastErrors = errors;
                     lastAt = now;
                 }
                 soak.stop();
                 double seconds = (System.nanoTime() - t0) / 1e9;
+                latency.add(soak.intervalLatency());
+                SoakReport.Attacked attacked = null;
+                if (attacks != null) {
+                    attacks.stop();
+                    List<AttackResult> results = attacks.results();
+                    ServerProcess.Limits lim = awaitProviderIdle(runtime, server);
+                    memoryMax = Math.max(memoryMax, lim.maxMemoryInUse());
+                    attacked = new SoakReport.Attacked(results, limits, lim.budget(), memoryMax, lim.memoryInUse(),
+                            lim.refusedConnections() - limitsBefore.refusedConnections(), lim.connections());
+                }
 
                 SoakReport.Quiet afterQuiet = awaitQuiet(runtime, server);
                 long clientAfter = HeapProbe.usedAfterGc();
@@ -129,10 +179,11 @@ public final class SoakMain {
                 int inFlightEnd = serverAfter.inFlight();
 
                 long errors = warm.errorCount() + soak.errorCount();
-                boolean passed = errors == 0 && pendingEnd == 0 && inFlightEnd == 0 && soak.done() > 0;
+                boolean passed = errors == 0 && pendingEnd == 0 && inFlightEnd == 0 && soak.done() > 0
+                        && (attacked == null || attacked.passed());
                 String report = SoakReport.markdown(o, startedAt, seconds, warm, soak, intervals, beforeQuiet,
                         afterQuiet, clientBefore, clientAfter, serverBefore.usedBytes(), serverAfter.usedBytes(),
-                        pendingEnd, inFlightEnd, passed);
+                        pendingEnd, inFlightEnd, passed, SoakReport.Latency.of(latency), attacked);
                 Path file = o.outputDir().resolve("soak-report.md");
                 Files.writeString(file, report, StandardCharsets.UTF_8);
                 console.println();
@@ -148,6 +199,27 @@ public final class SoakMain {
     /** Calls pending on all of the consumer's connections. */
     private static int pending(RpcRuntime runtime) {
         return runtime.pendingCalls();
+    }
+
+    /**
+     * After the attacks stopped: waits (bounded) until the provider holds no budgeted memory and has
+     * no more connections open than the consumer, and returns its last figures (their maximum: since
+     * the previous LIMITS).
+     */
+    private static ServerProcess.Limits awaitProviderIdle(RpcRuntime runtime, ServerProcess server)
+            throws Exception {
+        long deadline = System.nanoTime() + DRAIN_LIMIT.toNanos();
+        long max = 0;
+        while (true) {
+            ServerProcess.Limits lim = server.limits();
+            max = Math.max(max, lim.maxMemoryInUse());
+            boolean idle = lim.memoryInUse() == 0 && lim.connections() <= runtime.connections().size();
+            if (idle || System.nanoTime() - deadline > 0) {
+                return new ServerProcess.Limits(lim.memoryInUse(), max, lim.refusedConnections(), lim.connections(),
+                        lim.budget());
+            }
+            Thread.sleep(100);
+        }
     }
 
     /** Waits (bounded) until pending and in-flight are both 0, and says what it saw last. */

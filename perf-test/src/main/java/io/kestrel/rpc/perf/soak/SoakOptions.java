@@ -1,9 +1,11 @@
 package io.kestrel.rpc.perf.soak;
 
 import io.kestrel.rpc.perf.compare.system.BenchSystems;
+import io.kestrel.rpc.perf.soak.attack.AttackKind;
 import io.kestrel.rpc.perf.support.CommandLine;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
@@ -17,9 +19,11 @@ import java.util.Set;
  * @param callTimeout timeout of the ordinary calls
  * @param probeTimeout timeout of the timeout probes; the server delays them three times as long
  * @param outputDir report directory
+ * @param attacks attacks run beside the load during the window (empty: none, the provider keeps the
+ *     framework's default limits)
  */
 record SoakOptions(Duration window, int threads, String serialization, Duration warmup, Duration callTimeout,
-        Duration probeTimeout, Path outputDir) {
+        Duration probeTimeout, Path outputDir, List<AttackKind> attacks) {
 
     static final String USAGE = """
             Usage: run.sh soak [options]
@@ -30,8 +34,11 @@ record SoakOptions(Duration window, int threads, String serialization, Duration 
               --call-timeout DURATION  timeout of the ordinary calls (default 5s)
               --probe-timeout DURATION timeout of the timeout probes; the server delays them 3x (default 200ms)
               --out DIR                report directory (default perf-results)
+              --attacks LIST           hostile clients run beside the load during the window: all, none, or a
+                                       comma list of %s (default none); the provider then gets
+                                       small limits (AttackPlan) that the attacks meet within seconds
               --help
-            """.formatted(BenchSystems.SERIALIZATIONS);
+            """.formatted(BenchSystems.SERIALIZATIONS, AttackKind.labels());
 
     /**
      * Parses command-line arguments.
@@ -46,6 +53,7 @@ record SoakOptions(Duration window, int threads, String serialization, Duration 
         Duration callTimeout = Duration.ofSeconds(5);
         Duration probeTimeout = Duration.ofMillis(200);
         Path out = Path.of("perf-results");
+        List<AttackKind> attacks = List.of();
         for (CommandLine.Option o : CommandLine.parse(args, Set.of())) {
             switch (o.name()) {
                 case "--minutes" -> minutes = o.doubleValue();
@@ -55,6 +63,7 @@ record SoakOptions(Duration window, int threads, String serialization, Duration 
                 case "--call-timeout" -> callTimeout = o.duration();
                 case "--probe-timeout" -> probeTimeout = o.duration();
                 case "--out" -> out = o.path();
+                case "--attacks" -> attacks = AttackKind.parseList(o.value());
                 default -> throw o.unknown();
             }
         }
@@ -76,6 +85,6 @@ record SoakOptions(Duration window, int threads, String serialization, Duration 
             throw new IllegalArgumentException("--call-timeout must be >= 100ms and --probe-timeout 10ms..3.3s");
         }
         return new SoakOptions(Duration.ofMillis(Math.round(minutes * 60_000)), threads, serialization, warmup,
-                callTimeout, probeTimeout, out);
+                callTimeout, probeTimeout, out, attacks);
     }
 }

@@ -2,6 +2,7 @@ package io.kestrel.rpc.perf.support;
 
 import io.kestrel.rpc.api.config.ProtocolConfig;
 import io.kestrel.rpc.api.config.ReferenceConfig;
+import io.kestrel.rpc.api.config.ServerLimits;
 import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.core.RpcRuntime;
 import io.kestrel.rpc.demo.DemoOptimizer;
@@ -22,12 +23,19 @@ public final class DirectRpc {
      * @param serverThreads business threads, or -1 for the framework's default
      */
     public static RpcRuntime provider(SerializationVariant variant, int serverThreads, ServiceConfig<?>... services) {
+        return provider(variant, serverThreads, ServerLimits.defaults(), services);
+    }
+
+    /** {@link #provider(SerializationVariant, int, ServiceConfig[])} with these limits on its protocol. */
+    public static RpcRuntime provider(SerializationVariant variant, int serverThreads, ServerLimits limits,
+            ServiceConfig<?>... services) {
         ProtocolConfig.Builder protocol = ProtocolConfig.builder()
                 .host("127.0.0.1")
                 .port(0)
                 .serialization(variant.serialization())
                 .compatible(variant.compatible())
-                .optimizer(DemoOptimizer.class);
+                .optimizer(DemoOptimizer.class)
+                .limits(limits);
         if (serverThreads >= 0) {
             protocol.threads(serverThreads);
         }
