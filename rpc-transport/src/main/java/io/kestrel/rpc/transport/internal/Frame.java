@@ -16,15 +16,22 @@ public final class Frame {
     public final ByteBuf body;
     /** The body was skipped because the provider's memory budget was full (see {@link MemoryBudget}). */
     public final boolean overBudget;
+    /**
+     * For a request whose body was skipped (oversized or over budget) and that defines a method:
+     * the start of its body, enough to hold the definition, so the method is still defined on the
+     * connection; else null.
+     */
+    public final ByteBuf definitionPrefix;
     private MemoryBudget budget;
     private long reserved;
 
     public Frame(byte flags, byte serializationId, byte status, long requestId, int bodyLength, ByteBuf body) {
-        this(flags, serializationId, status, requestId, bodyLength, body, false);
+        this(flags, serializationId, status, requestId, bodyLength, body, false, null);
     }
 
     Frame(byte flags, byte serializationId, byte status, long requestId, int bodyLength, ByteBuf body,
-            boolean overBudget) {
+            boolean overBudget, ByteBuf definitionPrefix) {
+        this.definitionPrefix = definitionPrefix;
         this.flags = flags;
         this.serializationId = serializationId;
         this.status = status;
@@ -75,6 +82,9 @@ public final class Frame {
     public void release() {
         if (body != null) {
             ((ReferenceCounted) body).release();
+        }
+        if (definitionPrefix != null && definitionPrefix.refCnt() > 0) {
+            definitionPrefix.release();
         }
     }
 }

@@ -42,6 +42,10 @@ public final class FrameDecoder extends ByteToMessageDecoder {
     private final MemoryBudget budget;
     private final long frameTimeoutNanos;
     private long discardRemaining;
+    /** The skipped request's header, held until {@link #prefix} has its definition (null: none). */
+    private Frame skipped;
+    private ByteBuf prefix;
+    private int prefixWanted;
     /** Budget taken for the request frame being received (0: none), from the share for partial ones. */
     private long reservedForPartial;
     /** When the first byte of the frame being received arrived (0: no frame in progress). */
@@ -73,9 +77,7 @@ public final class FrameDecoder extends ByteToMessageDecoder {
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
         if (discardRemaining > 0) {
-            int skip = (int) Math.min(discardRemaining, in.readableBytes());
-            in.skipBytes(skip);
-            discardRemaining -= skip;
+            discard(in, out);
             if (discardRemaining > 0) {
                 partial(ctx);
                 return;
@@ -132,11 +134,17 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         if (bodyLength > maxBodyBytes || overBudget) {
             in.skipBytes(Wire.HEADER_BYTES);
             discardRemaining = bodyLength;
-            int skip = (int) Math.min(discardRemaining, in.readableBytes());
-            in.skipBytes(skip);
-            discardRemaining -= skip;
-            out.add(new Frame(flags, serializationId, status, requestId, bodyLength, null, overBudget));
-            counters.frameRead();
+            if ((flags & Wire.FLAG_METHOD_DEF) != 0 && (flags & Wire.FLAG_REQUEST) != 0 && bodyLength > 0) {
+                // keep the start of the body: the method it defines must still be defined, or every
+                // later call of it on this connection would name an unknown reference
+                prefixWanted = Math.min(bodyLength, RequestDecoder.DEFINITION_BYTES);
+                prefix = ctx.alloc().heapBuffer(prefixWanted);
+                skipped = new Frame(flags, serializationId, status, requestId, bodyLength, null, overBudget, prefix);
+            } else {
+                out.add(new Frame(flags, serializationId, status, requestId, bodyLength, null, overBudget, null));
+                counters.frameRead();
+            }
+            discard(in, out);
             if (discardRemaining > 0) {
                 partial(ctx);
             } else {
@@ -157,6 +165,24 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         out.add(frame);
         counters.frameRead();
         frameDone();
+    }
+
+    /** Skips body bytes being discarded, first keeping what a skipped definition needs. */
+    private void discard(ByteBuf in, List<Object> out) {
+        if (prefix != null) {
+            int n = Math.min(prefixWanted - prefix.readableBytes(), in.readableBytes());
+            prefix.writeBytes(in, n);
+            discardRemaining -= n;
+            if (prefix.readableBytes() == prefixWanted) {
+                out.add(skipped);
+                counters.frameRead();
+                prefix = null;
+                skipped = null;
+            }
+        }
+        int skip = (int) Math.min(discardRemaining, in.readableBytes());
+        in.skipBytes(skip);
+        discardRemaining -= skip;
     }
 
     /** A frame has begun and is not complete: start its clock if it is the first call for it. */
@@ -201,6 +227,11 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         if (frameCheck != null) {
             frameCheck.cancel(false);
             frameCheck = null;
+        }
+        if (prefix != null) {
+            prefix.release();
+            prefix = null;
+            skipped = null;
         }
     }
 

@@ -19,6 +19,8 @@ public final class RequestDecoder {
     public static final int MAX_METHOD_REFS = 4096;
     /** Longest method descriptor accepted, in UTF-8 bytes. */
     public static final int MAX_DESCRIPTOR_BYTES = 2048;
+    /** Bytes at the start of a body that always hold a method definition: two varints and the descriptor. */
+    public static final int DEFINITION_BYTES = 5 + 5 + MAX_DESCRIPTOR_BYTES;
     /** Most attachments one request may carry. */
     public static final int MAX_ATTACHMENTS = 256;
 
@@ -50,6 +52,23 @@ public final class RequestDecoder {
         }
         int timeoutMillis = Wire.readVarint(body);
         return new Head(ref, descriptor, timeoutMillis, readAttachments(body));
+    }
+
+    /**
+     * Reads only the method definition at the start of a defining request's body (the rest may be
+     * missing).
+     *
+     * @return the reference number and the descriptor
+     * @throws CorruptedFrameException when the bytes do not hold a definition
+     */
+    public static Head readDefinition(ByteBuf bodyStart) {
+        int ref = Wire.readVarint(bodyStart);
+        String descriptor = Wire.readString(bodyStart, MAX_DESCRIPTOR_BYTES);
+        if (ref >= MAX_METHOD_REFS) {
+            throw new CorruptedFrameException("method reference " + ref + " is beyond the per-connection limit "
+                    + MAX_METHOD_REFS);
+        }
+        return new Head(ref, descriptor, 0, java.util.Map.of());
     }
 
     /**

@@ -62,6 +62,9 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
             discard(f); // a stray response or an unknown event: nothing waits for it here
             return;
         }
+        if (f.definitionPrefix != null) {
+            defineSkipped(f);
+        }
         if (f.overBudget) {
             out.error(f, Status.SERVER_BUSY, "provider " + ctx.channel().localAddress() + " is over its memory budget ("
                     + budget.used() + " of " + budget.limit() + " bytes held by requests and unsent responses); the call"
@@ -114,6 +117,19 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
             out.error(f, Status.SERVER_BUSY, "provider " + ctx.channel().localAddress()
                     + " is busy: all business threads and queue slots are taken; the call did not run."
                     + " Retry later or on another provider, or raise threads/queues on the protocol");
+        }
+    }
+
+    /** Defines the method of a request whose body was skipped, so later calls of it still resolve. */
+    private void defineSkipped(Frame f) {
+        try {
+            RequestDecoder.Head definition = RequestDecoder.readDefinition(f.definitionPrefix);
+            methods.define(definition.methodRef(), definition.descriptor());
+        } catch (RuntimeException e) {
+            log.debug("Skipped request {} from {} has no readable method definition: {}", f.requestId, remote,
+                    e.toString());
+        } finally {
+            f.release();
         }
     }
 

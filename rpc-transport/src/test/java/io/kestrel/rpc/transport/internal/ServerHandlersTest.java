@@ -85,6 +85,24 @@ class ServerHandlersTest {
     }
 
     @Test
+    void aDefiningRequestRefusedUnreadStillDefinesItsMethod() {
+        start(Runnable::run, 100, new MemoryBudget(400), 30_000);
+        // over the memory budget: refused, its body skipped, but the definition kept
+        Frame refused = send(TestSupport.requestFrame(1, UTF8, 5, GREET, "x".repeat(1000))).get(0);
+        assertEquals(Status.SERVER_BUSY.code(), refused.status);
+        Frame later = send(TestSupport.requestFrame(2, UTF8, 5, null, "y")).get(0);
+        assertEquals(Status.OK.code(), later.status, "the method defined by the refused request resolves");
+        // over the payload limit: the same
+        Frame tooLarge = send(TestSupport.requestFrame(3, UTF8, 6, JOIN, "z".repeat(3000), "w".repeat(3000))).get(0);
+        assertEquals(Status.PAYLOAD_TOO_LARGE.code(), tooLarge.status);
+        Frame join = send(TestSupport.requestFrame(4, UTF8, 6, null, "a", "b")).get(0);
+        assertEquals(Status.OK.code(), join.status);
+        assertEquals(ResponseEncoder.RESULT_VALUE, join.body.readByte());
+        assertEquals("a+b", text(join));
+        assertEquals(0, budget.used());
+    }
+
+    @Test
     void aPartialFrameHoldsTheBudgetUntilItsConnectionCloses() {
         start(Runnable::run, 100, new MemoryBudget(1 << 20), 30_000);
         ByteBuf frame = TestSupport.requestFrame(1, UTF8, 0, GREET, "z".repeat(500));
