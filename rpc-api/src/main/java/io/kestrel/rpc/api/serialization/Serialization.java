@@ -29,6 +29,18 @@ public interface Serialization {
     }
 
     /**
+     * Whether this format's serializers enforce a {@link DecodeBudget} while decoding (depth, values,
+     * hash-collection work and the deadline; see {@link DecodeLimits}), so that a hostile request of
+     * at most the payload limit cannot keep a thread busy for long. Like
+     * {@link #boundsClaimedLengths()}, providers should accept one that does not only when it is
+     * configured explicitly. Default false: a plug-in must opt in by overriding
+     * {@link Serializer#deserialize(java.io.InputStream, Class, DecodeBudget)}.
+     */
+    default boolean boundsDecodeWork() {
+        return false;
+    }
+
+    /**
      * Creates a thread-safe serializer for these options.
      *
      * @throws IllegalArgumentException if the options ask for something this format cannot do

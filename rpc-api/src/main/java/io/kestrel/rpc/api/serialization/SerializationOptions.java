@@ -6,17 +6,20 @@ import java.util.Objects;
 
 /**
  * What a {@link Serializer} is created with: the allowlist it enforces, the classes to register (in
- * order, from a {@link SerializationOptimizer}) and whether compatible mode is on. Immutable.
+ * order, from a {@link SerializationOptimizer}), whether compatible mode is on, and the
+ * {@link DecodeLimits} decoding is held to. Immutable.
  */
 public final class SerializationOptions {
     private final ClassAllowlist allowlist;
     private final List<Class<?>> registeredClasses;
     private final boolean compatible;
+    private final DecodeLimits decodeLimits;
 
     private SerializationOptions(Builder b) {
         this.allowlist = b.allowlist;
         this.registeredClasses = List.copyOf(b.registeredClasses);
         this.compatible = b.compatible;
+        this.decodeLimits = b.decodeLimits;
     }
 
     public static Builder builder() {
@@ -38,16 +41,25 @@ public final class SerializationOptions {
         return compatible;
     }
 
+    /**
+     * The limits every decode is held to: those of the call's {@link DecodeBudget}, or these when the
+     * caller passes none. Default {@link DecodeLimits#defaults()}.
+     */
+    public DecodeLimits decodeLimits() {
+        return decodeLimits;
+    }
+
     @Override
     public String toString() {
         return "SerializationOptions{registered=" + registeredClasses.size() + ", compatible=" + compatible
-                + ", " + allowlist + "}";
+                + ", " + decodeLimits + ", " + allowlist + "}";
     }
 
     public static final class Builder {
         private ClassAllowlist allowlist = ClassAllowlist.withDefaults();
         private final List<Class<?>> registeredClasses = new ArrayList<>();
         private boolean compatible;
+        private DecodeLimits decodeLimits = DecodeLimits.defaults();
 
         private Builder() {
         }
@@ -76,6 +88,12 @@ public final class SerializationOptions {
 
         public Builder compatible(boolean compatible) {
             this.compatible = compatible;
+            return this;
+        }
+
+        /** Default: {@link DecodeLimits#defaults()} (the system properties, else the built-in defaults). */
+        public Builder decodeLimits(DecodeLimits decodeLimits) {
+            this.decodeLimits = Objects.requireNonNull(decodeLimits, "decodeLimits");
             return this;
         }
 

@@ -33,4 +33,28 @@ public interface Serializer {
      *     type, or {@code Object.class} when unknown); formats that do not record types use it.
      */
     Object deserialize(InputStream in, Class<?> expectedType) throws SerializationException;
+
+    /**
+     * Reads one value like {@link #deserialize(InputStream, Class)}, spending at most what
+     * {@code budget} allows: a value nested too deeply, holding too many values, or costing too much
+     * hashing, and decoding still running when the budget's deadline passes, fail with
+     * {@link io.kestrel.rpc.api.DecodeLimitException} (a {@link SerializationException}). Pass one
+     * budget for all values of one call.
+     *
+     * <p>The default ignores the budget and calls {@link #deserialize(InputStream, Class)}: a
+     * serializer that does not override this cannot bound its work, and its
+     * {@link Serialization#boundsDecodeWork()} must say so. The built-in serializers override it;
+     * their two-argument form uses {@code DecodeBudget.of(decodeLimits())}, no deadline.
+     */
+    default Object deserialize(InputStream in, Class<?> expectedType, DecodeBudget budget) throws SerializationException {
+        return deserialize(in, expectedType);
+    }
+
+    /**
+     * The limits this serializer was created with ({@link SerializationOptions#decodeLimits()}), for
+     * building a per-call {@link DecodeBudget}. Default: {@link DecodeLimits#defaults()}.
+     */
+    default DecodeLimits decodeLimits() {
+        return DecodeLimits.defaults();
+    }
 }

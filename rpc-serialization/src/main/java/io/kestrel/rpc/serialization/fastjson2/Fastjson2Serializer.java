@@ -5,6 +5,8 @@ import com.alibaba.fastjson2.JSONFactory;
 import com.alibaba.fastjson2.JSONReader;
 import com.alibaba.fastjson2.JSONWriter;
 import io.kestrel.rpc.api.SerializationException;
+import io.kestrel.rpc.api.serialization.DecodeBudget;
+import io.kestrel.rpc.api.serialization.DecodeLimits;
 import io.kestrel.rpc.api.serialization.SerializationOptions;
 import io.kestrel.rpc.api.serialization.Serializer;
 import io.kestrel.rpc.api.serialization.SerializerIds;
@@ -21,6 +23,11 @@ import java.io.OutputStream;
  * itself, so a call builds only a small context. Writing uses field-based access (private fields
  * without getters round-trip), writes class names and detects references (shared and cyclic);
  * reading resolves every type name through {@link AllowlistAutoTypeHandler}.
+ *
+ * <p>Decode budget: only the depth limit is applied (fastjson2's {@code maxLevel}), and the deadline
+ * is looked at before reading starts. fastjson2's JSONB reader offers no hook per value or per
+ * insertion, so value counts, hash nesting, hash work and a deadline passing mid-value cannot be
+ * enforced: see {@link Fastjson2Serialization#boundsDecodeWork()}.
  */
 final class Fastjson2Serializer implements Serializer {
     private static final JSONWriter.Feature[] WRITE_FEATURES = {
@@ -32,8 +39,10 @@ final class Fastjson2Serializer implements Serializer {
     };
 
     private final AllowlistAutoTypeHandler autoTypeHandler;
+    private final DecodeLimits limits;
 
     Fastjson2Serializer(SerializationOptions options) {
+        limits = options.decodeLimits();
         ClassFilter filter = new ClassFilter(options.allowlist());
         autoTypeHandler = new AllowlistAutoTypeHandler(filter, new AllowlistClassLoader(AllowlistClassLoader.defaultParent(), filter));
     }
@@ -58,10 +67,22 @@ final class Fastjson2Serializer implements Serializer {
     }
 
     @Override
+    public DecodeLimits decodeLimits() {
+        return limits;
+    }
+
+    @Override
     public Object deserialize(InputStream in, Class<?> expectedType) throws SerializationException {
+        return deserialize(in, expectedType, DecodeBudget.of(limits));
+    }
+
+    @Override
+    public Object deserialize(InputStream in, Class<?> expectedType, DecodeBudget budget) throws SerializationException {
         try {
+            budget.checkDeadline();
             JSONReader.Context context = new JSONReader.Context(JSONFactory.getDefaultObjectReaderProvider(),
                     autoTypeHandler, READ_FEATURES);
+            context.setMaxLevel(budget.limits().maxDepth());
             InputBuffer buffer = InputBuffer.readAll(in);
             Class<?> type = expectedType == null ? Object.class : expectedType;
             try (JSONReader reader = JSONReader.ofJSONB(buffer.bytes(), 0, buffer.length(), context)) {

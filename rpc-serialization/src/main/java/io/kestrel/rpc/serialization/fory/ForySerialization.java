@@ -43,6 +43,12 @@ public final class ForySerialization implements Serialization {
         return true;
     }
 
+    /** True: depth, collection and map elements, hash nesting and hash work are bounded ({@code ForySerializer}). */
+    @Override
+    public boolean boundsDecodeWork() {
+        return true;
+    }
+
     @Override
     public Serializer create(SerializationOptions options) {
         return new ForySerializer(options);

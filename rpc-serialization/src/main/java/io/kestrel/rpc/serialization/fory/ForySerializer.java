@@ -1,7 +1,10 @@
 package io.kestrel.rpc.serialization.fory;
 
 import io.kestrel.rpc.api.ClassNotAllowedException;
+import io.kestrel.rpc.api.DecodeLimitException;
 import io.kestrel.rpc.api.SerializationException;
+import io.kestrel.rpc.api.serialization.DecodeBudget;
+import io.kestrel.rpc.api.serialization.DecodeLimits;
 import io.kestrel.rpc.api.serialization.SerializationOptions;
 import io.kestrel.rpc.api.serialization.Serializer;
 import io.kestrel.rpc.api.serialization.SerializerIds;
@@ -30,6 +33,14 @@ import org.apache.fory.memory.MemoryBuffer;
  * <p>Reading first collects the whole value (the frame body is in memory anyway), so fory can bound
  * every length it reads by the bytes that are really there, and a value that ends before or after
  * the input is an error rather than a silent partial read.
+ *
+ * <p>Decode budget: fory's own depth limit is set to {@link DecodeLimits#maxDepth()} of the options
+ * (fory fixes it when an engine is built, so a per-call budget cannot change it); the common JDK
+ * collections and maps are read by {@link BudgetedContainerSerializers}, which count their elements
+ * (and look at the deadline), count the nesting of hash-based ones and cost each key's hash before
+ * insertion. The budget of the current read is found through a thread-local, set for the call.
+ * Per-thread state: fory shrinks an engine's write buffer back to {@value #KEPT_BUFFER_BYTES} bytes
+ * after a larger value ({@code withBufferSizeLimitBytes}); the read buffer is {@link InputBuffer}'s.
  */
 final class ForySerializer implements Serializer {
     /**
@@ -39,18 +50,26 @@ final class ForySerializer implements Serializer {
      */
     static final long MAX_GRAPH_MEMORY_BYTES = 128L * 1024 * 1024;
 
+    /** Write buffer size fory shrinks back to after writing a larger value. */
+    static final int KEPT_BUFFER_BYTES = InputBuffer.MAX_KEPT_BYTES;
+
+    /** The budget of the read under way on this thread (a default one outside a read). */
+    private static final ThreadLocal<DecodeBudget> ACTIVE = new ThreadLocal<>();
+
     /** The last class name the type checker refused on this thread during the current call. */
     private static final ThreadLocal<String> LAST_REFUSED = new ThreadLocal<>();
 
     private final ClassFilter filter;
     private final List<Class<?>> registered;
     private final boolean compatible;
+    private final DecodeLimits limits;
     private final ContextLoaderScoped<ThreadSafeFory> engines;
 
     ForySerializer(SerializationOptions options) {
         this.filter = new ClassFilter(options.allowlist());
         this.registered = options.registeredClasses();
         this.compatible = options.compatible();
+        this.limits = options.decodeLimits();
         this.engines = new ContextLoaderScoped<>(this::newFory);
     }
 
@@ -68,8 +87,11 @@ final class ForySerializer implements Serializer {
                 .withClassLoader(new AllowlistClassLoader(context, home, filter))
                 .withTypeChecker((resolver, className) -> isAllowed(className))
                 .withMaxGraphMemoryBytes(MAX_GRAPH_MEMORY_BYTES)
+                .withMaxDepth(limits.maxDepth())
+                .withBufferSizeLimitBytes(KEPT_BUFFER_BYTES)
                 .withName("kestrel-fory" + (compatible ? "-compatible" : ""))
                 .buildThreadSafeFory();
+        fory.registerCallback(f -> BudgetedContainerSerializers.register(f, ForySerializer::activeBudget));
         for (Class<?> c : registered) {
             fory.register(c);
         }
@@ -129,9 +151,25 @@ final class ForySerializer implements Serializer {
         }
     }
 
+    private static DecodeBudget activeBudget() {
+        DecodeBudget b = ACTIVE.get();
+        return b != null ? b : DecodeBudget.defaults();
+    }
+
+    @Override
+    public DecodeLimits decodeLimits() {
+        return limits;
+    }
+
     @Override
     public Object deserialize(InputStream in, Class<?> expectedType) throws SerializationException {
+        return deserialize(in, expectedType, DecodeBudget.of(limits));
+    }
+
+    @Override
+    public Object deserialize(InputStream in, Class<?> expectedType, DecodeBudget budget) throws SerializationException {
         LAST_REFUSED.remove();
+        ACTIVE.set(budget);
         try {
             InputBuffer input = InputBuffer.readAll(in);
             if (input.length() == 0) {
@@ -146,8 +184,27 @@ final class ForySerializer implements Serializer {
             return value;
         } catch (IOException | RuntimeException | StackOverflowError e) {
             ClassNotAllowedException refused = refusal(e);
-            throw refused != null ? refused : SerializationFailures.decodeFailed("fory", expectedType, e);
+            if (refused != null) {
+                throw refused;
+            }
+            DecodeLimitException depth = depthLimit(e, budget);
+            throw SerializationFailures.decodeFailed("fory", expectedType, depth != null ? depth : e);
+        } finally {
+            ACTIVE.remove();
         }
+    }
+
+    /** Fory's own depth refusal (an {@code InsecureException} about its max depth) as ours, naming the setting. */
+    private DecodeLimitException depthLimit(Throwable e, DecodeBudget budget) {
+        for (Throwable t = e; t != null && t.getCause() != t; t = t.getCause()) {
+            if (t instanceof InsecureException && t.getMessage() != null && t.getMessage().contains("max depth")) {
+                DecodeLimitException limit = DecodeBudget.of(limits).refused(DecodeLimits.Limit.DEPTH,
+                        "values are nested more than " + limits.maxDepth() + " deep");
+                limit.initCause(t);
+                return limit;
+            }
+        }
+        return null;
     }
 
     @Override

@@ -1,5 +1,7 @@
 package io.kestrel.rpc.serialization.fst;
 
+import io.kestrel.rpc.serialization.internal.DecodeTracker;
+import io.kestrel.rpc.serialization.internal.HashCost;
 import java.io.IOException;
 import java.io.ObjectInputFilter;
 import java.io.ObjectInputStream;
@@ -34,11 +36,20 @@ import org.nustaq.serialization.FSTObjectInput;
  * size (each element takes at least one byte of its own), so nested claims cannot add up to more
  * than (largest element size) x (value size).
  *
+ * <p>Decode budget: every value fst reads passes through {@link #readObjectWithHeader} (container
+ * elements, map keys and values, object fields, back-references, and what JDK {@code readObject}
+ * methods read through fst's emulated stream), which reports it to a {@link DecodeTracker}: depth,
+ * value count, deadline, and the hash cost of each element or key of a hash-based set or map before it
+ * is inserted. Hash-based containers announce themselves from {@link BoundedFstSerializers} (fst's
+ * registered serializers) or, for those read by their own {@code readObject} (e.g.
+ * {@code LinkedHashSet}), from {@link #getObjectInputStream}.
+ *
  * <p>One per thread; {@link #startValue} before each value. Not thread-safe.
  */
 final class BoundedFstObjectInput extends FSTObjectInput {
     private final ObjectInputFilter arrayFilter = this::checkFilteredArray;
     private long unclaimed;
+    final DecodeTracker tracker = new DecodeTracker();
 
     BoundedFstObjectInput(FSTConfiguration conf) {
         super(conf);
@@ -82,6 +93,14 @@ final class BoundedFstObjectInput extends FSTObjectInput {
     }
 
     @Override
+    public Object readObjectWithHeader(FSTClazzInfo.FSTFieldInfo referencee) throws Exception {
+        boolean hashed = tracker.beforeValue();
+        Object value = super.readObjectWithHeader(referencee);
+        tracker.afterValue(value, hashed);
+        return value;
+    }
+
+    @Override
     protected Object readArrayNoHeader(FSTClazzInfo.FSTFieldInfo referencee, int pos, Class arrCl) throws Exception {
         Class<?> component = arrCl.getComponentType();
         claim(peekLength(), minBytes(component), "a " + component.getTypeName() + "[]");
@@ -102,6 +121,9 @@ final class BoundedFstObjectInput extends FSTObjectInput {
     @Override
     protected ObjectInputStream getObjectInputStream(Class cl, FSTClazzInfo clInfo, FSTClazzInfo.FSTFieldInfo referencee,
             Object toRead) throws IOException {
+        if (HashCost.isHashBased(cl)) {
+            tracker.hashContainer(!java.util.Collection.class.isAssignableFrom(cl));
+        }
         ObjectInputStream stream = super.getObjectInputStream(cl, clInfo, referencee, toRead);
         // fst reuses one emulated stream per input, so the filter is set once. It only ever sees the
         // checkArray calls of JDK readObject methods (fst does not use the stream's own reading).

@@ -25,6 +25,9 @@ import org.nustaq.serialization.serializers.FSTMapSerializer;
  * {@code BigInteger}); these subclasses peek that count, check it and let fst's code run unchanged.
  * Writing is inherited, so the wire format is fst's.
  *
+ * <p>For the hash-based types they also announce the container to the input's decode tracker, so each
+ * element or key is charged its hash cost before fst inserts it.
+ *
  * <p>{@link #register} uses the same types and subclass flags as fst's default configuration.
  */
 final class BoundedFstSerializers {
@@ -46,6 +49,10 @@ final class BoundedFstSerializers {
     private static void claimLeadingCount(FSTObjectInput in, int minBytesEach, Class<?> type) throws Exception {
         if (in instanceof BoundedFstObjectInput bounded) {
             bounded.claim(bounded.peekLength(), minBytesEach, "a " + type.getName());
+            if (io.kestrel.rpc.serialization.internal.HashCost.isHashBased(type)) {
+                // its elements (or keys) are hashed as fst inserts them: cost them first
+                bounded.tracker.hashContainer(java.util.Map.class.isAssignableFrom(type));
+            }
         }
     }
 

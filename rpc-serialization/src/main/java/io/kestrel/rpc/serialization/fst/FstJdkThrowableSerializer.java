@@ -48,7 +48,8 @@ final class FstJdkThrowableSerializer extends FSTBasicObjectSerializer {
         }
         byte[] bytes = new byte[length];
         in.readFully(bytes);
-        Object value = new AllowlistObjectInputStream(new ByteArrayInputStream(bytes), filter, loader).readObject();
+        Object value = new AllowlistObjectInputStream(new ByteArrayInputStream(bytes), filter, loader,
+                in instanceof BoundedFstObjectInput b ? b.tracker.budget() : io.kestrel.rpc.api.serialization.DecodeBudget.defaults()).readObject();
         if (!objectClass.isInstance(value)) {
             throw new IOException("expected a " + objectClass.getName() + " but the embedded JDK stream held "
                     + (value == null ? "null" : value.getClass().getName()));

@@ -43,6 +43,12 @@ public final class FstSerialization implements Serialization {
         return false;
     }
 
+    /** True: every value read is tracked, hash keys are costed before insertion ({@code BoundedFstObjectInput}). */
+    @Override
+    public boolean boundsDecodeWork() {
+        return true;
+    }
+
     /**
      * @throws IllegalArgumentException if compatible mode is asked for
      * @throws SerializationException if the JVM lacks the {@code --add-opens} fst needs; the message

@@ -1,6 +1,8 @@
 package io.kestrel.rpc.serialization.fst;
 
 import io.kestrel.rpc.api.SerializationException;
+import io.kestrel.rpc.api.serialization.DecodeBudget;
+import io.kestrel.rpc.api.serialization.DecodeLimits;
 import io.kestrel.rpc.api.serialization.SerializationOptions;
 import io.kestrel.rpc.api.serialization.Serializer;
 import io.kestrel.rpc.api.serialization.SerializerIds;
@@ -27,16 +29,25 @@ import org.nustaq.serialization.FSTObjectOutput;
  * <p>Lengths: reading goes through a per-thread {@link BoundedFstObjectInput} over the whole value,
  * with {@link BoundedFstDecoder} and {@link BoundedFstSerializers}, so no length claimed by the
  * stream is allocated for unless the bytes left can hold that many elements.
+ *
+ * <p>Decode budget: see {@link BoundedFstObjectInput}. Per-thread state: the thread's input is dropped
+ * after a value larger than {@link InputBuffer#MAX_KEPT_BYTES} (its reference table grew with the
+ * value), and so is its output after writing one, so an idle thread keeps no large buffers.
  */
 final class FstSerializer implements Serializer {
     private final FSTConfiguration conf;
     private final int registeredCount;
     private final ThreadLocal<BoundedFstObjectInput> inputs;
+    private final BoundedStreamCoderFactory coders;
+    private final DecodeLimits limits;
+    private static final byte[] NO_BYTES = new byte[0];
 
     FstSerializer(SerializationOptions options) {
         conf = FSTConfiguration.createDefaultConfiguration();
         conf.setShareReferences(true);
-        conf.setStreamCoderFactory(new BoundedStreamCoderFactory(conf));
+        coders = new BoundedStreamCoderFactory(conf);
+        conf.setStreamCoderFactory(coders);
+        limits = options.decodeLimits();
         BoundedFstSerializers.register(conf);
         ClassFilter filter = new ClassFilter(options.allowlist());
         ClassLoader loader = new AllowlistClassLoader(AllowlistClassLoader.defaultParent(), filter);
@@ -65,17 +76,32 @@ final class FstSerializer implements Serializer {
             FSTObjectOutput output = conf.getObjectOutput(out);
             output.writeObject(value);
             output.flush(); // not close(): the stream is the caller's, the output is reused by this thread
+            if (output.getBuffer().length > InputBuffer.MAX_KEPT_BYTES) {
+                coders.getOutput().remove(); // grown by a large value: not kept by an idle thread
+            }
         } catch (Exception | StackOverflowError e) {
             throw SerializationFailures.encodeFailed("fst", value, e);
         }
     }
 
     @Override
+    public DecodeLimits decodeLimits() {
+        return limits;
+    }
+
+    @Override
     public Object deserialize(InputStream in, Class<?> expectedType) throws SerializationException {
+        return deserialize(in, expectedType, DecodeBudget.of(limits));
+    }
+
+    @Override
+    public Object deserialize(InputStream in, Class<?> expectedType, DecodeBudget budget) throws SerializationException {
+        BoundedFstObjectInput input = null;
         try {
             // fst reads zeros past the end of its input, so check the value used exactly the bytes given.
             InputBuffer buffer = InputBuffer.readAll(in);
-            BoundedFstObjectInput input = inputs.get();
+            input = inputs.get();
+            input.tracker.start(budget);
             input.startValue(buffer.bytes(), buffer.length());
             Object value = input.readObject();
             int used = input.getCodec().getInputPos();
@@ -83,11 +109,23 @@ final class FstSerializer implements Serializer {
                 throw new IOException("value used " + used + " bytes but the input holds " + buffer.length()
                         + (used > buffer.length() ? ": truncated" : ": trailing data"));
             }
+            if (buffer.length() > InputBuffer.MAX_KEPT_BYTES) {
+                inputs.remove(); // its reference table grew with the value: not kept by an idle thread
+            } else {
+                input.tracker.finish();
+                input.startValue(NO_BYTES, 0); // do not keep the value's bytes reachable
+            }
             return value;
         } catch (Exception | StackOverflowError e) {
             inputs.remove(); // it may hold part of the failed value
             throw SerializationFailures.decodeFailed("fst", expectedType, e);
         }
+    }
+
+    /** Bytes the calling thread's fst output keeps for its next call (for tests). */
+    int retainedOutputBytes() {
+        Object output = coders.getOutput().get();
+        return output instanceof FSTObjectOutput o ? o.getBuffer().length : 0;
     }
 
     @Override

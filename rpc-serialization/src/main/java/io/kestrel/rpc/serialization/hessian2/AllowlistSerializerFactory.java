@@ -79,6 +79,22 @@ final class AllowlistSerializerFactory extends SerializerFactory {
         return super.getDeserializer(type);
     }
 
+    /** Hash-based sets and maps are read by {@link HashContainerDeserializer} (hash cost before insertion). */
+    @Override
+    public Deserializer getDeserializer(Class cl) throws HessianProtocolException {
+        return HashContainerDeserializer.wrap(cl, super.getDeserializer(cl));
+    }
+
+    /** An untyped map ('H') has no deserializer of its own in hessian; read it as a hash map, budgeted. */
+    @Override
+    public Object readMap(AbstractHessianInput in, String type) throws IOException {
+        Deserializer d = type == null || type.isEmpty() ? null : getDeserializer(type);
+        if (d == null) {
+            d = getDeserializer(java.util.HashMap.class);
+        }
+        return d.readMap(in);
+    }
+
     @Override
     public Deserializer getListDeserializer(String type, Class cl) throws HessianProtocolException {
         return BoundedDeserializer.wrap(super.getListDeserializer(type, cl));

@@ -26,6 +26,12 @@ public final class Hessian2Serialization implements Serialization {
         return true;
     }
 
+    /** True: values counted per read, hash-based sets and maps costed before insertion. */
+    @Override
+    public boolean boundsDecodeWork() {
+        return true;
+    }
+
     @Override
     public Serializer create(SerializationOptions options) {
         return new Hessian2Serializer(options);

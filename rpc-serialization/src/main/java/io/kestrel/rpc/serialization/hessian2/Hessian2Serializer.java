@@ -3,6 +3,8 @@ package io.kestrel.rpc.serialization.hessian2;
 import com.caucho.hessian.io.Hessian2Input;
 import com.caucho.hessian.io.Hessian2Output;
 import io.kestrel.rpc.api.SerializationException;
+import io.kestrel.rpc.api.serialization.DecodeBudget;
+import io.kestrel.rpc.api.serialization.DecodeLimits;
 import io.kestrel.rpc.api.serialization.SerializationOptions;
 import io.kestrel.rpc.api.serialization.Serializer;
 import io.kestrel.rpc.api.serialization.SerializerIds;
@@ -24,15 +26,23 @@ import java.io.OutputStream;
  * <p>Reading first takes the whole value into memory ({@link InputBuffer}) so that every length
  * claimed by the stream can be checked against the bytes actually left ({@link LengthBudget})
  * before hessian allocates for it.
+ *
+ * <p>Decode budget: every value is counted by {@link TrackingHessian2Input} (depth, count, deadline),
+ * and hash-based sets and maps are read by {@link HashContainerDeserializer} (hash nesting, and the hash
+ * cost of each element or key before insertion). Per-thread state: the thread's input is dropped after
+ * a value larger than {@link InputBuffer#MAX_KEPT_BYTES} (its reference table grew with it), and its
+ * output after writing such a value, so an idle thread keeps no large buffers.
  */
 final class Hessian2Serializer implements Serializer {
     private final AllowlistSerializerFactory factory;
     private final ThreadLocal<Hessian2Output> outputs;
     private final ThreadLocal<Hessian2Input> inputs;
+    private final DecodeLimits limits;
 
     Hessian2Serializer(SerializationOptions options) {
         // Hessian loads its own helper classes by name through the factory's loader, so the loader
         // stays unfiltered; every type name from the stream is checked in the factory instead.
+        limits = options.decodeLimits();
         factory = new AllowlistSerializerFactory(AllowlistClassLoader.defaultParent(), new ClassFilter(options.allowlist()));
         factory.addFactory(new JavaTimeSerializerFactory());
         // Registration has no meaning in hessian (names are always written); registered classes
@@ -43,7 +53,7 @@ final class Hessian2Serializer implements Serializer {
             return out;
         });
         inputs = ThreadLocal.withInitial(() -> {
-            Hessian2Input in = new Hessian2Input();
+            Hessian2Input in = new TrackingHessian2Input();
             in.setSerializerFactory(factory);
             return in;
         });
@@ -62,10 +72,14 @@ final class Hessian2Serializer implements Serializer {
     @Override
     public void serialize(Object value, OutputStream out) throws SerializationException {
         Hessian2Output output = outputs.get();
-        output.init(out); // also resets references and class definitions
+        CountingStream counted = new CountingStream(out);
+        output.init(counted); // also resets references and class definitions
         try {
             output.writeObject(value);
             output.flushBuffer();
+            if (counted.count > InputBuffer.MAX_KEPT_BYTES) {
+                outputs.remove(); // its reference table grew with the value: not kept by an idle thread
+            }
         } catch (IOException | RuntimeException | StackOverflowError e) {
             outputs.remove(); // its buffer may hold part of the failed value
             throw SerializationFailures.encodeFailed("hessian2", value, e);
@@ -75,14 +89,27 @@ final class Hessian2Serializer implements Serializer {
     }
 
     @Override
+    public DecodeLimits decodeLimits() {
+        return limits;
+    }
+
+    @Override
     public Object deserialize(InputStream in, Class<?> expectedType) throws SerializationException {
+        return deserialize(in, expectedType, DecodeBudget.of(limits));
+    }
+
+    @Override
+    public Object deserialize(InputStream in, Class<?> expectedType, DecodeBudget decodeBudget) throws SerializationException {
         Hessian2Input input = inputs.get();
-        try (LengthBudget budget = openBudget(in, input)) {
+        try (LengthBudget budget = openBudget(in, input, decodeBudget)) {
             // The stream names the runtime type; the declared type only matters for numbers, which
             // hessian writes in their smallest form (a short arrives as an int).
             Object value = isBoxedOrPrimitive(expectedType) ? input.readObject(expectedType) : input.readObject();
             if (!input.isEnd()) {
                 throw new IOException("value ended before the input did: trailing data");
+            }
+            if (budget.totalBytes() > InputBuffer.MAX_KEPT_BYTES) {
+                inputs.remove(); // its reference table grew with the value: not kept by an idle thread
             }
             return value;
         } catch (IOException | RuntimeException | StackOverflowError e) {
@@ -94,11 +121,42 @@ final class Hessian2Serializer implements Serializer {
     }
 
     /** Reads the whole value, points {@code input} at it and makes its length budget active. */
-    private static LengthBudget openBudget(InputStream in, Hessian2Input input) throws IOException {
+    private static LengthBudget openBudget(InputStream in, Hessian2Input input, DecodeBudget decodeBudget) throws IOException {
         InputBuffer buffer = InputBuffer.readAll(in);
         ByteArrayInputStream source = new ByteArrayInputStream(buffer.bytes(), 0, buffer.length());
         input.init(source);
-        return LengthBudget.open(source, buffer.length());
+        return LengthBudget.open(source, buffer.length(), decodeBudget);
+    }
+
+    /** Counts the bytes written through it, to tell a large value from a small one. */
+    private static final class CountingStream extends java.io.FilterOutputStream {
+        long count;
+
+        CountingStream(OutputStream out) {
+            super(out);
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            out.write(b);
+            count++;
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            out.write(b, off, len);
+            count += len;
+        }
+
+        @Override
+        public void flush() throws IOException {
+            out.flush();
+        }
+
+        @Override
+        public void close() {
+            // the stream is the caller's
+        }
     }
 
     private static boolean isBoxedOrPrimitive(Class<?> type) {

@@ -1,6 +1,7 @@
 package io.kestrel.rpc.serialization.hessian2;
 
 import com.caucho.hessian.io.HessianProtocolException;
+import io.kestrel.rpc.api.serialization.DecodeBudget;
 import java.io.ByteArrayInputStream;
 
 /**
@@ -19,6 +20,9 @@ import java.io.ByteArrayInputStream;
  * the input size once per nesting level before any element fails to parse. With it, everything
  * allocated for claims in one value is at most (largest element size) x (value size).
  *
+ * <p>It also carries the read's {@link DecodeBudget} to the deserializers, which hessian calls without
+ * any context of ours ({@link #decodeBudget()}).
+ *
  * <p>One per deserialization, bound to the reading thread by {@link #open}. Not thread-safe.
  */
 final class LengthBudget implements AutoCloseable {
@@ -28,18 +32,31 @@ final class LengthBudget implements AutoCloseable {
     private static final ThreadLocal<LengthBudget> ACTIVE = new ThreadLocal<>();
 
     private final ByteArrayInputStream source;
+    private final DecodeBudget decode;
     private long unclaimed;
+    private final int totalBytes;
 
-    private LengthBudget(ByteArrayInputStream source, int totalBytes) {
+    private LengthBudget(ByteArrayInputStream source, int totalBytes, DecodeBudget decode) {
         this.source = source;
         this.unclaimed = totalBytes;
+        this.totalBytes = totalBytes;
+        this.decode = decode;
     }
 
     /** Makes a budget over {@code source} (holding the whole value) active on this thread until closed. */
-    static LengthBudget open(ByteArrayInputStream source, int totalBytes) {
-        LengthBudget budget = new LengthBudget(source, totalBytes);
+    static LengthBudget open(ByteArrayInputStream source, int totalBytes, DecodeBudget decode) {
+        LengthBudget budget = new LengthBudget(source, totalBytes, decode);
         ACTIVE.set(budget);
         return budget;
+    }
+
+    /**
+     * The decode budget of the read active on this thread; outside {@link Hessian2Serializer} (no active
+     * read) a fresh default budget, so hessian readers used elsewhere keep working.
+     */
+    static DecodeBudget decodeBudget() {
+        LengthBudget active = ACTIVE.get();
+        return active != null ? active.decode : DecodeBudget.defaults();
     }
 
     /**
@@ -65,6 +82,11 @@ final class LengthBudget implements AutoCloseable {
                     + Math.min(left, unclaimed) + " bytes are left for them; refusing to allocate for it");
         }
         unclaimed -= count;
+    }
+
+    /** Bytes of the whole value. */
+    int totalBytes() {
+        return totalBytes;
     }
 
     @Override

@@ -1,5 +1,7 @@
 package io.kestrel.rpc.serialization.internal;
 
+import io.kestrel.rpc.api.serialization.DecodeBudget;
+import io.kestrel.rpc.api.serialization.DecodeLimits;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InvalidClassException;
@@ -7,11 +9,21 @@ import java.io.ObjectInputFilter;
 import java.io.ObjectInputStream;
 import java.io.ObjectStreamClass;
 import java.lang.reflect.Proxy;
+import java.util.Map;
 
 /**
  * An {@link ObjectInputStream} that checks every class descriptor's name (array and enum
  * descriptors included) against the allowlist in {@link #resolveClass} <em>before</em> the class is
  * loaded, and installs an {@link ObjectInputFilter} that bounds graph depth and array lengths. Dynamic proxies are refused outright.
+ *
+ * <p>The filter also holds the stream to a {@link DecodeBudget}. The JDK calls it for every object,
+ * class descriptor, back-reference and array it reads (not for strings and nulls): each call counts as
+ * one value ({@link DecodeLimits#maxElements()}, and the deadline is checked), its depth is held to
+ * {@link DecodeLimits#maxDepth()}, and the class seen at each depth is remembered, so that the number of
+ * hash-based sets and maps on the current path is held to {@link DecodeLimits#maxHashNesting()}. The
+ * filter cannot see the objects themselves, so hash work is not measured: JDK serialization does not
+ * bound decode work fully (see {@code JavaSerialization#boundsDecodeWork}). A limit refusal is the cause
+ * of the JDK's {@code InvalidClassException("filter status: REJECTED")}.
  *
  * <p>One instance per stream (as with any {@code ObjectInputStream}); not thread-safe.
  */
@@ -25,21 +37,62 @@ public final class AllowlistObjectInputStream extends ObjectInputStream {
     private final ClassLoader loader;
     /** Bytes of the whole value when known (the stream's {@code available()} at start), else 0. */
     private final long totalBytes;
+    private final DecodeBudget budget;
+    /** Depth of the enclosing engine's value when this stream started (0 for a stream of its own). */
+    private final int baseDepth;
+    /** Whether the object last seen at each depth (1-based) is a hash-based container. */
+    private boolean[] hashedAt = new boolean[16];
 
-    public AllowlistObjectInputStream(InputStream in, ClassFilter filter, ClassLoader loader) throws IOException {
-        this(in, filter, loader, in.available());
+    public AllowlistObjectInputStream(InputStream in, ClassFilter filter, ClassLoader loader, DecodeBudget budget)
+            throws IOException {
+        this(in, filter, loader, in.available(), budget);
     }
 
-    private AllowlistObjectInputStream(InputStream in, ClassFilter filter, ClassLoader loader, long totalBytes)
-            throws IOException {
+    private AllowlistObjectInputStream(InputStream in, ClassFilter filter, ClassLoader loader, long totalBytes,
+            DecodeBudget budget) throws IOException {
         super(in);
         this.filter = filter;
         this.loader = loader;
         this.totalBytes = totalBytes;
+        this.budget = budget;
+        this.baseDepth = budget.depth();
         setObjectInputFilter(this::checkInput);
     }
 
+    /** Holds the stream to the budget; a refusal throws, and the JDK keeps it as the cause of its own. */
+    private void checkBudget(ObjectInputFilter.FilterInfo info) {
+        budget.element();
+        long depth = info.depth();
+        int limit = budget.limits().maxDepth();
+        if (depth + baseDepth > limit) {
+            throw budget.refused(DecodeLimits.Limit.DEPTH, "values are nested more than " + limit + " deep");
+        }
+        Class<?> type = info.serialClass();
+        if (type == null || depth < 1) {
+            return; // a back-reference: nothing new on the path
+        }
+        if (type.isArray() && Map.Entry.class.isAssignableFrom(type.getComponentType())) {
+            return; // a hash map or set announcing its table, not a new object on the path
+        }
+        int d = (int) depth;
+        if (d >= hashedAt.length) {
+            hashedAt = java.util.Arrays.copyOf(hashedAt, Math.max(d + 1, hashedAt.length * 2));
+        }
+        hashedAt[d] = HashCost.isHashBased(type);
+        int nesting = 0;
+        for (int i = 1; i <= d; i++) {
+            if (hashedAt[i]) {
+                nesting++;
+            }
+        }
+        if (nesting > budget.limits().maxHashNesting()) {
+            throw budget.refused(DecodeLimits.Limit.HASH_NESTING, "hash-based sets and maps are nested more than "
+                    + budget.limits().maxHashNesting() + " deep inside one another (each level re-hashes everything below it)");
+        }
+    }
+
     private ObjectInputFilter.Status checkInput(ObjectInputFilter.FilterInfo info) {
+        checkBudget(info);
         // Class names are checked in resolveClass, before loading. The filter also sees array types
         // that collections ask about before allocating (HashMap asks about Map.Entry[]), which are
         // not classes read from the stream; it only bounds sizes here.

@@ -6,34 +6,43 @@ import java.util.Arrays;
 
 /**
  * A per-thread byte buffer that holds one whole encoded value, for engines that must know where the
- * value ends to tell a complete value from a truncated one or one followed by junk. Buffers up to
- * {@value #MAX_KEPT_BYTES} bytes are kept for the thread's next call; larger ones are dropped after
- * use. Not part of the public API.
+ * value ends to tell a complete value from a truncated one or one followed by junk. A thread keeps at
+ * most {@value #MAX_KEPT_BYTES} bytes between calls: a larger value is read into an array of its own,
+ * used for that call only, so an idle business thread never holds on to the buffer of the largest
+ * request it once served. Not part of the public API.
  *
  * <p>Usage: {@code InputBuffer b = InputBuffer.readAll(in); use b.bytes()[0 .. b.length())} before
  * the same thread calls {@code readAll} again.
  */
 public final class InputBuffer {
+    /** Bytes a thread keeps for its next call; also the bound engines use for their own per-thread buffers. */
+    public static final int MAX_KEPT_BYTES = 64 * 1024;
     private static final int INITIAL_BYTES = 4096;
-    private static final int MAX_KEPT_BYTES = 1024 * 1024;
-    private static final ThreadLocal<InputBuffer> BUFFERS = ThreadLocal.withInitial(InputBuffer::new);
+    private static final ThreadLocal<InputBuffer> BUFFERS = ThreadLocal.withInitial(() -> new InputBuffer(INITIAL_BYTES));
 
-    private byte[] bytes = new byte[INITIAL_BYTES];
+    private byte[] bytes;
     private int length;
 
-    private InputBuffer() {
+    private InputBuffer(int capacity) {
+        this.bytes = new byte[capacity];
     }
 
-    /** Reads {@code in} to its end into this thread's buffer. */
+    /** Reads {@code in} to its end, into this thread's buffer if it fits, else into a one-off buffer. */
     public static InputBuffer readAll(InputStream in) throws IOException {
-        InputBuffer b = BUFFERS.get();
-        if (b.bytes.length > MAX_KEPT_BYTES) {
-            b.bytes = new byte[INITIAL_BYTES];
-        }
+        InputBuffer kept = BUFFERS.get();
+        int announced = Math.max(0, in.available());
+        InputBuffer b = announced <= MAX_KEPT_BYTES ? kept : new InputBuffer(announced + 1);
         int n = 0;
         while (true) {
             if (n == b.bytes.length) {
-                b.bytes = Arrays.copyOf(b.bytes, b.bytes.length * 2);
+                if (b == kept && n >= MAX_KEPT_BYTES) {
+                    // grew past what a thread may keep: continue in a one-off buffer
+                    InputBuffer big = new InputBuffer(n * 2);
+                    System.arraycopy(b.bytes, 0, big.bytes, 0, n);
+                    b = big;
+                } else {
+                    b.bytes = Arrays.copyOf(b.bytes, Math.min(Integer.MAX_VALUE - 8, b.bytes.length * 2));
+                }
             }
             int read = in.read(b.bytes, n, b.bytes.length - n);
             if (read < 0) {
@@ -43,6 +52,11 @@ public final class InputBuffer {
         }
         b.length = n;
         return b;
+    }
+
+    /** Bytes the calling thread keeps between calls (for tests). */
+    public static int retainedBytes() {
+        return BUFFERS.get().bytes.length;
     }
 
     /** The backing array; only the first {@link #length()} bytes are the value. */

@@ -1,13 +1,15 @@
 package io.kestrel.rpc.serialization.internal;
 
 import io.kestrel.rpc.api.ClassNotAllowedException;
+import io.kestrel.rpc.api.DecodeLimitException;
 import io.kestrel.rpc.api.SerializationException;
 
 /**
  * Turns whatever an engine threw into the framework's exceptions: an allowlist refusal anywhere in
  * the cause chain is rethrown as that {@link ClassNotAllowedException} (engines like to wrap it),
  * everything else becomes a {@link SerializationException} naming the serializer, the direction and
- * the engine's reason, with the original as cause. Not part of the public API.
+ * the engine's reason, with the original as cause. A {@link DecodeLimitException} anywhere in the chain
+ * is reported as such, its message prefixed with the serializer. Not part of the public API.
  */
 public final class SerializationFailures {
     private SerializationFailures() {
@@ -18,6 +20,11 @@ public final class SerializationFailures {
         ClassNotAllowedException refusal = findRefusal(e);
         if (refusal != null) {
             return refusal;
+        }
+        DecodeLimitException limit = findLimit(e);
+        if (limit != null) {
+            return new DecodeLimitException(limit.limit(), serializer + " could not deserialize a value (expected type "
+                    + (expectedType == null ? "unknown" : expectedType.getName()) + "): " + limit.getMessage(), limit);
         }
         return new SerializationException(serializer + " could not deserialize a value (expected type "
                 + (expectedType == null ? "unknown" : expectedType.getName()) + "): " + reason(e)
@@ -40,6 +47,20 @@ public final class SerializationFailures {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof ClassNotAllowedException c) {
                 return c;
+            }
+            if (t.getCause() == t) {
+                break;
+            }
+        }
+        return null;
+    }
+
+    /** The first {@link DecodeLimitException} in the cause chain, or null. */
+    public static DecodeLimitException findLimit(Throwable e) {
+        int guard = 0;
+        for (Throwable t = e; t != null && guard++ < 50; t = t.getCause()) {
+            if (t instanceof DecodeLimitException d) {
+                return d;
             }
             if (t.getCause() == t) {
                 break;

@@ -26,6 +26,18 @@ public final class JavaSerialization implements Serialization {
         return false;
     }
 
+    /**
+     * False. The JDK's {@code ObjectInputFilter} holds a stream to the depth, value-count, hash-nesting
+     * limits and the deadline (checked per object), but it never sees the objects themselves, and
+     * {@code HashSet}/{@code HashMap.readObject} insert (hash) each element inside the JDK: a hash set
+     * holding many back-references to one deep list makes the JDK hash that list once per reference,
+     * work no filter can measure or stop.
+     */
+    @Override
+    public boolean boundsDecodeWork() {
+        return false;
+    }
+
     /** @throws IllegalArgumentException if compatible mode is asked for */
     @Override
     public Serializer create(SerializationOptions options) {

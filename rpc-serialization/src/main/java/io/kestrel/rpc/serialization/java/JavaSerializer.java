@@ -1,6 +1,8 @@
 package io.kestrel.rpc.serialization.java;
 
 import io.kestrel.rpc.api.SerializationException;
+import io.kestrel.rpc.api.serialization.DecodeBudget;
+import io.kestrel.rpc.api.serialization.DecodeLimits;
 import io.kestrel.rpc.api.serialization.SerializationOptions;
 import io.kestrel.rpc.api.serialization.Serializer;
 import io.kestrel.rpc.api.serialization.SerializerIds;
@@ -20,8 +22,10 @@ import java.io.OutputStream;
 final class JavaSerializer implements Serializer {
     private final ClassFilter filter;
     private final ClassLoader loader;
+    private final DecodeLimits limits;
 
     JavaSerializer(SerializationOptions options) {
+        this.limits = options.decodeLimits();
         this.filter = new ClassFilter(options.allowlist());
         this.loader = new AllowlistClassLoader(AllowlistClassLoader.defaultParent(), filter);
     }
@@ -48,9 +52,20 @@ final class JavaSerializer implements Serializer {
     }
 
     @Override
+    public DecodeLimits decodeLimits() {
+        return limits;
+    }
+
+    @Override
     public Object deserialize(InputStream in, Class<?> expectedType) throws SerializationException {
+        return deserialize(in, expectedType, DecodeBudget.of(limits));
+    }
+
+    /** The budget is enforced by the stream's filter: see {@link AllowlistObjectInputStream}. */
+    @Override
+    public Object deserialize(InputStream in, Class<?> expectedType, DecodeBudget budget) throws SerializationException {
         try {
-            return new AllowlistObjectInputStream(in, filter, loader).readObject();
+            return new AllowlistObjectInputStream(in, filter, loader, budget).readObject();
         } catch (IOException | ClassNotFoundException | RuntimeException | StackOverflowError e) {
             throw SerializationFailures.decodeFailed("java", expectedType, e);
         }

@@ -10,7 +10,10 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Hashtable;
 import java.util.IdentityHashMap;
+import io.kestrel.rpc.serialization.internal.DecodeTracker;
+import io.kestrel.rpc.serialization.internal.HashCost;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
@@ -24,13 +27,18 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code ArrayList}, {@code HashMap} and friends, and allocates object arrays, with the size read
  * from the stream. Each element or entry takes at least one byte, so a larger claim is refused.
  * Registered as default serializers for the JDK types kryo pre-sizes (others are created empty).
+ *
+ * <p>For the hash-based ones ({@link HashCost#isHashBased}) they also tell the kryo's
+ * {@link DecodeTracker} that a hash-based set or map starts being filled, so that each element or key
+ * is charged its hash cost before kryo inserts it, and the nesting of such containers is counted.
  */
 final class BoundedCollectionSerializers {
     private static final Class<?>[] PRESIZED_COLLECTIONS = {
         ArrayList.class, HashSet.class, LinkedHashSet.class, ArrayDeque.class, PriorityQueue.class, Vector.class,
     };
     private static final Class<?>[] PRESIZED_MAPS = {
-        HashMap.class, LinkedHashMap.class, IdentityHashMap.class, ConcurrentHashMap.class,
+        HashMap.class, LinkedHashMap.class, IdentityHashMap.class, ConcurrentHashMap.class, Hashtable.class,
+        java.util.WeakHashMap.class,
     };
 
     private BoundedCollectionSerializers() {
@@ -80,6 +88,9 @@ final class BoundedCollectionSerializers {
             boolean set = input.readBoolean();
             int size = input.readVarInt(true);
             check(input, size, "collection elements");
+            if (set) {
+                hashContainer(kryo, false);
+            }
             Collection c = set ? new LinkedHashSet(size) : new ArrayList(size);
             kryo.reference(c);
             for (int i = 0; i < size; i++) {
@@ -106,6 +117,7 @@ final class BoundedCollectionSerializers {
         public Map read(Kryo kryo, Input input, Class<? extends Map> type) {
             int size = input.readVarInt(true);
             check(input, size * 2, "map entries");
+            hashContainer(kryo, true);
             Map m = new LinkedHashMap(size);
             kryo.reference(m);
             for (int i = 0; i < size; i++) {
@@ -121,12 +133,22 @@ final class BoundedCollectionSerializers {
         }
     }
 
+    private static void hashContainer(Kryo kryo, boolean map) {
+        DecodeTracker tracker = TrackingKryo.trackerOf(kryo);
+        if (tracker != null) {
+            tracker.hashContainer(map);
+        }
+    }
+
     /** Checks the element count before kryo creates (and pre-sizes) the collection. */
     @SuppressWarnings({"rawtypes", "unchecked"})
     public static final class BoundedCollectionSerializer extends CollectionSerializer<Collection> {
         @Override
         protected Collection create(Kryo kryo, Input input, Class<? extends Collection> type, int size) {
             check(input, size, "collection elements");
+            if (HashCost.isHashBased(type)) {
+                hashContainer(kryo, false);
+            }
             return super.create(kryo, input, type, size);
         }
     }
@@ -137,6 +159,9 @@ final class BoundedCollectionSerializers {
         @Override
         protected Map create(Kryo kryo, Input input, Class<? extends Map> type, int size) {
             check(input, size, "map entries");
+            if (HashCost.isHashBased(type)) {
+                hashContainer(kryo, true);
+            }
             return super.create(kryo, input, type, size);
         }
     }

@@ -40,7 +40,9 @@ final class JdkThrowableSerializer extends Serializer<Throwable> {
     @Override
     public Throwable read(Kryo kryo, Input input, Class<? extends Throwable> type) {
         try {
-            AllowlistObjectInputStream ois = new AllowlistObjectInputStream(input, filter, kryo.getClassLoader());
+            io.kestrel.rpc.serialization.internal.DecodeTracker tracker = TrackingKryo.trackerOf(kryo);
+            AllowlistObjectInputStream ois = new AllowlistObjectInputStream(input, filter, kryo.getClassLoader(),
+                    tracker == null ? io.kestrel.rpc.api.serialization.DecodeBudget.defaults() : tracker.budget());
             Object value = ois.readObject();
             if (!type.isInstance(value)) {
                 throw new KryoException("Expected a " + type.getName() + " but the embedded JDK stream held "

@@ -28,6 +28,12 @@ public final class KryoSerialization implements Serialization {
         return true;
     }
 
+    /** True: every value read is tracked, hash keys are costed before insertion ({@code TrackingKryo}). */
+    @Override
+    public boolean boundsDecodeWork() {
+        return true;
+    }
+
     @Override
     public Serializer create(SerializationOptions options) {
         return new KryoSerializer(options);

@@ -8,6 +8,8 @@ import com.esotericsoftware.kryo.util.DefaultInstantiatorStrategy;
 import com.esotericsoftware.kryo.util.MapReferenceResolver;
 import com.esotericsoftware.kryo.util.Pool;
 import io.kestrel.rpc.api.SerializationException;
+import io.kestrel.rpc.api.serialization.DecodeBudget;
+import io.kestrel.rpc.api.serialization.DecodeLimits;
 import io.kestrel.rpc.api.serialization.SerializationOptions;
 import io.kestrel.rpc.api.serialization.Serializer;
 import io.kestrel.rpc.api.serialization.SerializerIds;
@@ -35,12 +37,13 @@ import org.objenesis.strategy.StdInstantiatorStrategy;
 final class KryoSerializer implements Serializer {
     private static final int BUFFER_BYTES = 4096;
     private static final byte[] NO_BYTES = new byte[0];
-    /** Buffers that grew beyond this while writing a large value are not kept in the pool. */
-    private static final int MAX_POOLED_BUFFER_BYTES = 256 * 1024;
+    /** An output buffer that grew beyond this while writing a large value is replaced before pooling. */
+    static final int MAX_POOLED_BUFFER_BYTES = InputBuffer.MAX_KEPT_BYTES;
 
     private final ClassFilter filter;
     private final List<Class<?>> registered;
     private final boolean compatible;
+    private final DecodeLimits limits;
     private final ClassLoader loader;
     private final Pool<Engine> pool;
 
@@ -48,6 +51,7 @@ final class KryoSerializer implements Serializer {
         this.filter = new ClassFilter(options.allowlist());
         this.registered = options.registeredClasses();
         this.compatible = options.compatible();
+        this.limits = options.decodeLimits();
         this.loader = new AllowlistClassLoader(AllowlistClassLoader.defaultParent(), filter);
         int capacity = Math.max(16, Runtime.getRuntime().availableProcessors() * 4);
         this.pool = new Pool<>(true, false, capacity) {
@@ -61,17 +65,17 @@ final class KryoSerializer implements Serializer {
 
     /** One pooled unit: a configured kryo and its buffers. */
     private static final class Engine {
-        final Kryo kryo;
+        final TrackingKryo kryo;
         final Output output = new Output(BUFFER_BYTES, -1);
         final BoundedInput input = new BoundedInput(BUFFER_BYTES);
 
-        Engine(Kryo kryo) {
+        Engine(TrackingKryo kryo) {
             this.kryo = kryo;
         }
     }
 
-    private Kryo newKryo() {
-        Kryo kryo = new Kryo(new AllowlistClassResolver(filter), new MapReferenceResolver());
+    private TrackingKryo newKryo() {
+        TrackingKryo kryo = new TrackingKryo(new AllowlistClassResolver(filter), new MapReferenceResolver());
         kryo.setRegistrationRequired(false);
         kryo.setWarnUnregisteredClasses(false);
         kryo.setReferences(true);
@@ -116,9 +120,24 @@ final class KryoSerializer implements Serializer {
     }
 
     @Override
+    public DecodeLimits decodeLimits() {
+        return limits;
+    }
+
+    @Override
     public Object deserialize(InputStream in, Class<?> expectedType) throws SerializationException {
+        return deserialize(in, expectedType, DecodeBudget.of(limits));
+    }
+
+    /**
+     * Every value kryo reads is reported to the engine's {@link TrackingKryo} tracker (depth, count,
+     * deadline, hash cost of keys before insertion); see {@link BoundedCollectionSerializers}.
+     */
+    @Override
+    public Object deserialize(InputStream in, Class<?> expectedType, DecodeBudget budget) throws SerializationException {
         Engine engine = pool.obtain();
         boolean healthy = false;
+        engine.kryo.tracker.start(budget);
         try {
             // The whole value in memory, so every claimed length can be checked against what is left.
             InputBuffer buffer = InputBuffer.readAll(in);
@@ -135,12 +154,30 @@ final class KryoSerializer implements Serializer {
     }
 
     private void release(Engine engine, boolean healthy) {
+        engine.kryo.tracker.finish();
         engine.output.setOutputStream(null);
         engine.input.setBuffer(NO_BYTES); // do not keep the thread's input buffer reachable from the pool
+        if (engine.output.getBuffer().length > MAX_POOLED_BUFFER_BYTES) {
+            // a large value grew it: keep the engine (costly to build) but not the large buffer
+            engine.output.setBuffer(new byte[BUFFER_BYTES], -1);
+        }
         // After a failure kryo may hold half a graph; drop the instance rather than reuse it.
-        if (healthy && engine.output.getBuffer().length <= MAX_POOLED_BUFFER_BYTES) {
+        if (healthy) {
             pool.free(engine);
         }
+    }
+
+    /** Bytes of buffers held by the engines now idle in the pool (for tests; briefly takes them all). */
+    long pooledBufferBytes() {
+        java.util.List<Engine> idle = new java.util.ArrayList<>();
+        long bytes = 0;
+        for (int n = pool.getFree(); n > 0; n--) {
+            Engine e = pool.obtain();
+            idle.add(e);
+            bytes += e.output.getBuffer().length + (e.input.getBuffer() == null ? 0 : e.input.getBuffer().length);
+        }
+        idle.forEach(pool::free);
+        return bytes;
     }
 
     @Override
