@@ -79,7 +79,7 @@ class HostileLoadTest {
     @BeforeEach
     void startGoodClientAndSampler() {
         assertEquals("warm", good.echo("warm"));
-        client = new GoodClient();
+        client = new GoodClient(good);
         memory = new MemorySampler();
     }
 
@@ -229,10 +229,12 @@ class HostileLoadTest {
         final AtomicInteger ok = new AtomicInteger();
         final AtomicInteger failed = new AtomicInteger();
         final AtomicReference<String> firstFailure = new AtomicReference<>();
+        private final EchoService service;
         private volatile boolean running = true;
         private final Thread thread = new Thread(this::run, "good-client");
 
-        GoodClient() {
+        GoodClient(EchoService service) {
+            this.service = service;
             thread.start();
         }
 
@@ -240,7 +242,7 @@ class HostileLoadTest {
             for (int i = 0; running; i++) {
                 String text = "good-" + i;
                 try {
-                    String answer = good.echo(text);
+                    String answer = service.echo(text);
                     if (text.equals(answer)) {
                         ok.incrementAndGet();
                     } else {

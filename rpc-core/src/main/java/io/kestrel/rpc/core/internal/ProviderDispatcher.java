@@ -24,6 +24,7 @@ import java.util.stream.Collectors;
 
 /** The provider's table of exported methods, looked up by descriptor. Thread-safe. */
 public final class ProviderDispatcher implements ServerDispatcher {
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ProviderDispatcher.class);
     private final Map<String, ExportedMethod> methods = new ConcurrentHashMap<>();
     private final Map<ServiceKey, List<String>> services = new ConcurrentHashMap<>();
     private final SerializerCache serializers;
@@ -51,6 +52,14 @@ public final class ProviderDispatcher implements ServerDispatcher {
             throw new IllegalStateException("service " + key + " is already exported by this runtime");
         }
         Set<Byte> accepted = acceptedIds(config);
+        for (byte id : accepted) {
+            Serialization s = Serializations.installed().byId(id);
+            if (!s.boundsDecodeWork()) {
+                log.warn("Service {} accepts {}, whose reader cannot bound its decoding work: a caller can send a"
+                        + " small value that keeps a business thread busy for minutes (nested hash sets, 'SerialDOS')."
+                        + " Accept it only from trusted callers, or choose fory, kryo, fst or hessian2", key, s.name());
+            }
+        }
         List<String> descriptors = new ArrayList<>();
         for (Method m : RemoteMethods.of(config.interfaceClass())) {
             String d = MethodRef.descriptor(key, m);

@@ -1,6 +1,7 @@
 package io.kestrel.rpc.transport.internal;
 
 import io.kestrel.rpc.api.SerializationException;
+import io.kestrel.rpc.api.serialization.DecodeBudget;
 import io.kestrel.rpc.api.serialization.Serializer;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufInputStream;
@@ -78,6 +79,17 @@ public final class RequestDecoder {
      * @throws SerializationException when an argument cannot be read
      */
     public static Object[] readArguments(ByteBuf body, Class<?>[] types, Serializer serializer) {
+        return readArguments(body, types, serializer, DecodeBudget.of(serializer.decodeLimits()));
+    }
+
+    /**
+     * Reads the arguments spending at most {@code budget} (depth, values, hash work, the call's
+     * deadline), shared by all of them.
+     *
+     * @throws io.kestrel.rpc.api.SerializationException when an argument cannot be read or the
+     *     budget is spent (a decode limit, named in the message with its setting)
+     */
+    public static Object[] readArguments(ByteBuf body, Class<?>[] types, Serializer serializer, DecodeBudget budget) {
         Object[] args = new Object[types.length];
         if (types.length == 0) {
             return args;
@@ -96,7 +108,7 @@ public final class RequestDecoder {
         for (int i = 0; i < types.length; i++) {
             ByteBuf slice = body.readSlice(lengths[i]);
             try (ByteBufInputStream in = new ByteBufInputStream(slice)) {
-                args[i] = serializer.deserialize(in, types[i]);
+                args[i] = serializer.deserialize(in, types[i], budget);
             } catch (IOException e) {
                 throw new SerializationException("reading argument " + i + " failed: " + e.getMessage(), e);
             }

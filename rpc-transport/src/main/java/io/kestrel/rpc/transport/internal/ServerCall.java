@@ -1,5 +1,6 @@
 package io.kestrel.rpc.transport.internal;
 
+import io.kestrel.rpc.api.serialization.DecodeBudget;
 import io.kestrel.rpc.api.serialization.Serializer;
 import io.kestrel.rpc.transport.ServerMethod;
 import io.kestrel.rpc.transport.Status;
@@ -55,7 +56,11 @@ final class ServerCall implements Runnable {
             }
             Object[] args;
             try {
-                args = RequestDecoder.readArguments(frame.body, method.parameterTypes(), serializer);
+                // decoding stops at the serializer's limits, and when the caller's deadline passes
+                DecodeBudget budget = timeoutMs > 0
+                        ? DecodeBudget.withDeadline(serializer.decodeLimits(), receivedNanos + timeoutMs * 1_000_000L)
+                        : DecodeBudget.of(serializer.decodeLimits());
+                args = RequestDecoder.readArguments(frame.body, method.parameterTypes(), serializer, budget);
             } catch (RuntimeException e) {
                 out.error(frame, Status.BAD_REQUEST, "cannot decode the arguments of " + method.displayName()
                         + " with " + serializer.name() + ": " + e.getMessage());
