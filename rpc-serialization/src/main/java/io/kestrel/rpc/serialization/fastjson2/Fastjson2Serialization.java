@@ -39,9 +39,9 @@ public final class Fastjson2Serialization implements Serialization {
     /**
      * False: besides allocating at claimed lengths, fastjson2's JSONB reader fills sets and maps and
      * reads every value inside its own final classes, with no hook to count values, cost a key's hash
-     * before insertion or look at the clock; only its nesting depth can be capped ({@code maxLevel},
-     * set from {@code maxDepth}). It could be bounded only by a pre-pass over the bytes, which its
-     * {@code skipValue()} cannot do for values it writes itself (symbol-encoded names).
+     * before insertion or look at the clock, and its {@code maxLevel} is not applied to nested JSONB
+     * arrays. It could be bounded only by a pre-pass over the bytes, which its {@code skipValue()}
+     * cannot do for values it writes itself (symbol-encoded names).
      */
     @Override
     public boolean boundsDecodeWork() {

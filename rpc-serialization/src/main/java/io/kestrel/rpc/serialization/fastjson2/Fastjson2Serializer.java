@@ -24,10 +24,11 @@ import java.io.OutputStream;
  * without getters round-trip), writes class names and detects references (shared and cyclic);
  * reading resolves every type name through {@link AllowlistAutoTypeHandler}.
  *
- * <p>Decode budget: only the depth limit is applied (fastjson2's {@code maxLevel}), and the deadline
- * is looked at before reading starts. fastjson2's JSONB reader offers no hook per value or per
- * insertion, so value counts, hash nesting, hash work and a deadline passing mid-value cannot be
- * enforced: see {@link Fastjson2Serialization#boundsDecodeWork()}.
+ * <p>Decode budget: the deadline is looked at before reading starts, and {@code maxDepth} is passed
+ * as fastjson2's {@code maxLevel} (which its JSONB reader does not apply to nested arrays, as tests
+ * show; where it does refuse, the refusal is reported as the depth limit). fastjson2's JSONB reader
+ * offers no hook per value or per insertion, so depth, value counts, hash nesting, hash work and a
+ * deadline passing mid-value cannot be enforced: see {@link Fastjson2Serialization#boundsDecodeWork()}.
  */
 final class Fastjson2Serializer implements Serializer {
     private static final JSONWriter.Feature[] WRITE_FEATURES = {
@@ -95,8 +96,21 @@ final class Fastjson2Serializer implements Serializer {
                 return value;
             }
         } catch (IOException | RuntimeException | StackOverflowError e) {
-            throw SerializationFailures.decodeFailed("fastjson2", expectedType, e);
+            throw SerializationFailures.decodeFailed("fastjson2", expectedType, depthLimit(e, budget));
         }
+    }
+
+    /** fastjson2's own "level too large" refusal as ours, naming the setting; anything else as it is. */
+    private static Throwable depthLimit(Throwable e, DecodeBudget budget) {
+        for (Throwable t = e; t != null && t.getCause() != t; t = t.getCause()) {
+            if (t.getMessage() != null && t.getMessage().contains("level too large")) {
+                io.kestrel.rpc.api.DecodeLimitException limit = budget.refused(DecodeLimits.Limit.DEPTH,
+                        "values are nested more than " + budget.limits().maxDepth() + " deep");
+                limit.initCause(t);
+                return limit;
+            }
+        }
+        return e;
     }
 
     @Override

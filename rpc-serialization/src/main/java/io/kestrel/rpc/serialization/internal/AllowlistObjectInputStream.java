@@ -40,8 +40,9 @@ public final class AllowlistObjectInputStream extends ObjectInputStream {
     private final DecodeBudget budget;
     /** Depth of the enclosing engine's value when this stream started (0 for a stream of its own). */
     private final int baseDepth;
-    /** Whether the object last seen at each depth (1-based) is a hash-based container. */
-    private boolean[] hashedAt = new boolean[16];
+    /** Depths of the hash-based sets and maps being read, outermost first. */
+    private int[] hashDepths = new int[8];
+    private int hashCount;
 
     public AllowlistObjectInputStream(InputStream in, ClassFilter filter, ClassLoader loader, DecodeBudget budget)
             throws IOException {
@@ -59,7 +60,16 @@ public final class AllowlistObjectInputStream extends ObjectInputStream {
         setObjectInputFilter(this::checkInput);
     }
 
-    /** Holds the stream to the budget; a refusal throws, and the JDK keeps it as the cause of its own. */
+    /**
+     * Holds the stream to the budget; a refusal throws, and the JDK keeps it as the cause of its own.
+     *
+     * <p>Hash nesting: the JDK calls the filter at least once for every object it reads (its class
+     * descriptor, or the back-reference to it), at the object's depth, and {@code HashSet},
+     * {@code HashMap} (and their linked variants) and {@code Hashtable} announce their table as a
+     * {@code Map.Entry[]} at their own depth before reading any element. So the hash containers being
+     * read are those announced at a depth less than the current one; any call at depth d means those
+     * announced at d or deeper are finished.
+     */
     private void checkBudget(ObjectInputFilter.FilterInfo info) {
         budget.element();
         long depth = info.depth();
@@ -67,27 +77,20 @@ public final class AllowlistObjectInputStream extends ObjectInputStream {
         if (depth + baseDepth > limit) {
             throw budget.refused(DecodeLimits.Limit.DEPTH, "values are nested more than " + limit + " deep");
         }
-        Class<?> type = info.serialClass();
-        if (type == null || depth < 1) {
-            return; // a back-reference: nothing new on the path
-        }
-        if (type.isArray() && Map.Entry.class.isAssignableFrom(type.getComponentType())) {
-            return; // a hash map or set announcing its table, not a new object on the path
-        }
         int d = (int) depth;
-        if (d >= hashedAt.length) {
-            hashedAt = java.util.Arrays.copyOf(hashedAt, Math.max(d + 1, hashedAt.length * 2));
+        while (hashCount > 0 && hashDepths[hashCount - 1] >= d) {
+            hashCount--;
         }
-        hashedAt[d] = HashCost.isHashBased(type);
-        int nesting = 0;
-        for (int i = 1; i <= d; i++) {
-            if (hashedAt[i]) {
-                nesting++;
+        Class<?> type = info.serialClass();
+        if (type != null && type.isArray() && Map.Entry.class.isAssignableFrom(type.getComponentType())) {
+            if (hashCount == hashDepths.length) {
+                hashDepths = java.util.Arrays.copyOf(hashDepths, hashCount * 2);
             }
-        }
-        if (nesting > budget.limits().maxHashNesting()) {
-            throw budget.refused(DecodeLimits.Limit.HASH_NESTING, "hash-based sets and maps are nested more than "
-                    + budget.limits().maxHashNesting() + " deep inside one another (each level re-hashes everything below it)");
+            hashDepths[hashCount++] = d;
+            if (hashCount + budget.hashNesting() > budget.limits().maxHashNesting()) {
+                throw budget.refused(DecodeLimits.Limit.HASH_NESTING, "hash-based sets and maps are nested more than "
+                        + budget.limits().maxHashNesting() + " deep inside one another (each level re-hashes everything below it)");
+            }
         }
     }
 

@@ -1,0 +1,2 @@
+/** Tests of the shared serialization helpers. */
+package io.kestrel.rpc.serialization.internal;
