@@ -5,6 +5,7 @@ import io.kestrel.rpc.api.RemoteInvocationException;
 import io.kestrel.rpc.api.RpcException;
 import io.kestrel.rpc.api.SerializationException;
 import io.kestrel.rpc.api.serialization.ClassAllowlist;
+import io.kestrel.rpc.api.serialization.DecodeBudget;
 import io.kestrel.rpc.api.serialization.Serializer;
 import io.kestrel.rpc.transport.RpcRequest;
 import io.kestrel.rpc.transport.Status;
@@ -48,7 +49,7 @@ public final class ResponseDecoder {
                         + f.bodyLength + " bytes, over this consumer's payload limit of " + payloadBytes
                         + " bytes; return less data or raise payload on the reference"));
             } else if (f.status == Status.OK.code()) {
-                call.future.complete(readValue(f, request));
+                call.future.complete(readValue(f, call));
             } else if (f.status == Status.SERVICE_ERROR.code()) {
                 call.future.completeExceptionally(remoteException(f, request, where));
             } else {
@@ -60,13 +61,18 @@ public final class ResponseDecoder {
         }
     }
 
-    private Object readValue(Frame f, RpcRequest request) throws IOException {
+    /** The result, read within the serializer's decode limits and the call's own deadline. */
+    private Object readValue(Frame f, PendingCall call) throws IOException {
+        RpcRequest request = call.request;
         ByteBuf body = f.body;
         if (body.readByte() == ResponseEncoder.RESULT_NULL) {
             return null;
         }
+        Serializer serializer = serializer(f, request);
+        DecodeBudget budget = DecodeBudget.withDeadline(serializer.decodeLimits(),
+                call.startNanos + request.timeoutMillis() * 1_000_000L);
         try (ByteBufInputStream in = new ByteBufInputStream(body)) {
-            return serializer(f, request).deserialize(in, request.returnType());
+            return serializer.deserialize(in, request.returnType(), budget);
         }
     }
 

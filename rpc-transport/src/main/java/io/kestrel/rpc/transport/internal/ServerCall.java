@@ -1,6 +1,8 @@
 package io.kestrel.rpc.transport.internal;
 
+import io.kestrel.rpc.api.DecodeLimitException;
 import io.kestrel.rpc.api.serialization.DecodeBudget;
+import io.kestrel.rpc.api.serialization.DecodeLimits;
 import io.kestrel.rpc.api.serialization.Serializer;
 import io.kestrel.rpc.transport.ServerMethod;
 import io.kestrel.rpc.transport.Status;
@@ -62,7 +64,10 @@ final class ServerCall implements Runnable {
                         : DecodeBudget.of(serializer.decodeLimits());
                 args = RequestDecoder.readArguments(frame.body, method.parameterTypes(), serializer, budget);
             } catch (RuntimeException e) {
-                out.error(frame, Status.BAD_REQUEST, "cannot decode the arguments of " + method.displayName()
+                // the caller's deadline passing while decoding means nobody waits for the answer any more
+                Status status = e instanceof DecodeLimitException d && d.limit() == DecodeLimits.Limit.DEADLINE
+                        ? Status.SERVER_TIMEOUT : Status.BAD_REQUEST;
+                out.error(frame, status, "cannot decode the arguments of " + method.displayName()
                         + " with " + serializer.name() + ": " + e.getMessage());
                 return;
             } finally {
