@@ -151,7 +151,7 @@ public final class ClusterInvoker {
      * A provider does not tell unknown callers what it exports; the consumer adds what the
      * provider's registry record says, which it may know.
      */
-    private static Throwable explained(Throwable e, ProviderInfo provider) {
+    static Throwable explained(Throwable e, ProviderInfo provider) {
         if (e instanceof ServiceNotFoundException && !provider.methods().isEmpty()) {
             return new ServiceNotFoundException(e.getMessage() + " (this consumer's registry record of "
                     + provider.address() + " lists the methods " + provider.methods() + ")");
