@@ -35,9 +35,8 @@ import org.slf4j.LoggerFactory;
  * <p>A facade over one-job parts: {@link ConnectionState} (its life), {@link PendingCalls} (calls
  * waiting for answers, with their deadlines: a timeout fails the call with
  * {@link RpcTimeoutException}), a {@link WriteQueue} (writes from many threads, one flush per
- * batch) and the pipeline built by {@link ClientTransport#bootstrap}, whose last handler is this
- * class's lifecycle (state changes, reconnect).
- * When the connection closes, every pending call fails at once with {@link TransportException} and
+ * batch) and the pipeline built by {@link ClientTransport#bootstrap}, ending in this class's
+ * lifecycle handler (state changes, reconnect). When the connection closes, every pending call fails at once with {@link TransportException} and
  * it is reopened in the background with exponential backoff (100 ms doubling to 5 s). While it is
  * not {@link ConnectionState#READY}, calls fail at once with {@link ConnectionUnavailableException}
  * (not sent). Thread-safe.
