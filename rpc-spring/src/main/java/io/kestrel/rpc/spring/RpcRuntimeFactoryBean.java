@@ -34,7 +34,7 @@ import org.springframework.core.env.Environment;
  *   <tr><td>{@code rpc.protocol.port}, {@code .host}, {@code .advertised-host}, {@code .serialization},
  *       {@code .optimizer}, {@code .threads}, {@code .queues}, {@code .iothreads}, {@code .payload},
  *       {@code .allowed-packages}, {@code .compatible}, {@code .heartbeat}, {@code .shutdown-timeout}</td>
- *       <td>as {@link ProtocolConfig.Builder}: 127.0.0.1:20880, kryo</td></tr>
+ *       <td>as {@link ProtocolConfig.Builder}: 127.0.0.1:20880, fory</td></tr>
  * </table>
  *
  * <p>The runtime is closed by {@link KestrelRpcLifecycle#stop()} when the context closes (and, as a

@@ -46,6 +46,6 @@ public @interface RpcService {
     /** Relative weight for weighted load balancing. Default 100. */
     String weight() default "";
 
-    /** Serialization names accepted; empty means every installed one. */
+    /** Serialization names accepted; empty means the protocol's serialization only. */
     String[] serialization() default {};
 }

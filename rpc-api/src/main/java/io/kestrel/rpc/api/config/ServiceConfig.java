@@ -74,8 +74,8 @@ public final class ServiceConfig<T> {
 
     /**
      * Serialization names the service accepts ({@code serialization} on {@code <rpc:service>}); empty
-     * means the default: every installed serialization that bounds the lengths a byte stream claims
-     * (all built-in ones but fastjson2), plus the protocol's serialization. Each enforces the allowlist.
+     * means the default: the protocol's serialization only, so a caller cannot pick the decoder
+     * (list more during a migration). Each enforces the allowlist and its decode limits.
      */
     public Set<String> serializations() {
         return serializations;
