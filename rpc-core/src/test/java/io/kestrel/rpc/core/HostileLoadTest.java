@@ -312,20 +312,8 @@ class HostileLoadTest {
     }
 
     static void write(OutputStream out, long id, int ref, String descriptor, byte[] args) throws IOException {
-        ByteArrayOutputStream body = new ByteArrayOutputStream();
-        varint(body, ref);
-        if (descriptor != null) {
-            byte[] d = descriptor.getBytes(StandardCharsets.UTF_8);
-            varint(body, d.length);
-            body.write(d);
-        }
-        varint(body, 10_000);
-        varint(body, 0);
-        body.write(args);
-        DataOutputStream data = new DataOutputStream(out);
-        header(data, 0x03 | (descriptor != null ? 0x08 : 0), id, body.size());
-        body.writeTo(data);
-        data.flush();
+        out.write(RawClient.requestFrame(id, SerializerIds.KRYO, ref, descriptor, 10_000, args));
+        out.flush();
     }
 
     static void header(DataOutputStream out, int flags, long id, int bodyLength) throws IOException {
@@ -336,14 +324,6 @@ class HostileLoadTest {
         out.writeByte(0);
         out.writeLong(id);
         out.writeInt(bodyLength);
-    }
-
-    static void varint(ByteArrayOutputStream out, int v) {
-        while ((v & ~0x7F) != 0) {
-            out.write((v & 0x7F) | 0x80);
-            v >>>= 7;
-        }
-        out.write(v);
     }
 
     static void await(String what, BooleanSupplier condition) throws InterruptedException {

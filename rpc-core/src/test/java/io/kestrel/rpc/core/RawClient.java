@@ -60,20 +60,38 @@ final class RawClient implements AutoCloseable {
 
     /** A two-way request; {@code descriptor} non-null defines {@code methodRef} with it. */
     void writeRequest(long requestId, int serializationId, int methodRef, String descriptor, byte[] args) throws IOException {
+        out.write(requestFrame(requestId, serializationId, methodRef, descriptor, 5000, args));
+        out.flush();
+    }
+
+    /** The bytes of a whole two-way request frame, as a consumer writes it (hostile tests send them raw). */
+    static byte[] requestFrame(long requestId, int serializationId, int methodRef, String descriptor, int timeoutMillis,
+            byte[] args) {
         ByteArrayOutputStream body = new ByteArrayOutputStream();
         varint(body, methodRef);
         if (descriptor != null) {
             byte[] d = descriptor.getBytes(StandardCharsets.UTF_8);
             varint(body, d.length);
-            body.write(d);
+            body.writeBytes(d);
         }
-        varint(body, 5000); // timeout
+        varint(body, timeoutMillis);
         varint(body, 0); // attachments
-        body.write(args);
-        int flags = 0x01 | 0x02 | (descriptor != null ? 0x08 : 0);
-        writeHeader(flags, serializationId, requestId, body.size());
-        out.write(body.toByteArray());
-        out.flush();
+        body.writeBytes(args);
+        ByteArrayOutputStream frame = new ByteArrayOutputStream(18 + body.size());
+        DataOutputStream header = new DataOutputStream(frame);
+        try {
+            header.writeShort(MAGIC);
+            header.writeByte(1);
+            header.writeByte(0x01 | 0x02 | (descriptor != null ? 0x08 : 0));
+            header.writeByte(serializationId);
+            header.writeByte(0);
+            header.writeLong(requestId);
+            header.writeInt(body.size());
+        } catch (IOException impossible) {
+            throw new java.io.UncheckedIOException(impossible);
+        }
+        frame.writeBytes(body.toByteArray());
+        return frame.toByteArray();
     }
 
     private static void varint(ByteArrayOutputStream out, int v) {

@@ -10,30 +10,14 @@ import java.io.IOException;
  * checked by {@link LengthBudget#claim} before the wrapped deserializer can allocate for it.
  * Everything else is passed through unchanged, so the wire format does not change.
  */
-final class BoundedDeserializer implements Deserializer {
-    private final Deserializer delegate;
+final class BoundedDeserializer extends ForwardingDeserializer {
 
     private BoundedDeserializer(Deserializer delegate) {
-        this.delegate = delegate;
+        super(delegate);
     }
 
     static Deserializer wrap(Deserializer d) {
         return d == null || d instanceof BoundedDeserializer ? d : new BoundedDeserializer(d);
-    }
-
-    @Override
-    public Class<?> getType() {
-        return delegate.getType();
-    }
-
-    @Override
-    public boolean isReadResolve() {
-        return delegate.isReadResolve();
-    }
-
-    @Override
-    public Object readObject(AbstractHessianInput in) throws IOException {
-        return delegate.readObject(in);
     }
 
     @Override
@@ -51,11 +35,6 @@ final class BoundedDeserializer implements Deserializer {
     }
 
     @Override
-    public Object readMap(AbstractHessianInput in) throws IOException {
-        return delegate.readMap(in);
-    }
-
-    @Override
     public Object[] createFields(int len) {
         try {
             LengthBudget.claim(len, "the field names of " + describe());
@@ -65,21 +44,6 @@ final class BoundedDeserializer implements Deserializer {
             throw new IllegalStateException(e.getMessage(), e);
         }
         return delegate.createFields(len);
-    }
-
-    @Override
-    public Object createField(String name) {
-        return delegate.createField(name);
-    }
-
-    @Override
-    public Object readObject(AbstractHessianInput in, Object[] fields) throws IOException {
-        return delegate.readObject(in, fields);
-    }
-
-    @Override
-    public Object readObject(AbstractHessianInput in, String[] fieldNames) throws IOException {
-        return delegate.readObject(in, fieldNames);
     }
 
     private String describe() {

@@ -23,12 +23,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * inserted. Anything else (reading the container as an object, its type) is passed to hessian's own
  * deserializer.
  */
-final class HashContainerDeserializer implements Deserializer {
-    private final Deserializer delegate;
+final class HashContainerDeserializer extends ForwardingDeserializer {
     private final Class<?> created;
 
     private HashContainerDeserializer(Deserializer delegate, Class<?> created) {
-        this.delegate = delegate;
+        super(delegate);
         this.created = created;
     }
 
@@ -114,41 +113,6 @@ final class HashContainerDeserializer implements Deserializer {
         }
         budget.exitHashed();
         return set;
-    }
-
-    @Override
-    public Class<?> getType() {
-        return delegate.getType();
-    }
-
-    @Override
-    public boolean isReadResolve() {
-        return delegate.isReadResolve();
-    }
-
-    @Override
-    public Object readObject(AbstractHessianInput in) throws IOException {
-        return delegate.readObject(in);
-    }
-
-    @Override
-    public Object[] createFields(int len) {
-        return delegate.createFields(len);
-    }
-
-    @Override
-    public Object createField(String name) {
-        return delegate.createField(name);
-    }
-
-    @Override
-    public Object readObject(AbstractHessianInput in, Object[] fields) throws IOException {
-        return delegate.readObject(in, fields);
-    }
-
-    @Override
-    public Object readObject(AbstractHessianInput in, String[] fieldNames) throws IOException {
-        return delegate.readObject(in, fieldNames);
     }
 
     @Override
