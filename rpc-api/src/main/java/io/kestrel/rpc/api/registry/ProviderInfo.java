@@ -6,11 +6,14 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * One provider of one service, as published in the registry. Immutable.
@@ -19,7 +22,8 @@ import java.util.Optional;
  * {@code kestrel://10.0.0.5:20880/com.example.UserService?version=1.0&group=a&serialization=8,2&weight=100&methods=get,list&timeout=500}.
  * That string is a registry storage format, not a configuration API. {@code timeout} (milliseconds) is
  * present only when the service sets one; records written before it existed, and records without it,
- * read as "no published timeout". Unknown parameters are ignored, so older readers accept newer records.
+ * read as "no published timeout". Every other parameter is an {@linkplain #attributes() attribute}: kept,
+ * written back, and ignored by readers that do not know it, so older readers accept newer records.
  */
 public final class ProviderInfo {
     private final String host;
@@ -29,6 +33,16 @@ public final class ProviderInfo {
     private final int weight;
     private final List<String> methods;
     private final Duration timeout;
+    private final Map<String, String> attributes;
+
+    /** Attribute: the provider's application name ({@code <rpc:application name>}). */
+    public static final String APPLICATION = "application";
+    /** Attribute: the provider process's id. */
+    public static final String PID = "pid";
+    /** Attribute: when the provider process started, epoch milliseconds. */
+    public static final String START_TIME = "start-time";
+    /** Attribute: the Kestrel RPC version the provider runs. */
+    public static final String FRAMEWORK_VERSION = "kestrel-version";
 
     /** A provider that publishes no timeout. */
     public ProviderInfo(String host, int port, ServiceKey service, List<Byte> serializationIds, int weight,
@@ -42,6 +56,11 @@ public final class ProviderInfo {
      */
     public ProviderInfo(String host, int port, ServiceKey service, List<Byte> serializationIds, int weight,
             List<String> methods, Duration timeout) {
+        this(host, port, service, serializationIds, weight, methods, timeout, Map.of());
+    }
+
+    private ProviderInfo(String host, int port, ServiceKey service, List<Byte> serializationIds, int weight,
+            List<String> methods, Duration timeout, Map<String, String> attributes) {
         if (host == null || host.isBlank()) {
             throw new IllegalArgumentException("provider host must not be empty");
         }
@@ -61,6 +80,49 @@ public final class ProviderInfo {
             throw new IllegalArgumentException("provider timeout must be at least 1 ms, was " + timeout);
         }
         this.timeout = timeout == null ? null : Duration.ofMillis(timeout.toMillis());
+        TreeMap<String, String> sorted = new TreeMap<>();
+        attributes.forEach((k, v) -> {
+            if (k == null || k.isBlank() || RESERVED.contains(k)) {
+                throw new IllegalArgumentException("provider attribute name '" + k + "' is empty or reserved");
+            }
+            if (v != null) {
+                sorted.put(k, v);
+            }
+        });
+        this.attributes = Collections.unmodifiableMap(sorted);
+    }
+
+    private static final Set<String> RESERVED = Set.of("version", "group", "serialization", "weight", "methods",
+            "timeout");
+
+    /**
+     * This record with {@code extra} added to its attributes (a null value removes the attribute).
+     *
+     * @throws IllegalArgumentException if a name is empty or one of the record's own parameters
+     */
+    public ProviderInfo withAttributes(Map<String, String> extra) {
+        Map<String, String> merged = new TreeMap<>(attributes);
+        extra.forEach((k, v) -> {
+            if (v == null) {
+                merged.remove(k);
+            } else {
+                merged.put(k, v);
+            }
+        });
+        return new ProviderInfo(host, port, service, serializationIds, weight, methods, timeout, merged);
+    }
+
+    /**
+     * Everything else the provider published: application, pid, start time, framework version (see the
+     * constants) and whatever newer versions add. Sorted by name, unmodifiable.
+     */
+    public Map<String, String> attributes() {
+        return attributes;
+    }
+
+    /** One attribute; empty when the provider did not publish it. */
+    public Optional<String> attribute(String name) {
+        return Optional.ofNullable(attributes.get(name));
     }
 
     public String host() {
@@ -118,6 +180,7 @@ public final class ProviderInfo {
         if (timeout != null) {
             sb.append("&timeout=").append(timeout.toMillis());
         }
+        attributes.forEach((k, v) -> sb.append('&').append(enc(k)).append('=').append(enc(v)));
         return sb.toString();
     }
 
@@ -144,7 +207,7 @@ public final class ProviderInfo {
                 for (String kv : rest.substring(q + 1).split("&")) {
                     int eq = kv.indexOf('=');
                     if (eq > 0) {
-                        params.put(kv.substring(0, eq), dec(kv.substring(eq + 1)));
+                        params.put(dec(kv.substring(0, eq)), dec(kv.substring(eq + 1)));
                     }
                 }
             }
@@ -162,8 +225,11 @@ public final class ProviderInfo {
             }
             int weight = Integer.parseInt(params.getOrDefault("weight", "100"));
             String timeout = params.get("timeout");
+            Map<String, String> attributes = new LinkedHashMap<>(params);
+            attributes.keySet().removeAll(RESERVED);
             return new ProviderInfo(host, port, new ServiceKey(iface, params.get("version"), params.get("group")),
-                    ids, weight, methods, timeout == null ? null : Duration.ofMillis(Long.parseLong(timeout)));
+                    ids, weight, methods, timeout == null ? null : Duration.ofMillis(Long.parseLong(timeout)),
+                    attributes);
         } catch (RuntimeException e) {
             throw new IllegalArgumentException("Malformed provider record '" + url + "': " + e.getMessage(), e);
         }

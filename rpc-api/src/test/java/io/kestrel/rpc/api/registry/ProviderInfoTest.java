@@ -49,4 +49,19 @@ class ProviderInfoTest {
         assertTrue(e.getMessage().startsWith("Malformed provider record '" + bad + "'"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> ProviderInfo.fromUrl(bad.replace("soon", "0")));
     }
+
+    @Test
+    void attributesRoundTripSortedAndEncodedAndCannotShadowOwnParameters() {
+        ProviderInfo base = new ProviderInfo("10.0.0.5", 20880, SERVICE, List.of((byte) 28), 100, List.of("get"));
+        ProviderInfo withApp = base.withAttributes(java.util.Map.of(ProviderInfo.PID, "4242",
+                ProviderInfo.APPLICATION, "order service & co"));
+        assertEquals(base.toUrl() + "&application=order+service+%26+co&pid=4242", withApp.toUrl());
+        ProviderInfo read = ProviderInfo.fromUrl(withApp.toUrl());
+        assertEquals(Optional.of("order service & co"), read.attribute(ProviderInfo.APPLICATION));
+        assertEquals(List.of("application", "pid"), List.copyOf(read.attributes().keySet()));
+        assertEquals(withApp, read);
+        assertNotEquals(base, read);
+        assertEquals(Optional.empty(), base.attribute(ProviderInfo.PID));
+        assertThrows(IllegalArgumentException.class, () -> base.withAttributes(java.util.Map.of("weight", "1")));
+    }
 }
