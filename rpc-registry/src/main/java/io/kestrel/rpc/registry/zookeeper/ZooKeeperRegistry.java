@@ -72,7 +72,7 @@ public final class ZooKeeperRegistry implements Registry {
 
     private final RegistryConfig config;
     private final String connectString;
-    private final AutoCloseable onClose;
+    private final EmbeddedZooKeeper.Lease lease;
     private final CuratorFramework client;
     private final ScheduledExecutorService notifier;
     private volatile Thread notifierThread;
@@ -85,13 +85,13 @@ public final class ZooKeeperRegistry implements Registry {
      * Connects and waits up to {@link RegistryConfig#connectionTimeout()} for the first connection.
      *
      * @param connectString ZooKeeper's "host:port[,host:port...]"
-     * @param onClose released after the client is closed (the embedded server lease), or null
+     * @param lease the embedded ZooKeeper this registry uses, released after the client is closed; null otherwise
      * @throws RegistryException if ZooKeeper cannot be reached in time
      */
-    ZooKeeperRegistry(RegistryConfig config, String connectString, AutoCloseable onClose) {
+    ZooKeeperRegistry(RegistryConfig config, String connectString, EmbeddedZooKeeper.Lease lease) {
         this.config = Objects.requireNonNull(config, "config");
         this.connectString = Objects.requireNonNull(connectString, "connectString");
-        this.onClose = onClose;
+        this.lease = lease;
         this.notifier = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "kestrel-registry-notify");
             t.setDaemon(true);
@@ -120,7 +120,9 @@ public final class ZooKeeperRegistry implements Registry {
                 throw new RegistryException(String.format(
                         "Could not connect to ZooKeeper at %s (%s) within %d ms; check that ZooKeeper is running "
                                 + "there and reachable from this host (host names, ports, firewall), or raise the "
-                                + "registry connectionTimeout", config.address(), connectString, connectMs));
+                                + "registry's connection-timeout (<rpc:registry connection-timeout=\"30s\"/>, "
+                                + "rpc.registry.connection-timeout, RegistryConfig.Builder.connectionTimeout)",
+                        config.address(), connectString, connectMs));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -136,6 +138,9 @@ public final class ZooKeeperRegistry implements Registry {
                     config.address(), connectString, e.getMessage()), e);
         }
         this.client = c;
+        if (lease != null) {
+            lease.onServerReplaced(this::startNewSession);
+        }
         log.info("Registry connected to ZooKeeper {} ({}), root {}, session timeout {} ms",
                 config.address(), connectString, config.root(), config.sessionTimeout().toMillis());
     }
@@ -145,7 +150,7 @@ public final class ZooKeeperRegistry implements Registry {
             c.close();
         }
         notifier.shutdownNow();
-        closeQuietly(onClose);
+        closeQuietly(lease);
     }
 
     @Override
@@ -291,7 +296,7 @@ public final class ZooKeeperRegistry implements Registry {
         registered.clear();
         client.close();
         notifier.shutdownNow();
-        closeQuietly(onClose);
+        closeQuietly(lease);
         log.info("Registry {} closed", config.address());
     }
 
@@ -329,12 +334,37 @@ public final class ZooKeeperRegistry implements Registry {
                 }
                 all.forEach(ServiceWatch::schedulePublish);
             }
-            case SUSPENDED -> log.warn("ZooKeeper {} connection suspended; keeping the last known providers",
-                    config.address());
-            case LOST -> log.warn("ZooKeeper {} session lost; keeping the last known providers and re-registering "
-                    + "once reconnected", config.address());
+            case SUSPENDED -> {
+                log.warn("ZooKeeper {} connection suspended; keeping the last known providers", config.address());
+                if (lease != null) {
+                    lease.connectionLost();
+                }
+            }
+            case LOST -> {
+                log.warn("ZooKeeper {} session lost; keeping the last known providers and re-registering "
+                        + "once reconnected", config.address());
+                if (lease != null) {
+                    lease.connectionLost();
+                }
+            }
             case READ_ONLY -> log.warn("ZooKeeper {} is read-only", config.address());
             default -> log.debug("ZooKeeper {} state {}", config.address(), state);
+        }
+    }
+
+    /**
+     * The embedded ZooKeeper was replaced by a new server (its host ended): the old session is unknown there
+     * and the client may refuse the new server's younger transaction ids, so start over with a new session.
+     * Registered nodes are created again and watches set again by Curator on the new session.
+     */
+    private void startNewSession() {
+        if (closed.get()) {
+            return;
+        }
+        try {
+            client.getZookeeperClient().reset();
+        } catch (Exception e) {
+            log.warn("Could not start a new ZooKeeper session on {}: {}", config.address(), e.toString());
         }
     }
 
