@@ -1,6 +1,7 @@
 package io.kestrel.rpc.core.internal;
 
 import io.kestrel.rpc.api.ServiceKey;
+import io.kestrel.rpc.api.config.ApplicationConfig;
 import io.kestrel.rpc.api.config.ProtocolConfig;
 import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.api.registry.ProviderInfo;
@@ -12,6 +13,7 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,11 +28,16 @@ public final class Exports {
     private final ProtocolConfig protocol;
     private final SerializerCache serializers;
     private final LazyRegistry registry;
+    /** Application, pid, start time and framework version, added to every provider record. */
+    private final Map<String, String> identity;
     private final List<Exported> exported = new CopyOnWriteArrayList<>();
     private ProviderDispatcher dispatcher;
     private RpcServer server;
 
-    public Exports(ProtocolConfig protocol, SerializerCache serializers, LazyRegistry registry) {
+    /** @param application the runtime's application, or null (its name is then not published) */
+    public Exports(ProtocolConfig protocol, SerializerCache serializers, LazyRegistry registry,
+            ApplicationConfig application) {
+        this.identity = ProcessIdentity.attributes(application);
         this.protocol = protocol;
         this.serializers = serializers;
         this.registry = registry;
@@ -76,7 +83,8 @@ public final class Exports {
         }
         List<Byte> accepted = dispatcher.add(config);
         ProviderInfo info = new ProviderInfo(advertisedHost(), server.port(), config.key(), accepted, config.weight(),
-                ProviderDispatcher.remoteMethodNames(config.interfaceClass()), config.timeout().orElse(null));
+                ProviderDispatcher.remoteMethodNames(config.interfaceClass()), config.timeout().orElse(null))
+                .withAttributes(identity);
         Registry r = registry.get();
         if (r != null) {
             r.register(info);

@@ -10,8 +10,8 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Tells what listens on a local port: nothing, a ZooKeeper server, or something else. It sends ZooKeeper's
- * four-letter word {@code srvr}: a ZooKeeper answers with its version, or says the word is not allowed; both
- * count as ZooKeeper. Anything else that accepts the connection is described by what it answered.
+ * four-letter word {@code srvr}: a ZooKeeper answers with its version, says the word is not allowed, or that it
+ * is not serving yet (starting); all count as ZooKeeper. Anything else that accepts the connection is described by what it answered.
  */
 final class ZooKeeperProbe {
     /** The result of a probe. */
@@ -34,7 +34,7 @@ final class ZooKeeperProbe {
             s.getOutputStream().flush();
             String answer = read(s.getInputStream());
             if (answer.startsWith("Zookeeper version") || answer.contains("not in the whitelist")
-                    || answer.contains("not executed")) {
+                    || answer.contains("not executed") || answer.contains("ZooKeeper instance is not currently serving")) {
                 return new Result(Kind.ZOOKEEPER, answer);
             }
             return new Result(Kind.OTHER, answer.isEmpty()

@@ -3,6 +3,7 @@ package io.kestrel.rpc.registry.zookeeper;
 import io.kestrel.rpc.api.RegistryException;
 import io.kestrel.rpc.api.ServiceKey;
 import io.kestrel.rpc.api.config.RegistryConfig;
+import io.kestrel.rpc.api.registry.ConsumerInfo;
 import io.kestrel.rpc.api.registry.ProviderInfo;
 import io.kestrel.rpc.api.registry.ProviderListener;
 import io.kestrel.rpc.api.registry.Registry;
@@ -46,7 +47,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Layout.</b> Each registered provider is an EPHEMERAL node
  * {@code <root>/<interface>[/<group>:<version>]/providers/<URL-encoded ProviderInfo.toUrl()>}, holding the
- * unencoded record as UTF-8 data. The {@code <group>:<version>} segment is left out when both are empty.
+ * unencoded record as UTF-8 data; each recorded consumer likewise under {@code .../consumers/}
+ * ({@link ConsumerRecords}). The {@code <group>:<version>} segment is left out when both are empty.
  * Parent folders are ZooKeeper container nodes, removed by the server once empty.
  *
  * <p><b>Registration</b> uses Curator's {@link PersistentNode}: after a session expiry the node is created
@@ -77,6 +79,7 @@ public final class ZooKeeperRegistry implements Registry {
     private final ScheduledExecutorService notifier;
     private volatile Thread notifierThread;
     private final ConcurrentMap<String, ProviderNode> registered = new ConcurrentHashMap<>();
+    private final ConsumerRecords consumers;
     /** Guarded by itself. */
     private final Map<ServiceKey, ServiceWatch> watches = new LinkedHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -138,6 +141,7 @@ public final class ZooKeeperRegistry implements Registry {
                     config.address(), connectString, e.getMessage()), e);
         }
         this.client = c;
+        this.consumers = new ConsumerRecords(c, config.root(), config.address(), connectMs);
         if (lease != null) {
             lease.onServerReplaced(this::startNewSession);
         }
@@ -268,6 +272,27 @@ public final class ZooKeeperRegistry implements Registry {
         }
     }
 
+    @Override
+    public void registerConsumer(ConsumerInfo consumer) {
+        Objects.requireNonNull(consumer, "consumer");
+        ensureOpen();
+        consumers.register(consumer);
+    }
+
+    @Override
+    public void unregisterConsumer(ConsumerInfo consumer) {
+        Objects.requireNonNull(consumer, "consumer");
+        consumers.unregister(consumer);
+    }
+
+    /** {@inheritDoc} Reads {@code <service>/consumers} now; records that do not parse are skipped. */
+    @Override
+    public List<ConsumerInfo> consumers(ServiceKey service) {
+        Objects.requireNonNull(service, "service");
+        ensureOpen();
+        return consumers.read(service);
+    }
+
     /**
      * Stops subscriptions, deletes this instance's provider nodes (when ZooKeeper is reachable; otherwise
      * they vanish when the session ends), closes the client and, for an embedded registry, releases the
@@ -294,6 +319,7 @@ public final class ZooKeeperRegistry implements Registry {
             closeNode(e.getValue(), e.getKey());
         }
         registered.clear();
+        consumers.closeAll(isConnected());
         client.close();
         notifier.shutdownNow();
         closeQuietly(lease);
