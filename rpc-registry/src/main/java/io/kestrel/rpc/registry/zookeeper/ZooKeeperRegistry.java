@@ -352,8 +352,11 @@ public final class ZooKeeperRegistry implements Registry {
     private void connectionStateChanged(ConnectionState state) {
         switch (state) {
             case CONNECTED, RECONNECTED -> {
-                log.info("ZooKeeper {} {}", config.address(), state == ConnectionState.CONNECTED
-                        ? "connected" : "reconnected; re-checking providers");
+                if (state == ConnectionState.CONNECTED) {
+                    log.debug("ZooKeeper {} connected", config.address()); // the constructor logs the one line
+                } else {
+                    log.info("ZooKeeper {} reconnected; re-checking providers", config.address());
+                }
                 List<ServiceWatch> all;
                 synchronized (watches) {
                     all = new ArrayList<>(watches.values());
