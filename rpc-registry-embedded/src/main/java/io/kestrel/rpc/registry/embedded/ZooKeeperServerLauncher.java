@@ -33,6 +33,7 @@ public final class ZooKeeperServerLauncher implements EmbeddedServerLauncher {
         props.setProperty("minSessionTimeout", String.valueOf(MIN_SESSION_TIMEOUT_MS));
         props.setProperty("maxSessionTimeout", String.valueOf(MAX_SESSION_TIMEOUT_MS));
         props.setProperty("admin.enableServer", "false");
+        props.setProperty("maxCnxns", "0"); // no limit, said explicitly (else a warning at every start)
         props.setProperty("4lw.commands.whitelist", "srvr");
         ZooKeeperServerEmbedded server = ZooKeeperServerEmbedded.builder()
                 .baseDir(dataDir)

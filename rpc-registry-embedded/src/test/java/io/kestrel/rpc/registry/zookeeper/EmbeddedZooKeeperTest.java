@@ -1,7 +1,7 @@
 package io.kestrel.rpc.registry.zookeeper;
 
-import static io.kestrel.rpc.registry.zookeeper.ZooKeeperTestSupport.provider;
-import static io.kestrel.rpc.registry.zookeeper.ZooKeeperTestSupport.uniqueService;
+import static io.kestrel.rpc.registry.zookeeper.EmbeddedTestSupport.provider;
+import static io.kestrel.rpc.registry.zookeeper.EmbeddedTestSupport.uniqueService;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -15,7 +15,7 @@ import io.kestrel.rpc.api.config.RegistryConfig;
 import io.kestrel.rpc.api.registry.ProviderInfo;
 import io.kestrel.rpc.api.registry.Registries;
 import io.kestrel.rpc.api.registry.Registry;
-import io.kestrel.rpc.registry.zookeeper.ZooKeeperTestSupport.RecordingListener;
+import io.kestrel.rpc.registry.zookeeper.EmbeddedTestSupport.RecordingListener;
 import java.io.File;
 import java.io.IOException;
 import java.net.Inet4Address;
@@ -80,7 +80,7 @@ class EmbeddedZooKeeperTest {
 
     @Test
     void embeddedWithPortStartsThereAndRefusesAPortTakenBySomethingElse() throws Exception {
-        int port = ZooKeeperTestSupport.unusedPort();
+        int port = EmbeddedTestSupport.unusedPort();
         try (Registry registry = Registries.create(RegistryConfig.builder().address("embedded://" + port).build())) {
             assertEquals("127.0.0.1:" + port, ((ZooKeeperRegistry) registry).connectString());
             assertTrue(EmbeddedZooKeeper.current().orElseThrow().isHostedHere());
