@@ -18,6 +18,7 @@ import java.util.Properties;
  */
 final class ProcessIdentity {
     private static final String VERSION = readVersion();
+    private static volatile String localHost;
 
     private ProcessIdentity() {
     }
@@ -41,11 +42,16 @@ final class ProcessIdentity {
 
     /** This host's address for consumer records; 127.0.0.1 when the host name does not resolve. */
     static String localHost() {
-        try {
-            return InetAddress.getLocalHost().getHostAddress();
-        } catch (UnknownHostException e) {
-            return "127.0.0.1";
+        String h = localHost;
+        if (h == null) {
+            try {
+                h = InetAddress.getLocalHost().getHostAddress(); // may ask DNS: once per process
+            } catch (UnknownHostException e) {
+                h = "127.0.0.1";
+            }
+            localHost = h;
         }
+        return h;
     }
 
     private static String readVersion() {
