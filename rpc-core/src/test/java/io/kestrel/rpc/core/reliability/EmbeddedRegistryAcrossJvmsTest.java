@@ -59,8 +59,11 @@ class EmbeddedRegistryAcrossJvmsTest {
                         .registry(registry).build();
                 RpcRuntime observer = RpcRuntime.builder().registry(registry).build();
                 try {
-                    EchoService echoA = consumer.refer(ReferenceConfig.builder(EchoService.class).version("a").build());
-                    EchoService echoB = consumer.refer(ReferenceConfig.builder(EchoService.class).version("b").build());
+                    // generous timeouts: three JVMs start at once on a small, shared machine
+                    EchoService echoA = consumer.refer(ReferenceConfig.builder(EchoService.class).version("a")
+                            .timeout(Duration.ofSeconds(15)).build());
+                    EchoService echoB = consumer.refer(ReferenceConfig.builder(EchoService.class).version("b")
+                            .timeout(Duration.ofSeconds(15)).build());
                     assertEquals("to a", echoA.echo("to a"), "provider in the hosting JVM");
                     assertEquals("to b", echoB.echo("to b"), "provider in the other joining JVM");
 
@@ -87,10 +90,19 @@ class EmbeddedRegistryAcrossJvmsTest {
                     if (lockHolder(port).equals(String.valueOf(b.pid()))) {
                         b.awaitLine("this process took over hosting it", 5_000);
                     }
-                    Await.until("provider b registered again in the new ZooKeeper, provider a gone",
-                            Duration.ofSeconds(30), () -> providerRecords(observer, keyA).isEmpty()
-                                    && !providerRecords(observer, keyB).isEmpty());
-                    assertEquals("again", echoB.echo("again"), "the consumer still calls b");
+                    try {
+                        Await.until("provider b registered again in the new ZooKeeper, provider a gone",
+                                Duration.ofSeconds(30), () -> providerRecords(observer, keyA).isEmpty()
+                                        && !providerRecords(observer, keyB).isEmpty());
+                    } catch (AssertionError e) {
+                        throw new AssertionError(e.getMessage() + "; records of a: " + providerRecords(observer, keyA)
+                                + ", of b: " + providerRecords(observer, keyB) + "; new host " + lockHolder(port)
+                                + "; b's log:\n" + b.output(), e);
+                    }
+                    Await.until("the consumer that was running calls b again", Duration.ofSeconds(15),
+                            () -> answers(echoB));
+                    assertEquals(1, b.output().lines().filter(l -> l.contains("Starting a new ZooKeeper session"))
+                            .count(), "b's registry starts exactly one new session (no reset loop):\n" + b.output());
                     try (RpcRuntime late = RpcRuntime.builder().registry(registry).build()) {
                         EchoService fresh = late.refer(ReferenceConfig.builder(EchoService.class).version("b").build());
                         assertEquals("late", fresh.echo("late"), "a consumer started after the take-over finds b");

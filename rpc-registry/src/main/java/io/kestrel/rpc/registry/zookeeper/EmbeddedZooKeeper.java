@@ -211,6 +211,10 @@ public final class EmbeddedZooKeeper {
             }
             return found.kind() == ZooKeeperProbe.Kind.ZOOKEEPER;
         }
+        if (!bindable(port)) {
+            lock.close(); // a host that just ended may hold its lock file and its port a moment apart
+            return false;
+        }
         hostLock = lock;
         try {
             host(takeOver ? "took over" : null);
@@ -220,6 +224,16 @@ public final class EmbeddedZooKeeper {
             throw e;
         }
         return true;
+    }
+
+    private static boolean bindable(int port) {
+        try (ServerSocket s = new ServerSocket()) {
+            s.setReuseAddress(true);
+            s.bind(new java.net.InetSocketAddress(InetAddress.getByName(HOST), port), 1);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     private RegistryException notZooKeeper(ZooKeeperProbe.Result found) {

@@ -2,6 +2,7 @@ package io.kestrel.rpc.registry.zookeeper;
 
 import java.lang.reflect.Method;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,7 +20,12 @@ import org.slf4j.LoggerFactory;
 final class ZooKeeperLogs {
     /** System property: {@code true} keeps ZooKeeper's and Curator's full logging. */
     static final String VERBOSE_PROPERTY = "kestrel.rpc.registry.verbose";
-    private static final List<String> LOGGERS = List.of("org.apache.zookeeper", "org.apache.curator");
+    /**
+     * Logger and the level it is kept to. ServerCnxn is silenced: a probe ({@code srvr}) that reaches a server
+     * still loading its database makes ZooKeeper log a NullPointerException about closing that socket.
+     */
+    private static final Map<String, String> LOGGERS = Map.of("org.apache.zookeeper", "ERROR",
+            "org.apache.curator", "ERROR", "org.apache.zookeeper.server.ServerCnxn", "OFF");
     private static final Logger log = LoggerFactory.getLogger(ZooKeeperLogs.class);
     /** java.util.logging keeps loggers weakly; these are held so their level sticks. */
     private static final List<java.util.logging.Logger> JUL = new CopyOnWriteArrayList<>();
@@ -36,11 +42,12 @@ final class ZooKeeperLogs {
         if (Boolean.getBoolean(VERBOSE_PROPERTY)) {
             return;
         }
-        for (String name : LOGGERS) {
+        for (Map.Entry<String, String> e : LOGGERS.entrySet()) {
+            String name = e.getKey();
             try {
-                quiet(name);
-            } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
-                log.debug("Could not lower the level of logger {}: {}", name, e.toString());
+                quiet(name, e.getValue());
+            } catch (ReflectiveOperationException | RuntimeException | LinkageError ex) {
+                log.debug("Could not lower the level of logger {}: {}", name, ex.toString());
             }
         }
     }
@@ -58,17 +65,17 @@ final class ZooKeeperLogs {
         }
     }
 
-    private static void quiet(String name) throws ReflectiveOperationException {
+    private static void quiet(String name, String levelName) throws ReflectiveOperationException {
         String simpleKey = "org.slf4j.simpleLogger.log." + name;
         if (System.getProperty(simpleKey) == null && !simpleLoggerFileSets(simpleKey)) {
-            System.setProperty(simpleKey, "error"); // slf4j-simple reads it when the logger is created
+            System.setProperty(simpleKey, levelName.toLowerCase(java.util.Locale.ROOT)); // read at logger creation
         }
         Object logger = LoggerFactory.getLogger(name);
         String type = logger.getClass().getName();
         if (type.equals("ch.qos.logback.classic.Logger")) {
             if (logger.getClass().getMethod("getLevel").invoke(logger) == null) {
                 Class<?> level = Class.forName("ch.qos.logback.classic.Level", true, logger.getClass().getClassLoader());
-                Object error = level.getField("ERROR").get(null);
+                Object error = level.getField(levelName).get(null);
                 logger.getClass().getMethod("setLevel", level).invoke(logger, error);
             }
         } else if (type.startsWith("org.apache.logging.slf4j.")) {
@@ -76,11 +83,11 @@ final class ZooKeeperLogs {
             Class<?> level = Class.forName("org.apache.logging.log4j.Level", true, cl);
             Class<?> configurator = Class.forName("org.apache.logging.log4j.core.config.Configurator", true, cl);
             Method setLevel = configurator.getMethod("setLevel", String.class, level);
-            setLevel.invoke(null, name, level.getField("ERROR").get(null));
+            setLevel.invoke(null, name, level.getField(levelName).get(null));
         } else if (type.equals("org.slf4j.jul.JDK14LoggerAdapter")) {
             java.util.logging.Logger jul = java.util.logging.Logger.getLogger(name);
             if (jul.getLevel() == null) {
-                jul.setLevel(java.util.logging.Level.SEVERE);
+                jul.setLevel(levelName.equals("OFF") ? java.util.logging.Level.OFF : java.util.logging.Level.SEVERE);
                 JUL.add(jul);
             }
         }

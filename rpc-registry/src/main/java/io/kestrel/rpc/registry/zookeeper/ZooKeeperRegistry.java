@@ -83,6 +83,12 @@ public final class ZooKeeperRegistry implements Registry {
     /** Guarded by itself. */
     private final Map<ServiceKey, ServiceWatch> watches = new LinkedHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** System.nanoTime() of the last session reset (embedded take-over); recovery thread only. */
+    private long lastSessionReset = System.nanoTime() - TimeUnit.HOURS.toNanos(1);
+    /** How long a client gets to reconnect by itself before it is given a new session. */
+    private static final int RECONNECT_GRACE_MS = 1_500;
+    /** Resets closer together than this are the echo of the previous one. */
+    private static final long RESET_INTERVAL_MS = 10_000;
 
     /**
      * Connects and waits up to {@link RegistryConfig#connectionTimeout()} for the first connection.
@@ -391,7 +397,19 @@ public final class ZooKeeperRegistry implements Registry {
             return;
         }
         try {
+            // The same server came back (a pause, not a new host): the client reconnects by itself.
+            if (client.blockUntilConnected(RECONNECT_GRACE_MS, TimeUnit.MILLISECONDS)) {
+                return;
+            }
+            long now = System.nanoTime();
+            if (now - lastSessionReset < TimeUnit.MILLISECONDS.toNanos(RESET_INTERVAL_MS)) {
+                return; // the last reset is still connecting; closing its handle raised this event
+            }
+            lastSessionReset = now;
+            log.info("Starting a new ZooKeeper session on {} (the embedded ZooKeeper was replaced)", config.address());
             client.getZookeeperClient().reset();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         } catch (Exception e) {
             log.warn("Could not start a new ZooKeeper session on {}: {}", config.address(), e.toString());
         }
