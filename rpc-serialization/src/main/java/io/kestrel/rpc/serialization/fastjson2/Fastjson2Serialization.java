@@ -48,6 +48,12 @@ public final class Fastjson2Serialization implements Serialization {
         return false;
     }
 
+    /** False: registered classes are only allowed; the stream names classes by name. */
+    @Override
+    public boolean encodesRegisteredClassesByNumber() {
+        return false;
+    }
+
     @Override
     public Serializer create(SerializationOptions options) {
         return new Fastjson2Serializer(options);
