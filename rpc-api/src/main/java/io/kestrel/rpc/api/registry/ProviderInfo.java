@@ -59,6 +59,11 @@ public final class ProviderInfo {
      * the same order.
      */
     public static final String OPTIMIZER_FINGERPRINT = "optimizer-fingerprint";
+    /**
+     * Attribute: "true" when the provider's serializations run in compatible mode ({@code compatible} on its
+     * protocol); references adopt it. Absent when off.
+     */
+    public static final String COMPATIBLE = "compatible";
 
     /** A provider that publishes no timeout. */
     public ProviderInfo(String host, int port, ServiceKey service, List<Byte> serializationIds, int weight,
