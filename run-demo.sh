@@ -3,10 +3,12 @@
 #   1. builds demo-provider and demo-consumer and the modules they need (mvn package, tests skipped);
 #   2. starts the provider (Spring XML), which hosts an embedded ZooKeeper on a free port and logs its address;
 #   3. runs the consumer (annotations) against that ZooKeeper: a few calls, then ~3 s of bid() from 10 threads;
+#      the consumer sets no serialization or optimizer: it adopts the provider's from the registry record;
 #   4. stops the provider (SIGTERM: services unregistered, in-flight calls drained, ZooKeeper stopped).
 # Exits non-zero if any step fails; leaves nothing running.
 #
-# Environment: DEMO_SERIALIZATION (fory|kryo|fst|hessian2|fastjson2|java, default fory), DEMO_THREADS (10),
+# Environment: DEMO_SERIALIZATION (fory|kryo|fst|hessian2|fastjson2|java, default fory; set on the provider
+# only, the consumer follows), DEMO_THREADS (10),
 # DEMO_SECONDS (3), DEMO_SKIP_BUILD=1 to reuse the last build, MVN_ARGS (e.g. -o for offline).
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -80,7 +82,7 @@ grep -E "Embedded ZooKeeper started|Exported|demo provider ready" "$provider_log
 echo "==> Running the consumer against $registry"
 consumer_status=0
 # shellcheck disable=SC2086
-java $jvm_opens -Drpc.registry.address="$registry" -Drpc.protocol.serialization="$serialization" \
+java $jvm_opens -Drpc.registry.address="$registry" \
   -Ddemo.threads="${DEMO_THREADS:-10}" -Ddemo.seconds="${DEMO_SECONDS:-3}" \
   -jar "$consumer_jar" || consumer_status=$?
 

@@ -57,10 +57,14 @@ final class Agreement {
     }
 
     /** The serializer for calls to a provider, or why it is left out. */
-    record Terms(Serializer serializer, String refusal, boolean fromRecord, Object handshake) {
+    record Terms(Serializer serializer, String summary, String refusal, boolean fromRecord, Object handshake) {
         boolean usable() {
             return serializer != null;
         }
+    }
+
+    /** A serializer agreed on, and how it was chosen in a few words, for logs. */
+    private record Chosen(Serializer serializer, String summary) {
     }
 
     /**
@@ -74,15 +78,15 @@ final class Agreement {
             facts = ServiceFacts.fromHandshake(handshake.get(service.toString()));
         }
         try {
-            Serializer s = facts != null ? agreed(provider, facts) : unspoken(provider);
-            return new Terms(s, null, fromRecord, handshake);
+            Chosen c = facts != null ? agreed(provider, facts) : unspoken(provider);
+            return new Terms(c.serializer(), c.summary(), null, fromRecord, handshake);
         } catch (Refusal r) {
-            return new Terms(null, r.getMessage(), fromRecord, handshake);
+            return new Terms(null, null, r.getMessage(), fromRecord, handshake);
         }
     }
 
     /** A provider that published nothing to agree on: this side's settings, if the record accepts them. */
-    private Serializer unspoken(ProviderInfo provider) {
+    private Chosen unspoken(ProviderInfo provider) {
         String name = explicitSerialization != null ? explicitSerialization : ownSerialization;
         Serializer s = create(name, ownOptimizer, ownCompatible);
         if (!provider.serializationIds().contains(s.id())) {
@@ -91,10 +95,11 @@ final class Agreement {
                     + ", " + (explicitSerialization != null ? "serialization= on the reference" : "this consumer's protocol")
                     + "). Set serialization= on the reference to one the provider accepts");
         }
-        return s;
+        return new Chosen(s, name + (explicitSerialization != null ? "" : " of this consumer (the provider publishes"
+                + " no preference)") + (ownOptimizer != null ? ", optimizer " + ownOptimizer.getName() : ""));
     }
 
-    private Serializer agreed(ProviderInfo provider, ServiceFacts facts) {
+    private Chosen agreed(ProviderInfo provider, ServiceFacts facts) {
         String name = explicitSerialization != null ? explicitSerialization : facts.preferred();
         Serialization serialization = installed(provider, facts, name);
         if (!facts.accepted().contains(serialization.id())) {
@@ -108,7 +113,10 @@ final class Agreement {
         if (serialization.encodesRegisteredClassesByNumber()) {
             compareClasses(provider, facts, serialization.name(), optimizer);
         }
-        return create(name, optimizer, ownCompatible || facts.compatible());
+        boolean compatible = ownCompatible || facts.compatible();
+        return new Chosen(create(name, optimizer, compatible), name + (compatible ? " compatible" : "")
+                + (explicitSerialization != null ? "" : " from the provider") + (optimizer == null ? ""
+                        : ", optimizer " + optimizer.getName() + (optimizer == ownOptimizer ? "" : " from the provider")));
     }
 
     private Serialization installed(ProviderInfo provider, ServiceFacts facts, String name) {

@@ -178,7 +178,7 @@ public final class Directory implements ProviderListener, AutoCloseable {
             if (!t.usable()) {
                 sb.append(" (left out: ").append(t.refusal()).append(')');
             } else {
-                sb.append(" (").append(t.serializer().name())
+                sb.append(" (").append(t.summary())
                         .append(e.connection().isConnected() ? "" : ", not reachable").append(')');
             }
         }

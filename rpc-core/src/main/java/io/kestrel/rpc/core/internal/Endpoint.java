@@ -58,7 +58,7 @@ public final class Endpoint implements Candidate {
         if (!t.usable()) {
             log.error("Provider {} of {} left out: {}", provider.address(), provider.service(), t.refusal());
         } else {
-            log.debug("Calls to {} of {} use {}", provider.address(), provider.service(), t.serializer().name());
+            log.debug("Calls to {} of {} use {}", provider.address(), provider.service(), t.summary());
         }
         return t;
     }
