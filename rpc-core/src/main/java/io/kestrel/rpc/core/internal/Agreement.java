@@ -232,8 +232,8 @@ final class Agreement {
     /** This consumer's settings, for messages. */
     String describe() {
         return "this reference: serialization " + (explicitSerialization != null ? explicitSerialization + " (set on it)"
-                : "the provider's") + ", optimizer " + (ownOptimizer != null ? ownOptimizer.getName() + " ("
-                + ownOptimizerOrigin + ")" : "the provider's");
+                : "not set (adopts each provider's)") + ", optimizer " + (ownOptimizer != null ? ownOptimizer.getName()
+                + " (" + ownOptimizerOrigin + ")" : "not set (adopts each provider's)");
     }
 
     /** Why a provider is left out; a message for users, no stack trace needed. */
