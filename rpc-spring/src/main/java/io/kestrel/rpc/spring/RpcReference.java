@@ -52,8 +52,8 @@ public @interface RpcReference {
     String serialization() default "";
 
     /**
-     * Class registering serializable classes (a {@code SerializationOptimizer}); default: the protocol's if set,
-     * else the provider's, loaded by name.
+     * Class registering serializable classes (a {@code SerializationOptimizer}); default: the provider's, loaded by
+     * name.
      */
     Class<?> optimizer() default void.class;
 

@@ -84,8 +84,8 @@ public final class ProtocolConfig {
 
     /**
      * Class registering serializable classes ({@code optimizer}), or null. On a provider it is published with its
-     * class list and fingerprint; consumers that set none load it by name. On a consumer it is the optimizer of
-     * references that set none.
+     * class list and fingerprint; references that set none load it by name. A consumer's protocol optimizer serves
+     * only providers that publish none (earlier versions).
      */
     public Class<? extends SerializationOptimizer> optimizer() {
         return optimizer;

@@ -117,8 +117,8 @@ public final class ReferenceConfig<T> {
     }
 
     /**
-     * Class registering serializable classes ({@code optimizer}), or null (the default): the consumer runtime's
-     * protocol optimizer if set, else the provider's, loaded by class name. For serializations that write
+     * Class registering serializable classes ({@code optimizer}), or null (the default): the provider's, loaded by
+     * class name (for providers that publish none, the consumer runtime's protocol optimizer). For serializations that write
      * registered classes as numbers (kryo, fst, fory) it must register the provider's classes in the provider's
      * order, or the provider is left out with a message naming the first difference.
      */

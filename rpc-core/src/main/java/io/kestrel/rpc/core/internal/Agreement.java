@@ -18,15 +18,16 @@ import java.util.Map;
  * <ul>
  *   <li>Serialization: the reference's {@code serialization} if set, else the one the provider prefers
  *       ({@link ServiceFacts#preferred()}); it must be one the provider accepts.</li>
- *   <li>Optimizer: the reference's (or this runtime's protocol's) if set, else the provider's, loaded
- *       by class name (it must then be on the consumer's class path). For a serialization that writes
- *       registered classes as numbers, the two class lists must be equal, in order (compared by
- *       fingerprint, explained by a diff).</li>
- *   <li>Compatible mode: on when the reference, this runtime's protocol or the provider turns it on.</li>
+ *   <li>Optimizer: the reference's if set, else the provider's, loaded by class name (it must then be
+ *       on the consumer's class path). For a serialization that writes registered classes as numbers,
+ *       the two class lists must be equal, in order (compared by fingerprint, explained by a diff).</li>
+ *   <li>Compatible mode: on when the reference or the provider turns it on.</li>
  * </ul>
- * A provider that says nothing (an earlier version, or a direct connection whose handshake has not
- * told yet) is used as before: the reference's serialization or this runtime's protocol's, if the
- * provider's record accepts it. The outcome is a {@link Terms}: the serializer for calls to that
+ * This runtime's protocol is its provider side's configuration (the Dubbo rule): its serialization,
+ * optimizer and compatible mode do not override what a provider publishes. They still serve providers
+ * that publish nothing (an earlier version, or a direct connection whose handshake has not told yet),
+ * which are used as before: the reference's settings, else this runtime's protocol's, if the provider's
+ * record accepts the serialization. The outcome is a {@link Terms}: the serializer for calls to that
  * provider, or why the provider is left out. Computed once per provider record or handshake, never
  * per call. Thread-safe.
  */
@@ -35,8 +36,9 @@ final class Agreement {
     private final String explicitSerialization;
     private final String ownSerialization;
     private final Class<? extends SerializationOptimizer> ownOptimizer;
-    private final String ownOptimizerOrigin;
     private final boolean ownCompatible;
+    private final Class<? extends SerializationOptimizer> legacyOptimizer;
+    private final boolean legacyCompatible;
     private final SerializerCache serializers;
 
     /**
@@ -49,11 +51,11 @@ final class Agreement {
         this.explicitSerialization = config.serialization() == null ? null
                 : Serializations.installed().byName(config.serialization()).name();
         this.ownSerialization = Serializations.installed().byName(protocol.serialization()).name();
-        this.ownOptimizer = config.optimizer() != null ? config.optimizer() : protocol.optimizer();
-        this.ownOptimizerOrigin = config.optimizer() != null ? "optimizer= on the reference"
-                : "optimizer= on this consumer's protocol";
-        this.ownCompatible = config.compatible() || protocol.compatible();
-        serializers.registeredClassNames(ownOptimizer); // a broken optimizer fails the refer
+        this.ownOptimizer = config.optimizer();
+        this.ownCompatible = config.compatible();
+        this.legacyOptimizer = config.optimizer() != null ? config.optimizer() : protocol.optimizer();
+        this.legacyCompatible = config.compatible() || protocol.compatible();
+        serializers.registeredClassNames(legacyOptimizer); // a broken optimizer fails the refer
     }
 
     /** The serializer for calls to a provider, or why it is left out. */
@@ -88,7 +90,7 @@ final class Agreement {
     /** A provider that published nothing to agree on: this side's settings, if the record accepts them. */
     private Chosen unspoken(ProviderInfo provider) {
         String name = explicitSerialization != null ? explicitSerialization : ownSerialization;
-        Serializer s = create(name, ownOptimizer, ownCompatible);
+        Serializer s = create(name, legacyOptimizer, legacyCompatible);
         if (!provider.serializationIds().contains(s.id())) {
             throw new Refusal("provider " + provider.address() + " accepts serialization ids "
                     + provider.serializationIds() + " for " + service + "; this reference uses " + name + " (id " + s.id()
@@ -96,7 +98,7 @@ final class Agreement {
                     + "). Set serialization= on the reference to one the provider accepts");
         }
         return new Chosen(s, name + (explicitSerialization != null ? "" : " of this consumer (the provider publishes"
-                + " no preference)") + (ownOptimizer != null ? ", optimizer " + ownOptimizer.getName() : ""));
+                + " no preference)") + (legacyOptimizer != null ? ", optimizer " + legacyOptimizer.getName() : ""));
     }
 
     private Chosen agreed(ProviderInfo provider, ServiceFacts facts) {
@@ -164,7 +166,7 @@ final class Agreement {
                 : "optimizer " + facts.optimizer() + ", " + facts.optimizerClasses().size() + " classes (fingerprint "
                         + facts.fingerprint() + ")";
         String mine = optimizer == null ? "no optimizer (registers no classes)"
-                : "optimizer " + optimizer.getName() + " (" + (optimizer == ownOptimizer ? ownOptimizerOrigin
+                : "optimizer " + optimizer.getName() + " (" + (optimizer == ownOptimizer ? "optimizer= on the reference"
                         : "the provider's, loaded by name") + "), " + ours.size() + " classes (fingerprint "
                         + ourFingerprint + ")";
         throw new Refusal("provider " + provider.address() + " registers other classes than this consumer with "
@@ -233,7 +235,7 @@ final class Agreement {
     String describe() {
         return "this reference: serialization " + (explicitSerialization != null ? explicitSerialization + " (set on it)"
                 : "not set (adopts each provider's)") + ", optimizer " + (ownOptimizer != null ? ownOptimizer.getName()
-                + " (" + ownOptimizerOrigin + ")" : "not set (adopts each provider's)");
+                + " (set on it)" : "not set (adopts each provider's)");
     }
 
     /** Why a provider is left out; a message for users, no stack trace needed. */
