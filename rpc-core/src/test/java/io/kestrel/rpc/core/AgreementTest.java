@@ -183,4 +183,15 @@ class AgreementTest {
                 .optimizer(ShopOptimizer.class).timeout(Duration.ofSeconds(5)).build());
         assertEquals(Order.sample().withId("order-12"), viaHessian.place(Order.sample()));
     }
+
+    @Test
+    void aPlainReferenceAlsoAdoptsTheProvidersCompatibleMode() {
+        provider = RpcRuntime.builder().protocol(TestRuntimes.loopback().serialization("fory").compatible(true)
+                .optimizer(ShopOptimizer.class).build()).build();
+        exported = provider.export(ServiceConfig.builder(OrderService.class, new OrderServiceImpl()).build());
+        assertEquals("true", exported.provider().attribute(ProviderInfo.COMPATIBLE).orElseThrow());
+        OrderService orders = plainConsumer(false).refer(ReferenceConfig.builder(OrderService.class)
+                .url("127.0.0.1:" + provider.boundPort()).build());
+        assertEquals(Order.sample().withId("order-12"), orders.place(Order.sample()));
+    }
 }
