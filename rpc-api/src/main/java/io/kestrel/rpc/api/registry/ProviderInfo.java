@@ -50,7 +50,10 @@ public final class ProviderInfo {
     public static final String PREFERRED_SERIALIZATION = "preferred-serialization";
     /** Attribute: the class name of the provider's serialization optimizer; absent when it has none. */
     public static final String OPTIMIZER = "optimizer";
-    /** Attribute: the classes the provider's optimizer registers, comma-separated, in registration order. */
+    /**
+     * Attribute: the classes the provider's optimizer registers, comma-separated, in registration order; a class
+     * in the same package as the one before it is written ".SimpleName" (e.g. {@code com.x.Order,.Customer}).
+     */
     public static final String OPTIMIZER_CLASSES = "optimizer-classes";
     /**
      * Attribute: a stable hash of {@link #OPTIMIZER_CLASSES} (16 hex digits of SHA-256 over the class names,

@@ -45,7 +45,7 @@ record ServiceFacts(List<Byte> accepted, String preferred, boolean compatible, S
         }
         if (optimizer != null) {
             a.put(ProviderInfo.OPTIMIZER, optimizer);
-            a.put(ProviderInfo.OPTIMIZER_CLASSES, String.join(",", optimizerClasses));
+            a.put(ProviderInfo.OPTIMIZER_CLASSES, compact(optimizerClasses));
             a.put(ProviderInfo.OPTIMIZER_FINGERPRINT, fingerprint);
         }
         return a;
@@ -85,21 +85,50 @@ record ServiceFacts(List<Byte> accepted, String preferred, boolean compatible, S
             return null;
         }
         String optimizer = a.get(ProviderInfo.OPTIMIZER);
-        List<String> classes = new ArrayList<>();
-        String list = a.get(ProviderInfo.OPTIMIZER_CLASSES);
-        if (list != null) {
-            for (String c : list.split(",")) {
-                if (!c.isBlank()) {
-                    classes.add(c.trim());
-                }
-            }
-        }
+        List<String> classes = expand(a.get(ProviderInfo.OPTIMIZER_CLASSES));
         String fingerprint = a.get(ProviderInfo.OPTIMIZER_FINGERPRINT);
         if (optimizer != null && fingerprint == null) {
             fingerprint = fingerprint(classes);
         }
         return new ServiceFacts(List.copyOf(accepted), preferred, "true".equals(a.get(ProviderInfo.COMPATIBLE)),
                 optimizer, List.copyOf(classes), fingerprint);
+    }
+
+    /**
+     * The class list as published: comma-separated, a name in the same package as the one before it written
+     * as ".SimpleName" (the demo's 20 classes take 246 characters instead of 662).
+     */
+    static String compact(List<String> classNames) {
+        StringBuilder sb = new StringBuilder();
+        String previousPackage = null;
+        for (String name : classNames) {
+            int dot = name.lastIndexOf('.');
+            String pkg = dot < 0 ? "" : name.substring(0, dot);
+            sb.append(sb.length() == 0 ? "" : ",");
+            sb.append(dot > 0 && pkg.equals(previousPackage) ? name.substring(dot) : name);
+            previousPackage = pkg;
+        }
+        return sb.toString();
+    }
+
+    /** Reads {@link #compact}'s form (plain comma-separated names read as themselves); null reads as none. */
+    static List<String> expand(String list) {
+        List<String> names = new ArrayList<>();
+        if (list == null) {
+            return names;
+        }
+        String previousPackage = "";
+        for (String part : list.split(",")) {
+            String c = part.trim();
+            if (c.isEmpty()) {
+                continue;
+            }
+            String name = c.startsWith(".") ? previousPackage + c : c;
+            int dot = name.lastIndexOf('.');
+            previousPackage = dot < 0 ? "" : name.substring(0, dot);
+            names.add(name);
+        }
+        return names;
     }
 
     /** 16 hex digits of SHA-256 over the class names in order, each followed by a newline. */
