@@ -80,7 +80,7 @@ final class Agreement {
             facts = ServiceFacts.fromHandshake(handshake.get(service.toString()));
         }
         try {
-            Chosen c = facts != null ? agreed(provider, facts) : unspoken(provider);
+            Chosen c = facts != null ? agreed(provider, facts) : unspoken(provider, !fromRecord && handshake == null);
             return new Terms(c.serializer(), c.summary(), null, fromRecord, handshake);
         } catch (Refusal r) {
             return new Terms(null, null, r.getMessage(), fromRecord, handshake);
@@ -88,7 +88,7 @@ final class Agreement {
     }
 
     /** A provider that published nothing to agree on: this side's settings, if the record accepts them. */
-    private Chosen unspoken(ProviderInfo provider) {
+    private Chosen unspoken(ProviderInfo provider, boolean beforeHandshake) {
         String name = explicitSerialization != null ? explicitSerialization : ownSerialization;
         Serializer s = create(name, legacyOptimizer, legacyCompatible);
         if (!provider.serializationIds().contains(s.id())) {
@@ -97,8 +97,9 @@ final class Agreement {
                     + ", " + (explicitSerialization != null ? "serialization= on the reference" : "this consumer's protocol")
                     + "). Set serialization= on the reference to one the provider accepts");
         }
-        return new Chosen(s, name + (explicitSerialization != null ? "" : " of this consumer (the provider publishes"
-                + " no preference)") + (legacyOptimizer != null ? ", optimizer " + legacyOptimizer.getName() : ""));
+        return new Chosen(s, name + (explicitSerialization != null ? "" : beforeHandshake
+                ? " of this consumer until the provider's handshake tells its preference"
+                : " of this consumer (the provider publishes no preference)") + (legacyOptimizer != null ? ", optimizer " + legacyOptimizer.getName() : ""));
     }
 
     private Chosen agreed(ProviderInfo provider, ServiceFacts facts) {

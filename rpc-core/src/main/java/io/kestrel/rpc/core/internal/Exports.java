@@ -88,7 +88,9 @@ public final class Exports {
         }
         Exported e = new Exported(info, config.key());
         exported.add(e);
-        log.info("Exported {} on {}{}", config.key(), info.address(), r != null ? " (registered in " + r.address() + ")" : "");
+        log.info("Exported {} on {}{}; references that set none use its {}{}", config.key(), info.address(),
+                r != null ? " (registered in " + r.address() + ")" : "", facts.preferred(),
+                facts.optimizer() == null ? "" : " and optimizer " + facts.optimizer());
         return e;
     }
 
