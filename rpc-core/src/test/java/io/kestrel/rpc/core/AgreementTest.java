@@ -98,6 +98,10 @@ class AgreementTest {
         for (int i = 0; i < 20; i++) {
             assertEquals(placed, orders.place(Order.sample()));
         }
+        // the same serialization set on the reference without an optimizer (before: "Encountered unregistered class
+        // ID"): the provider's optimizer is adopted all the same
+        OrderService kryo = consumer.refer(ReferenceConfig.builder(OrderService.class).serialization("kryo").build());
+        assertEquals(placed, kryo.place(Order.sample()));
     }
 
     @Test
