@@ -4,10 +4,12 @@
 #   2. starts the provider (Spring XML), which hosts the embedded ZooKeeper (127.0.0.1:2182, or joins the one
 #      another process on this host runs there) and logs its address;
 #   3. runs the consumer (annotations) against that ZooKeeper: a few calls, then ~3 s of bid() from 10 threads;
+#      the consumer sets no serialization or optimizer: it adopts the provider's from the registry record;
 #   4. stops the provider (SIGTERM: services unregistered, in-flight calls drained, ZooKeeper stopped).
 # Exits non-zero if any step fails; leaves nothing running.
 #
-# Environment: DEMO_SERIALIZATION (fory|kryo|fst|hessian2|fastjson2|java, default fory), DEMO_THREADS (10),
+# Environment: DEMO_SERIALIZATION (fory|kryo|fst|hessian2|fastjson2|java, default fory; set on the provider
+# only, the consumer follows), DEMO_THREADS (10),
 # DEMO_SECONDS (3), DEMO_SKIP_BUILD=1 to reuse the last build, MVN_ARGS (e.g. -o for offline).
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -81,7 +83,7 @@ grep -E "Embedded ZooKeeper hosted|Joined the embedded|Exported|demo provider re
 echo "==> Running the consumer against $registry"
 consumer_status=0
 # shellcheck disable=SC2086
-java $jvm_opens -Drpc.registry.address="$registry" -Drpc.protocol.serialization="$serialization" \
+java $jvm_opens -Drpc.registry.address="$registry" \
   -Ddemo.threads="${DEMO_THREADS:-10}" -Ddemo.seconds="${DEMO_SECONDS:-3}" \
   -jar "$consumer_jar" || consumer_status=$?
 

@@ -122,17 +122,21 @@ class InvocationTest {
             EchoService viaFory = consumer.refer(TestRuntimes.echoReference(foryProvider, "fory").build());
             assertEquals("f", viaFory.echo("f"));
             for (String other : List.of("kryo", "hessian2", "java", "fastjson2")) {
-                EchoService s = consumer.refer(TestRuntimes.echoReference(foryProvider, other).build());
-                BadRequestException e = assertThrows(BadRequestException.class, () -> s.echo("x"), other);
-                assertTrue(e.getMessage().contains("not exported with serialization " + other), e.getMessage());
+                // the consumer knows from the handshake: refused at refer (check=true), not at every call
+                io.kestrel.rpc.api.NoProviderException e = assertThrows(io.kestrel.rpc.api.NoProviderException.class,
+                        () -> consumer.refer(TestRuntimes.echoReference(foryProvider, other).build()), other);
+                assertTrue(e.getMessage().contains("does not accept serialization " + other), e.getMessage());
             }
         }
         try (RpcRuntime listed = RpcRuntime.builder().protocol(TestRuntimes.loopback().build()).build()) {
             listed.export(io.kestrel.rpc.api.config.ServiceConfig.builder(EchoService.class,
                     new io.kestrel.rpc.core.fixture.EchoServiceImpl()).serialization("kryo").serialization("fory").build());
             assertEquals("k", consumer.refer(TestRuntimes.echoReference(listed, "kryo").build()).echo("k"));
-            EchoService java = consumer.refer(TestRuntimes.echoReference(listed, "java").build());
-            assertThrows(BadRequestException.class, () -> java.echo("j"), "not listed");
+            EchoService java = consumer.refer(TestRuntimes.echoReference(listed, "java").check(false).build());
+            io.kestrel.rpc.api.NoProviderException e = assertThrows(io.kestrel.rpc.api.NoProviderException.class,
+                    () -> java.echo("j"), "not listed");
+            assertTrue(e.getMessage().contains("left out: provider " + "127.0.0.1:" + listed.boundPort()
+                    + " does not accept serialization java"), e.getMessage());
         }
     }
 

@@ -48,10 +48,13 @@ public @interface RpcReference {
     /** failover, failfast or failsafe. Default failover. */
     String cluster() default "";
 
-    /** Serialization name; default: the protocol's. */
+    /** Serialization name; default: each provider's preferred one (from its registry record or handshake). */
     String serialization() default "";
 
-    /** Class registering serializable classes (a {@code SerializationOptimizer}); default: the protocol's. */
+    /**
+     * Class registering serializable classes (a {@code SerializationOptimizer}); default: the provider's, loaded by
+     * name.
+     */
     Class<?> optimizer() default void.class;
 
     /** Direct provider addresses "host:port[,host:port]", bypassing the registry. */

@@ -9,6 +9,7 @@ import io.kestrel.rpc.api.ServerBusyException;
 import io.kestrel.rpc.api.TransportException;
 import io.kestrel.rpc.transport.internal.ClientCodec;
 import io.kestrel.rpc.transport.internal.FrameDecoder;
+import io.kestrel.rpc.transport.internal.Handshake;
 import io.kestrel.rpc.transport.internal.HeartbeatHandler;
 import io.kestrel.rpc.transport.internal.OutboundRequest;
 import io.kestrel.rpc.transport.internal.PendingCall;
@@ -21,6 +22,7 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.DecoderException;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
@@ -59,6 +61,7 @@ public final class Connection implements AutoCloseable {
     private volatile Channel channel;
     private volatile WriteQueue<OutboundRequest> writes;
     private volatile String lastError = "none";
+    private volatile Map<String, Map<String, String>> providerFacts;
     private int failedAttempts;
     /** Shares taken with {@link ClientTransport#acquire}; guarded by the transport's map. */
     int users;
@@ -98,6 +101,16 @@ public final class Connection implements AutoCloseable {
     public boolean isConnected() {
         Channel ch = channel;
         return state == ConnectionState.READY && ch != null && ch.isActive();
+    }
+
+    /**
+     * What the provider said in its handshake on the current (or last) channel: service key text to
+     * the attributes it asks consumers to agree on; empty when it said nothing (an earlier version);
+     * null before the first handshake. A new object after every reconnect, so callers may cache what
+     * they derive from it by identity.
+     */
+    public Map<String, Map<String, String>> providerFacts() {
+        return providerFacts;
     }
 
     /** Calls sent and not yet answered or timed out. */
@@ -290,7 +303,11 @@ public final class Connection implements AutoCloseable {
 
         @Override
         public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
-            if (evt == HeartbeatHandler.Event.PEER_ANSWERED) {
+            if (evt instanceof Handshake.Facts facts) {
+                if (ctx.channel() == channel) {
+                    providerFacts = facts.services();
+                }
+            } else if (evt == HeartbeatHandler.Event.PEER_ANSWERED) {
                 if (ctx.channel() == channel && moveTo(ConnectionState.READY)) {
                     if (failedAttempts > 0) {
                         log.info("Reconnected to provider {} after {} failed attempts", address, failedAttempts);

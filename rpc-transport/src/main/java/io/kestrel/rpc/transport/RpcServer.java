@@ -112,7 +112,7 @@ public final class RpcServer implements AutoCloseable {
                                 .addLast("frame", new FrameDecoder(config.payloadBytes(), counters, budget,
                                         frameTimeoutMillis))
                                 .addLast("backpressure", new BackpressureHandler(stallMillis))
-                                .addLast("heartbeat", HeartbeatHandler.provider(idleMillis, out))
+                                .addLast("heartbeat", HeartbeatHandler.provider(idleMillis, out, dispatcher::handshake))
                                 .addLast("goaway", new GoAwayHandler(out))
                                 .addLast("requests", new RequestHandler(dispatcher, admission, out,
                                         config.payloadBytes(), callsPerConnection, budget));

@@ -9,4 +9,13 @@ public interface ServerDispatcher {
      *     exported instead
      */
     ServerMethod resolve(String descriptor);
+
+    /**
+     * What each exported service asks consumers to agree on (service key text to attributes), sent in
+     * the answer to the first heartbeat of every connection (see the wire format's handshake). Asked
+     * once per connection. Default: nothing.
+     */
+    default java.util.Map<String, java.util.Map<String, String>> handshake() {
+        return java.util.Map.of();
+    }
 }

@@ -11,7 +11,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 import org.springframework.context.support.GenericXmlApplicationContext;
@@ -20,19 +21,22 @@ import org.springframework.core.env.MapPropertySource;
 /**
  * The demo's real wiring in one JVM: the provider's {@code provider.xml} on an embedded ZooKeeper, the
  * consumer's {@link ConsumerConfig} pointed at it, every call of the demo, a short throughput run.
- * (run-demo.sh does the same in two JVMs.)
+ * (run-demo.sh does the same in two JVMs.) The serialization is set on the provider only, as in
+ * {@code DEMO_SERIALIZATION=kryo ./run-demo.sh}: the consumer adopts it and the provider's optimizer.
  */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
 class DemoEndToEndTest {
-    @Test
-    void consumerMakesEveryDemoCallAgainstTheXmlProvider() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"fory", "kryo"})
+    void consumerMakesEveryDemoCallAgainstTheXmlProvider(String providerSerialization) throws Exception {
         try (GenericXmlApplicationContext provider = new GenericXmlApplicationContext()) {
             provider.getEnvironment().getPropertySources().addFirst(new MapPropertySource("test", Map.of(
-                    "rpc.registry.address", "embedded", "rpc.protocol.port", "0")));
+                    "rpc.registry.address", "embedded", "rpc.protocol.port", "0",
+                    "rpc.protocol.serialization", providerSerialization)));
             provider.load("classpath:provider.xml");
             provider.refresh();
             String zk = "zookeeper://" + EmbeddedZooKeeper.current().orElseThrow().address();
-            assertEquals("fory", provider.getBean(RpcRuntime.class).protocol().serialization()); // the demo uses the default
+            assertEquals(providerSerialization, provider.getBean(RpcRuntime.class).protocol().serialization());
 
             try (AnnotationConfigApplicationContext consumer = new AnnotationConfigApplicationContext()) {
                 consumer.getEnvironment().getPropertySources().addFirst(new MapPropertySource("test", Map.of(

@@ -71,7 +71,9 @@ public final class ProtocolConfig {
     }
 
     /**
-     * Default serialization name for references ({@code serialization}). Default "fory": in the
+     * The serialization a provider's services accept and publish as preferred ({@code serialization}); references
+     * that set none adopt their provider's, so it is set on the provider only. A consumer runtime uses its own
+     * only for providers that publish no preference (earlier versions). Default "fory": in the
      * perf-test matrix it is the fastest end to end, it is as compact as kryo, its plain mode fails
      * loudly (instead of misreading, as plain kryo does) when a DTO changed between versions, and
      * {@code compatible} makes it tolerate added, removed and reordered fields at little cost.
@@ -80,7 +82,11 @@ public final class ProtocolConfig {
         return serialization;
     }
 
-    /** Class registering serializable classes ({@code optimizer}), or null. */
+    /**
+     * Class registering serializable classes ({@code optimizer}), or null. On a provider it is published with its
+     * class list and fingerprint; references that set none load it by name. A consumer's protocol optimizer serves
+     * only providers that publish none (earlier versions).
+     */
     public Class<? extends SerializationOptimizer> optimizer() {
         return optimizer;
     }

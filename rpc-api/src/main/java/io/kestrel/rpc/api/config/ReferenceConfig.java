@@ -106,12 +106,22 @@ public final class ReferenceConfig<T> {
         return cluster;
     }
 
-    /** Serialization name ({@code serialization}); null means the protocol's default ("fory"). */
+    /**
+     * Serialization name ({@code serialization}); null (the default) means each provider's preferred one, as
+     * published in its registry record or, in direct mode, its connection handshake (for providers that publish
+     * none, the consumer runtime's protocol serialization). A provider that does not accept the one set here is
+     * left out of the reference's providers, with the reason in the log and in {@code NoProviderException}.
+     */
     public String serialization() {
         return serialization;
     }
 
-    /** Class registering serializable classes ({@code optimizer}), or null. */
+    /**
+     * Class registering serializable classes ({@code optimizer}), or null (the default): the provider's, loaded by
+     * class name (for providers that publish none, the consumer runtime's protocol optimizer). For serializations that write
+     * registered classes as numbers (kryo, fst, fory) it must register the provider's classes in the provider's
+     * order, or the provider is left out with a message naming the first difference.
+     */
     public Class<? extends SerializationOptimizer> optimizer() {
         return optimizer;
     }

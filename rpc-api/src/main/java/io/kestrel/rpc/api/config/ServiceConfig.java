@@ -2,6 +2,7 @@ package io.kestrel.rpc.api.config;
 
 import io.kestrel.rpc.api.ServiceKey;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.Objects;
 import java.util.Optional;
@@ -29,7 +30,7 @@ public final class ServiceConfig<T> {
         this.group = b.group;
         this.timeout = b.timeout;
         this.weight = b.weight;
-        this.serializations = Set.copyOf(b.serializations);
+        this.serializations = Collections.unmodifiableSet(new LinkedHashSet<>(b.serializations));
     }
 
     public static <T> Builder<T> builder(Class<T> interfaceClass, T ref) {
@@ -75,7 +76,9 @@ public final class ServiceConfig<T> {
     /**
      * Serialization names the service accepts ({@code serialization} on {@code <rpc:service>}); empty
      * means the default: the protocol's serialization only, so a caller cannot pick the decoder
-     * (list more during a migration). Each enforces the allowlist and its decode limits.
+     * (list more during a migration). Each enforces the allowlist and its decode limits. In the order
+     * listed: when the protocol's serialization is not among them, the first is the one the provider
+     * publishes as preferred, which references that set none adopt.
      */
     public Set<String> serializations() {
         return serializations;

@@ -43,6 +43,30 @@ public final class ProviderInfo {
     public static final String START_TIME = "start-time";
     /** Attribute: the Kestrel RPC version the provider runs. */
     public static final String FRAMEWORK_VERSION = "kestrel-version";
+    /**
+     * Attribute: the serialization (name) the provider prefers for this service: the protocol's when the
+     * service accepts it, else the first the service lists. A reference that sets no serialization adopts it.
+     */
+    public static final String PREFERRED_SERIALIZATION = "preferred-serialization";
+    /** Attribute: the class name of the provider's serialization optimizer; absent when it has none. */
+    public static final String OPTIMIZER = "optimizer";
+    /**
+     * Attribute: the classes the provider's optimizer registers, comma-separated, in registration order; a class
+     * in the same package as the one before it is written ".SimpleName" (e.g. {@code com.x.Order,.Customer}).
+     */
+    public static final String OPTIMIZER_CLASSES = "optimizer-classes";
+    /**
+     * Attribute: a stable hash of {@link #OPTIMIZER_CLASSES} (16 hex digits of SHA-256 over the class names,
+     * in order, each followed by a newline). It applies to every accepted serialization that writes
+     * registered classes as numbers (kryo, fst, fory), where both sides must register the same classes in
+     * the same order.
+     */
+    public static final String OPTIMIZER_FINGERPRINT = "optimizer-fingerprint";
+    /**
+     * Attribute: "true" when the provider's serializations run in compatible mode ({@code compatible} on its
+     * protocol); references adopt it. Absent when off.
+     */
+    public static final String COMPATIBLE = "compatible";
 
     /** A provider that publishes no timeout. */
     public ProviderInfo(String host, int port, ServiceKey service, List<Byte> serializationIds, int weight,

@@ -41,6 +41,17 @@ public interface Serialization {
     }
 
     /**
+     * Whether this format writes the classes registered by a {@link SerializationOptimizer} as numbers
+     * given in registration order, so that both sides of a connection must register the same classes in
+     * the same order (kryo, fst, fory). Consumers compare their optimizer's classes with the provider's
+     * for such formats and leave a provider out when they differ. Default true, the safe answer for a
+     * plug-in; formats that only use registration to allow classes (hessian2, java, fastjson2) say false.
+     */
+    default boolean encodesRegisteredClassesByNumber() {
+        return true;
+    }
+
+    /**
      * Creates a thread-safe serializer for these options.
      *
      * @throws IllegalArgumentException if the options ask for something this format cannot do

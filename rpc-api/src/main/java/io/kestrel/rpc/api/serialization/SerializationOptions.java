@@ -14,8 +14,10 @@ public final class SerializationOptions {
     private final List<Class<?>> registeredClasses;
     private final boolean compatible;
     private final DecodeLimits decodeLimits;
+    private final String optimizerName;
 
     private SerializationOptions(Builder b) {
+        this.optimizerName = b.optimizerName;
         this.allowlist = b.allowlist;
         this.registeredClasses = List.copyOf(b.registeredClasses);
         this.compatible = b.compatible;
@@ -34,6 +36,24 @@ public final class SerializationOptions {
     /** Classes to register ahead of time, in a stable order; empty when there is no optimizer. */
     public List<Class<?>> registeredClasses() {
         return registeredClasses;
+    }
+
+    /** The class name of the optimizer the classes came from, or null when none was given. */
+    public String optimizerName() {
+        return optimizerName;
+    }
+
+    /**
+     * For messages: which classes this side registers, e.g. "optimizer com.example.MyOptimizer (12 classes)",
+     * or "no optimizer (no classes registered)".
+     */
+    public String registrationDescription() {
+        if (registeredClasses.isEmpty()) {
+            return optimizerName == null ? "no optimizer (no classes registered)"
+                    : "optimizer " + optimizerName + " (no classes registered)";
+        }
+        return (optimizerName == null ? "no optimizer" : "optimizer " + optimizerName) + " ("
+                + registeredClasses.size() + " classes registered)";
     }
 
     /** Whether readers must tolerate fields added, removed or reordered by the writer. Default false. */
@@ -60,6 +80,7 @@ public final class SerializationOptions {
         private final List<Class<?>> registeredClasses = new ArrayList<>();
         private boolean compatible;
         private DecodeLimits decodeLimits = DecodeLimits.defaults();
+        private String optimizerName;
 
         private Builder() {
         }
@@ -72,6 +93,7 @@ public final class SerializationOptions {
 
         /** Registers the optimizer's classes (in its order) and allows them. */
         public Builder optimizer(SerializationOptimizer optimizer) {
+            this.optimizerName = optimizer.getClass().getName();
             for (Class<?> c : optimizer.getSerializableClasses()) {
                 registerClass(c);
             }

@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,16 +40,18 @@ public final class ClusterInvoker {
     private final ReferenceConfig<?> config;
     private final Directory directory;
     private final LoadBalance loadBalance;
-    private final Serializer serializer;
+    private final Agreement agreement;
+    /** The serializer of the last provider chosen: a request is built with it, and rebuilt only for one that differs. */
+    private volatile Serializer usual;
     private final int retries;
     private final int referenceTimeoutMillis; // 0: the reference sets none
     private volatile int longestTimeoutMillis;
 
-    public ClusterInvoker(ReferenceConfig<?> config, Directory directory, LoadBalance loadBalance, Serializer serializer) {
+    ClusterInvoker(ReferenceConfig<?> config, Directory directory, LoadBalance loadBalance, Agreement agreement) {
         this.config = config;
         this.directory = directory;
         this.loadBalance = loadBalance;
-        this.serializer = serializer;
+        this.agreement = agreement;
         this.retries = config.cluster() == ClusterMode.FAILOVER ? config.retries() : 0;
         this.referenceTimeoutMillis = config.timeout().map(ClusterInvoker::millis).orElse(0);
         this.longestTimeoutMillis = millis(config.timeout().orElse(ReferenceConfig.DEFAULT_TIMEOUT));
@@ -65,14 +66,22 @@ public final class ClusterInvoker {
                 : millis(provider.timeout().orElse(ReferenceConfig.DEFAULT_TIMEOUT));
     }
 
-    /** The request carrying the deadline for this provider: the timer wheel, the wire and the error message use it. */
-    private RpcRequest withTimeoutFor(ProviderInfo provider, RpcRequest request) {
-        int timeout = timeoutMillis(provider);
+    /**
+     * The request as sent to this provider: with the serializer agreed with it, and carrying its deadline (the timer
+     * wheel, the wire and the error message use it).
+     */
+    private RpcRequest preparedFor(Endpoint endpoint, RpcRequest request) {
+        int timeout = timeoutMillis(endpoint.provider());
         if (timeout > longestTimeoutMillis) {
             longestTimeoutMillis = timeout;
         }
-        return timeout == request.timeoutMillis() ? request : new RpcRequest(request.method(), request.serializer(),
-                request.arguments(), request.attachments(), timeout, request.returnType());
+        Serializer serializer = endpoint.terms().serializer();
+        if (serializer != usual) {
+            usual = serializer;
+        }
+        return timeout == request.timeoutMillis() && serializer == request.serializer() ? request
+                : new RpcRequest(request.method(), serializer, request.arguments(), request.attachments(), timeout,
+                        request.returnType());
     }
 
     /** The longest deadline a call of this reference has had (at least the reference's or the default). */
@@ -84,17 +93,13 @@ public final class ClusterInvoker {
         return (int) Math.min(Integer.MAX_VALUE, d.toMillis());
     }
 
-    public Serializer serializer() {
-        return serializer;
-    }
-
     public Directory directory() {
         return directory;
     }
 
     /** Sends the call; the future completes with the result or the (final) failure. */
     public CompletableFuture<Object> invoke(MethodInfo method, Object[] args, Map<String, String> attachments) {
-        RpcRequest request = new RpcRequest(method.ref, serializer, args, attachments, method.timeoutMillis,
+        RpcRequest request = new RpcRequest(method.ref, usual, args, attachments, method.timeoutMillis,
                 method.resultType);
         Invocation invocation = new Invocation(config.key(), method.method, args, attachments);
         CompletableFuture<Object> result = attempt(request, invocation, new ArrayList<>(), 0, null);
@@ -120,7 +125,7 @@ public final class ClusterInvoker {
         // the count drops before anything downstream (the caller included) sees the outcome; as a separate
         // dependent it could run after the caller's next call was balanced, counting a finished call as active
         CompletableFuture<Object> call = new CompletableFuture<>();
-        endpoint.connection().invoke(withTimeoutFor(endpoint.provider(), request)).whenComplete((v, e) -> {
+        endpoint.connection().invoke(preparedFor(endpoint, request)).whenComplete((v, e) -> {
             endpoint.active.decrementAndGet();
             if (e != null) {
                 call.completeExceptionally(explained(e, endpoint.provider()));
@@ -164,7 +169,7 @@ public final class ClusterInvoker {
         List<Endpoint> usable = new ArrayList<>(all.size());
         List<Endpoint> disconnected = new ArrayList<>();
         for (Endpoint e : all) {
-            if (!e.provider().serializationIds().contains(serializer.id()) || tried.contains(e)) {
+            if (!e.terms().usable() || tried.contains(e)) {
                 continue;
             }
             (e.connection().isConnected() ? usable : disconnected).add(e);
@@ -182,15 +187,10 @@ public final class ClusterInvoker {
     }
 
     private Endpoint throwNoProvider(List<Endpoint> tried) {
-        List<ProviderInfo> seen = directory.seen();
-        String seenText = seen.isEmpty() ? "none" : seen.stream()
-                .map(p -> p.address() + " (serialization ids " + p.serializationIds() + ")")
-                .collect(Collectors.joining(", "));
         throw new NoProviderException("No provider available for " + config.key() + " (interface "
                 + config.interfaceClass().getName() + ", version '" + config.version() + "', group '" + config.group()
-                + "') from " + directory.source() + "; providers seen: " + seenText + "; this consumer uses serialization "
-                + serializer.name() + " (id " + serializer.id() + ")"
-                + (tried.isEmpty() ? "" : "; already tried: " + tried)
-                + ". Start a provider, or check the interface, version, group and serialization on both sides");
+                + "') from " + directory.source() + "; providers seen: " + directory.explainProviders()
+                + (tried.isEmpty() ? "" : "; already tried: " + tried) + "; " + agreement.describe()
+                + ". Start a provider, or check the interface, version, group, serialization and optimizer on both sides");
     }
 }

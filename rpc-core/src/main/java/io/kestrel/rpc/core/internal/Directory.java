@@ -26,6 +26,7 @@ public final class Directory implements ProviderListener, AutoCloseable {
     private final ServiceKey service;
     private final ClientTransport transport;
     private final ClientOptions options;
+    private final Agreement agreement;
     private final Registry registry;
     private final String source;
     private final CountDownLatch firstList = new CountDownLatch(1);
@@ -35,9 +36,10 @@ public final class Directory implements ProviderListener, AutoCloseable {
     private volatile IllegalArgumentException conflict;
     private boolean closed;
 
-    private Directory(ServiceKey service, ClientTransport transport, ClientOptions options, Registry registry,
-            String source) {
+    private Directory(ServiceKey service, ClientTransport transport, ClientOptions options, Agreement agreement,
+            Registry registry, String source) {
         this.service = service;
+        this.agreement = agreement;
         this.transport = transport;
         this.options = options;
         this.registry = registry;
@@ -45,9 +47,9 @@ public final class Directory implements ProviderListener, AutoCloseable {
     }
 
     /** Direct mode: the given providers, "host:port[,host:port...]", accepting any serialization. */
-    public static Directory direct(ServiceKey service, String url, ClientTransport transport, ClientOptions options,
-            List<Byte> anySerialization) {
-        Directory d = new Directory(service, transport, options, null, "direct url " + url);
+    static Directory direct(ServiceKey service, String url, ClientTransport transport, ClientOptions options,
+            Agreement agreement, List<Byte> anySerialization) {
+        Directory d = new Directory(service, transport, options, agreement, null, "direct url " + url);
         List<ProviderInfo> providers = new ArrayList<>();
         for (String part : url.split(",")) {
             String hp = part.trim();
@@ -75,9 +77,9 @@ public final class Directory implements ProviderListener, AutoCloseable {
     }
 
     /** Registry mode: follows the registry's list of providers. */
-    public static Directory subscribe(ServiceKey service, Registry registry, ClientTransport transport,
-            ClientOptions options) {
-        Directory d = new Directory(service, transport, options, registry, "registry " + registry.address());
+    static Directory subscribe(ServiceKey service, Registry registry, ClientTransport transport,
+            ClientOptions options, Agreement agreement) {
+        Directory d = new Directory(service, transport, options, agreement, registry, "registry " + registry.address());
         registry.subscribe(service, d);
         return d;
     }
@@ -112,16 +114,19 @@ public final class Directory implements ProviderListener, AutoCloseable {
             if (kept != null && kept.provider().equals(p)) {
                 next.add(kept);
             } else if (kept != null) {
-                next.add(new Endpoint(p, kept.connection())); // same address, new record: keep the connection
+                next.add(new Endpoint(p, kept.connection(), agreement)); // same address, new record: keep the connection
             } else {
                 try {
                     next.add(new Endpoint(p, transport.acquire(p.host(), p.port(), options, "reference " + service,
-                            awaitConnect)));
+                            awaitConnect), agreement));
                 } catch (IllegalArgumentException e) {
                     conflict = e;
                     log.error("Provider {} of {} left out: {}", p.address(), service, e.getMessage());
                 }
             }
+        }
+        for (Endpoint e : next) {
+            e.terms(); // agreed now, so a provider left out is logged when it appears, not at the first call
         }
         endpoints = List.copyOf(next);
         seen = List.copyOf(providers);
@@ -150,6 +155,35 @@ public final class Directory implements ProviderListener, AutoCloseable {
     /** Every provider record currently known, including ones filtered out later. */
     public List<ProviderInfo> seen() {
         return seen;
+    }
+
+    /**
+     * Every known provider with what keeps it from taking calls: "left out: <why>" when it disagrees with
+     * this reference on serialization or optimizer, "not reachable" when its connection is down, and the
+     * serialization agreed on otherwise. For messages.
+     */
+    public String explainProviders() {
+        if (seen.isEmpty()) {
+            return "none";
+        }
+        StringBuilder sb = new StringBuilder();
+        for (ProviderInfo p : seen) {
+            Endpoint e = endpoints.stream().filter(x -> x.provider().address().equals(p.address())).findFirst()
+                    .orElse(null);
+            sb.append(sb.length() == 0 ? "" : "; ").append(p.address());
+            if (e == null) {
+                sb.append(" (no connection: connection settings conflict)");
+                continue;
+            }
+            Agreement.Terms t = e.terms();
+            if (!t.usable()) {
+                sb.append(" (left out: ").append(t.refusal()).append(')');
+            } else {
+                sb.append(" (").append(t.summary())
+                        .append(e.connection().isConnected() ? "" : ", not reachable").append(')');
+            }
+        }
+        return sb.toString();
     }
 
     /** Where the list comes from, for messages. */

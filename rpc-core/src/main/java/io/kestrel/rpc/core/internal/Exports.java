@@ -82,17 +82,41 @@ public final class Exports {
             server = RpcServer.start(protocol, dispatcher);
         }
         List<Byte> accepted = dispatcher.add(config);
+        ServiceFacts facts = ServiceFacts.of(accepted, preferredSerialization(config), protocol.compatible(),
+                protocol.optimizer() == null ? null : protocol.optimizer().getName(),
+                serializers.registeredClassNames(protocol.optimizer()));
+        dispatcher.describe(config.key(), facts.handshakeAttributes());
         ProviderInfo info = new ProviderInfo(advertisedHost(), server.port(), config.key(), accepted, config.weight(),
                 ProviderDispatcher.remoteMethodNames(config.interfaceClass()), config.timeout().orElse(null))
-                .withAttributes(identity);
+                .withAttributes(identity).withAttributes(facts.recordAttributes());
         Registry r = registry.get();
         if (r != null) {
             r.register(info);
         }
         Exported e = new Exported(info, config.key());
         exported.add(e);
-        log.info("Exported {} on {}{}", config.key(), info.address(), r != null ? " (registered in " + r.address() + ")" : "");
+        log.info("Exported {} on {}{}; references that set none use its {}{}", config.key(), info.address(),
+                r != null ? " (registered in " + r.address() + ")" : "", facts.preferred(),
+                facts.optimizer() == null ? "" : " and optimizer " + facts.optimizer());
         return e;
+    }
+
+    /**
+     * The serialization published as preferred: the protocol's when the service accepts it (the default),
+     * else the first the service lists.
+     */
+    private String preferredSerialization(ServiceConfig<?> config) {
+        Serializations installed = Serializations.installed();
+        String protocolName = installed.byName(protocol.serialization()).name();
+        if (config.serializations().isEmpty()) {
+            return protocolName;
+        }
+        for (String name : config.serializations()) {
+            if (installed.byName(name).name().equals(protocolName)) {
+                return protocolName;
+            }
+        }
+        return installed.byName(config.serializations().iterator().next()).name();
     }
 
     private String advertisedHost() {

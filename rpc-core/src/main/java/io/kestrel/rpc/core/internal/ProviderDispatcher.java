@@ -27,6 +27,7 @@ public final class ProviderDispatcher implements ServerDispatcher {
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ProviderDispatcher.class);
     private final Map<String, ExportedMethod> methods = new ConcurrentHashMap<>();
     private final Map<ServiceKey, List<String>> services = new ConcurrentHashMap<>();
+    private final Map<String, Map<String, String>> facts = new ConcurrentHashMap<>();
     private final SerializerCache serializers;
     private final Class<? extends SerializationOptimizer> optimizer;
     private final boolean compatible;
@@ -75,7 +76,18 @@ public final class ProviderDispatcher implements ServerDispatcher {
         return RemoteMethods.of(serviceInterface).stream().map(Method::getName).distinct().sorted().toList();
     }
 
+    /** Sets what consumers of an exported service must agree on, sent in every connection's handshake. */
+    void describe(ServiceKey key, Map<String, String> attributes) {
+        facts.put(key.toString(), Map.copyOf(attributes));
+    }
+
+    @Override
+    public Map<String, Map<String, String>> handshake() {
+        return Map.copyOf(facts);
+    }
+
     public void remove(ServiceKey key) {
+        facts.remove(key.toString());
         List<String> descriptors = services.remove(key);
         if (descriptors != null) {
             descriptors.forEach(methods::remove);

@@ -10,7 +10,6 @@ import io.kestrel.rpc.api.registry.ConsumerInfo;
 import io.kestrel.rpc.api.registry.Registry;
 import io.kestrel.rpc.api.serialization.ClassAllowlist;
 import io.kestrel.rpc.api.serialization.Serializations;
-import io.kestrel.rpc.api.serialization.Serializer;
 import io.kestrel.rpc.core.cluster.loadbalance.LoadBalances;
 import io.kestrel.rpc.transport.ClientOptions;
 import io.kestrel.rpc.transport.ClientTransport;
@@ -22,7 +21,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -72,27 +70,27 @@ public final class References {
         ClientOptions options = ClientOptions.from(client.with(config));
         allowlist.trustTypesOf(config.interfaceClass());
         config.allowedPackages().forEach(allowlist::allowPackage);
-        String serializationName = config.serialization() != null ? config.serialization() : protocol.serialization();
-        Serializer serializer = serializers.get(serializationName,
-                config.optimizer() != null ? config.optimizer() : protocol.optimizer(),
-                config.compatible() || protocol.compatible());
+        Agreement agreement = new Agreement(config, protocol, serializers);
         LoadBalance loadBalance = LoadBalances.byName(config.loadBalance());
         ClientTransport transport = transport();
-        Directory directory = directory(config, transport, options);
+        Directory directory = directory(config, transport, options, agreement);
         if (directory.conflict() != null) {
             directory.close();
             throw directory.conflict();
         }
         directories.add(directory);
-        ClusterInvoker cluster = new ClusterInvoker(config, directory, loadBalance, serializer);
-        if (config.check() && directory.endpoints().stream().noneMatch(e -> e.connection().isConnected())) {
+        ClusterInvoker cluster = new ClusterInvoker(config, directory, loadBalance, agreement);
+        // the same filter calls use: connected, and agreed on serialization and optimizer
+        if (config.check() && directory.endpoints().stream()
+                .noneMatch(e -> e.connection().isConnected() && e.terms().usable())) {
+            boolean leftOut = directory.endpoints().stream().anyMatch(e -> !e.terms().usable());
+            String providers = directory.explainProviders();
             directory.close();
             directories.remove(directory);
-            String seen = directory.seen().isEmpty() ? "none" : directory.seen().stream()
-                    .map(p -> p.address()).collect(Collectors.joining(", "));
             throw new NoProviderException("No provider available for " + config.key() + " at startup (from "
-                    + directory.source() + "; providers seen: " + seen + (directory.seen().isEmpty() ? ""
-                    : ", none reachable") + "). Start a provider first, check the interface/version/group, or set"
+                    + directory.source() + "; providers seen: " + providers + "; "
+                    + agreement.describe() + "). " + (leftOut ? "Fix what the providers left out name, or set"
+                    : "Start a provider first, check the interface/version/group, or set")
                     + " check=\"false\" on the reference to start anyway");
         }
         recordConsumer(config);
@@ -100,14 +98,14 @@ public final class References {
         Class<T> type = config.interfaceClass();
         ClassLoader loader = type.getClassLoader() != null ? type.getClassLoader() : References.class.getClassLoader();
         Object proxy = Proxy.newProxyInstance(loader, new Class<?>[] {type}, handler);
-        log.info("Referenced {} via {} with {} ({} providers)", config.key(), directory.source(), serializer.name(),
-                directory.endpoints().size());
+        log.info("Referenced {} via {}: {}", config.key(), directory.source(), directory.explainProviders());
         return type.cast(proxy);
     }
 
-    private Directory directory(ReferenceConfig<?> config, ClientTransport transport, ClientOptions options) {
+    private Directory directory(ReferenceConfig<?> config, ClientTransport transport, ClientOptions options,
+            Agreement agreement) {
         if (config.url() != null) {
-            return Directory.direct(config.key(), config.url(), transport, options,
+            return Directory.direct(config.key(), config.url(), transport, options, agreement,
                     new ArrayList<>(Serializations.installed().names().values()));
         }
         Registry r = registry.get();
@@ -115,7 +113,7 @@ public final class References {
             throw new IllegalArgumentException("reference " + config.key()
                     + " has no url and this runtime has no registry; set url=\"host:port\" or configure a registry");
         }
-        Directory directory = Directory.subscribe(config.key(), r, transport, options);
+        Directory directory = Directory.subscribe(config.key(), r, transport, options, agreement);
         try {
             directory.awaitFirstList(registry.config().connectionTimeout().toMillis());
         } catch (InterruptedException e) {

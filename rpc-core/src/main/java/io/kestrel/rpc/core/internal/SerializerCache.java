@@ -6,6 +6,8 @@ import io.kestrel.rpc.api.serialization.SerializationOptimizer;
 import io.kestrel.rpc.api.serialization.SerializationOptions;
 import io.kestrel.rpc.api.serialization.Serializations;
 import io.kestrel.rpc.api.serialization.Serializer;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -20,6 +22,7 @@ public final class SerializerCache {
     private final ClassAllowlist allowlist;
     private final ClassLoader applicationLoader;
     private final Map<Key, Serializer> serializers = new ConcurrentHashMap<>();
+    private final Map<Class<?>, List<String>> registeredNames = new ConcurrentHashMap<>();
 
     /**
      * @param allowlist enforced by every serializer
@@ -58,6 +61,41 @@ public final class SerializerCache {
                 thread.setContextClassLoader(previous);
             }
         });
+    }
+
+    /**
+     * The names of the classes {@code optimizer} registers, in registration order without repeats (as
+     * {@link SerializationOptions.Builder#optimizer} registers them); empty for null. Computed once per class.
+     *
+     * @throws IllegalArgumentException when the optimizer cannot be created
+     */
+    public List<String> registeredClassNames(Class<? extends SerializationOptimizer> optimizer) {
+        if (optimizer == null) {
+            return List.of();
+        }
+        return registeredNames.computeIfAbsent(optimizer, k -> {
+            List<String> names = new ArrayList<>();
+            for (Class<?> c : instantiate(optimizer).getSerializableClasses()) {
+                if (c != null && !names.contains(c.getName())) {
+                    names.add(c.getName());
+                }
+            }
+            return List.copyOf(names);
+        });
+    }
+
+    /**
+     * Loads an optimizer class by name with the application's class loader.
+     *
+     * @throws ClassNotFoundException when it is not on the class path
+     * @throws IllegalArgumentException when the class is no {@link SerializationOptimizer}
+     */
+    public Class<? extends SerializationOptimizer> loadOptimizer(String className) throws ClassNotFoundException {
+        Class<?> c = Class.forName(className, false, applicationLoader);
+        if (!SerializationOptimizer.class.isAssignableFrom(c)) {
+            throw new IllegalArgumentException(className + " is not a " + SerializationOptimizer.class.getName());
+        }
+        return c.asSubclass(SerializationOptimizer.class);
     }
 
     private static SerializationOptimizer instantiate(Class<? extends SerializationOptimizer> type) {

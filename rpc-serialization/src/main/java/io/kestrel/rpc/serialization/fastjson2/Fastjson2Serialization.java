@@ -49,6 +49,12 @@ public final class Fastjson2Serialization implements Serialization {
         return false;
     }
 
+    /** False: registered classes are only allowed; the stream names classes by name. */
+    @Override
+    public boolean encodesRegisteredClassesByNumber() {
+        return false;
+    }
+
     @Override
     public Serializer create(SerializationOptions options) {
         SerializerLibrary.FASTJSON2.require();

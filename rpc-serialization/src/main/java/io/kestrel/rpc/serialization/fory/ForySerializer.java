@@ -65,7 +65,11 @@ final class ForySerializer implements Serializer {
     private final DecodeLimits limits;
     private final ContextLoaderScoped<ThreadSafeFory> engines;
 
+    /** Which classes this side registers, for messages. */
+    private final String registration;
+
     ForySerializer(SerializationOptions options) {
+        this.registration = options.registrationDescription();
         this.filter = new ClassFilter(options.allowlist());
         this.registered = options.registeredClasses();
         this.compatible = options.compatible();
@@ -188,7 +192,7 @@ final class ForySerializer implements Serializer {
                 throw refused;
             }
             DecodeLimitException depth = depthLimit(e, budget);
-            throw SerializationFailures.decodeFailed("fory", expectedType, depth != null ? depth : e);
+            throw SerializationFailures.decodeFailed("fory", expectedType, depth != null ? depth : e, registration, !registered.isEmpty());
         } finally {
             ACTIVE.remove();
         }

@@ -42,7 +42,11 @@ final class FstSerializer implements Serializer {
     private final DecodeLimits limits;
     private static final byte[] NO_BYTES = new byte[0];
 
+    /** Which classes this side registers, for messages. */
+    private final String registration;
+
     FstSerializer(SerializationOptions options) {
+        this.registration = options.registrationDescription();
         conf = FSTConfiguration.createDefaultConfiguration();
         conf.setShareReferences(true);
         coders = new BoundedStreamCoderFactory(conf);
@@ -118,7 +122,7 @@ final class FstSerializer implements Serializer {
             return value;
         } catch (Exception | StackOverflowError e) {
             inputs.remove(); // it may hold part of the failed value
-            throw SerializationFailures.decodeFailed("fst", expectedType, e);
+            throw SerializationFailures.decodeFailed("fst", expectedType, e, registration, registeredCount > 0);
         }
     }
 

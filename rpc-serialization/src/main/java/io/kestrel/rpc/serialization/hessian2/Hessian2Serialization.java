@@ -33,6 +33,12 @@ public final class Hessian2Serialization implements Serialization {
         return true;
     }
 
+    /** False: registered classes are only allowed; the stream names classes by name. */
+    @Override
+    public boolean encodesRegisteredClassesByNumber() {
+        return false;
+    }
+
     @Override
     public Serializer create(SerializationOptions options) {
         SerializerLibrary.HESSIAN.require();

@@ -32,6 +32,50 @@ public final class SerializationFailures {
                 + "version of the class", e);
     }
 
+    /**
+     * A failure of a format that writes registered classes as numbers (kryo, fst, fory): the message also
+     * says which classes this side registers ({@code registration}, from
+     * {@link io.kestrel.rpc.api.serialization.SerializationOptions#registrationDescription()}), since two
+     * sides that register different classes, or the same in another order, read each other's numbers as
+     * the wrong classes; an unregistered class number is named as such. An allowlist refusal keeps its own
+     * message plus that hint when this side registers classes (a mismatch can make the reader take a piece
+     * of string data for a class name).
+     */
+    public static SerializationException decodeFailed(String serializer, Class<?> expectedType, Throwable e,
+            String registration, boolean registersClasses) {
+        ClassNotAllowedException refusal = findRefusal(e);
+        if (refusal != null) {
+            if (registersClasses) {
+                return new ClassNotAllowedException(refusal.getMessage() + ". If that name looks like a piece of"
+                        + " your data rather than a class, the two sides register different classes or in another"
+                        + " order: " + hint(registration), refusal);
+            }
+            return refusal;
+        }
+        if (findLimit(e) != null) {
+            return decodeFailed(serializer, expectedType, e);
+        }
+        String reason = reason(e);
+        String lead = unregisteredNumber(reason)
+                ? ". The writer sent a class number this side has not registered: the two sides register different"
+                        + " classes or in another order"
+                : ". The bytes are corrupt or truncated, were written by another serializer or an incompatible"
+                        + " version of the class, or the two sides register different classes or in another order";
+        return new SerializationException(serializer + " could not deserialize a value (expected type "
+                + (expectedType == null ? "unknown" : expectedType.getName()) + "): " + reason + lead + ": "
+                + hint(registration), e);
+    }
+
+    private static boolean unregisteredNumber(String reason) {
+        return reason.contains("unregistered class ID") || reason.contains("unable to find class for code");
+    }
+
+    private static String hint(String registration) {
+        return "this side has " + registration + ". Both sides must register the same classes in the same order:"
+                + " configure the same optimizer (optimizer= on <rpc:protocol>, or on <rpc:reference>); a reference"
+                + " that sets neither serialization nor optimizer adopts its provider's";
+    }
+
     /** A failure while writing {@code value}. */
     public static SerializationException encodeFailed(String serializer, Object value, Throwable e) {
         ClassNotAllowedException refusal = findRefusal(e);

@@ -39,6 +39,12 @@ public final class JavaSerialization implements Serialization {
     }
 
     /** @throws IllegalArgumentException if compatible mode is asked for */
+    /** False: registered classes are only allowed; the stream names classes by name. */
+    @Override
+    public boolean encodesRegisteredClassesByNumber() {
+        return false;
+    }
+
     @Override
     public Serializer create(SerializationOptions options) {
         if (options.compatible()) {

@@ -47,7 +47,11 @@ final class KryoSerializer implements Serializer {
     private final ClassLoader loader;
     private final Pool<Engine> pool;
 
+    /** Which classes this side registers, for messages. */
+    private final String registration;
+
     KryoSerializer(SerializationOptions options) {
+        this.registration = options.registrationDescription();
         this.filter = new ClassFilter(options.allowlist());
         this.registered = options.registeredClasses();
         this.compatible = options.compatible();
@@ -147,7 +151,7 @@ final class KryoSerializer implements Serializer {
             healthy = true;
             return value;
         } catch (IOException | RuntimeException | StackOverflowError e) {
-            throw SerializationFailures.decodeFailed("kryo", expectedType, e);
+            throw SerializationFailures.decodeFailed("kryo", expectedType, e, registration, !registered.isEmpty());
         } finally {
             release(engine, healthy);
         }

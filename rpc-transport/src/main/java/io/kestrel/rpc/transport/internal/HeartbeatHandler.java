@@ -6,6 +6,8 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.timeout.IdleState;
 import io.netty.handler.timeout.IdleStateEvent;
+import java.util.Map;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,6 +22,9 @@ import org.slf4j.LoggerFactory;
  *   <li>on a consumer, a heartbeat request is also sent as soon as the connection is up: the
  *       connection is usable only once the provider answered it, because a frozen process's kernel
  *       still accepts TCP connections.</li>
+ *   <li>a provider answers the first heartbeat of a connection with a body: the {@link Handshake}
+ *       facts of its exported services; the consumer fires them as a {@link Handshake.Facts} event
+ *       just before {@link Event#PEER_ANSWERED}.</li>
  * </ul>
  * Other frames, including {@link Status#GOING_AWAY} events, pass on. One instance per channel.
  */
@@ -37,11 +42,13 @@ public final class HeartbeatHandler extends ChannelInboundHandlerAdapter {
     private final boolean consumer;
     private final long silenceMillis;
     private final ResponseWriter answers;
+    private final Supplier<Map<String, Map<String, String>>> handshake;
+    private boolean handshakeDone;
     private long nextPingId;
 
     /** A consumer's handler: sends heartbeats. */
     public static HeartbeatHandler consumer(long silenceMillis) {
-        return new HeartbeatHandler(true, silenceMillis, null);
+        return new HeartbeatHandler(true, silenceMillis, null, null);
     }
 
     /**
@@ -49,13 +56,24 @@ public final class HeartbeatHandler extends ChannelInboundHandlerAdapter {
      * queued there, so an answered heartbeat proves that everything sent before it was answered.
      */
     public static HeartbeatHandler provider(long silenceMillis, ResponseWriter answers) {
-        return new HeartbeatHandler(false, silenceMillis, answers);
+        return new HeartbeatHandler(false, silenceMillis, answers, null);
     }
 
-    private HeartbeatHandler(boolean consumer, long silenceMillis, ResponseWriter answers) {
+    /**
+     * A provider's handler whose answer to a connection's first heartbeat carries {@code handshake}'s
+     * facts (asked once per connection, on the event loop).
+     */
+    public static HeartbeatHandler provider(long silenceMillis, ResponseWriter answers,
+            Supplier<Map<String, Map<String, String>>> handshake) {
+        return new HeartbeatHandler(false, silenceMillis, answers, handshake);
+    }
+
+    private HeartbeatHandler(boolean consumer, long silenceMillis, ResponseWriter answers,
+            Supplier<Map<String, Map<String, String>>> handshake) {
         this.consumer = consumer;
         this.silenceMillis = silenceMillis;
         this.answers = answers;
+        this.handshake = handshake;
     }
 
     @Override
@@ -72,17 +90,44 @@ public final class HeartbeatHandler extends ChannelInboundHandlerAdapter {
             ctx.fireChannelRead(msg);
             return;
         }
-        f.release();
         if (!f.isRequest()) {
+            Handshake.Facts facts = handshakeDone ? null : facts(ctx, f);
+            f.release();
+            handshakeDone = true;
+            if (facts != null) {
+                ctx.fireUserEventTriggered(facts);
+            }
             ctx.fireUserEventTriggered(Event.PEER_ANSWERED);
-        } else if (f.isTwoWay()) {
+            return;
+        }
+        f.release();
+        if (f.isTwoWay()) {
             if (answers != null) {
-                answers.heartbeatAnswer(f);
+                Map<String, Map<String, String>> facts = null;
+                if (!handshakeDone && handshake != null) {
+                    facts = handshake.get();
+                }
+                handshakeDone = true;
+                answers.heartbeatAnswer(f, facts);
             } else {
                 ByteBuf pong = ctx.alloc().ioBuffer(Wire.HEADER_BYTES);
                 Wire.writeHeader(pong, Wire.FLAG_EVENT, f.serializationId, Status.OK.code(), f.requestId, 0);
                 ctx.writeAndFlush(pong, ctx.voidPromise());
             }
+        }
+    }
+
+    /** The provider's handshake facts; a malformed body is logged and read as nothing said. */
+    private static Handshake.Facts facts(ChannelHandlerContext ctx, Frame answer) {
+        if (answer.body == null) {
+            return new Handshake.Facts(Map.of());
+        }
+        try {
+            return new Handshake.Facts(Handshake.read(answer.body.duplicate()));
+        } catch (RuntimeException e) {
+            log.warn("Provider {} sent a malformed handshake ({}); using this consumer's own settings",
+                    ctx.channel().remoteAddress(), e.getMessage());
+            return new Handshake.Facts(Map.of());
         }
     }
 

@@ -9,6 +9,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.DefaultChannelPromise;
+import java.util.Map;
 
 /**
  * Writes a provider connection's responses and notices through one {@link WriteQueue} (any thread
@@ -96,8 +97,20 @@ public final class ResponseWriter {
 
     /** Answers a heartbeat request (an event frame with its id and status OK). */
     public void heartbeatAnswer(Frame ping) {
+        heartbeatAnswer(ping, null);
+    }
+
+    /**
+     * Answers a heartbeat request; with {@code handshake} (not null), the answer's body carries those
+     * facts in the {@link Handshake} format.
+     */
+    public void heartbeatAnswer(Frame ping, Map<String, Map<String, String>> handshake) {
         ByteBuf frame = channel.alloc().ioBuffer(Wire.HEADER_BYTES);
         Wire.writeHeader(frame, Wire.FLAG_EVENT, ping.serializationId, Status.OK.code(), ping.requestId, 0);
+        if (handshake != null && !handshake.isEmpty()) {
+            Handshake.write(frame, handshake);
+            frame.setInt(Wire.LENGTH_OFFSET, frame.readableBytes() - Wire.HEADER_BYTES);
+        }
         enqueue(frame);
     }
 
