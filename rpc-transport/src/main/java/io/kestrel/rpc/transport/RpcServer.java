@@ -7,6 +7,7 @@ import io.kestrel.rpc.api.config.ServerLimits;
 import io.kestrel.rpc.transport.internal.BackpressureHandler;
 import io.kestrel.rpc.transport.internal.ByteCountingHandler;
 import io.kestrel.rpc.transport.internal.ConnectionLimiter;
+import io.kestrel.rpc.transport.internal.EventLoops;
 import io.kestrel.rpc.transport.internal.MemoryBudget;
 import io.kestrel.rpc.transport.internal.FrameDecoder;
 import io.kestrel.rpc.transport.internal.GoAwayHandler;
@@ -20,10 +21,8 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.timeout.IdleStateHandler;
@@ -63,10 +62,8 @@ public final class RpcServer implements AutoCloseable {
 
     private RpcServer(ProtocolConfig config, ServerDispatcher dispatcher) {
         this.config = config;
-        this.bossGroup = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("kestrel-server-boss", true),
-                NioIoHandler.newFactory());
-        this.workerGroup = new MultiThreadIoEventLoopGroup(config.ioThreads(),
-                new DefaultThreadFactory("kestrel-server-io", true), NioIoHandler.newFactory());
+        this.bossGroup = EventLoops.nio(1, "kestrel-server-boss");
+        this.workerGroup = EventLoops.nio(config.ioThreads(), "kestrel-server-io");
         Executor executor;
         if (config.threads() == 0) {
             businessPool = null;
