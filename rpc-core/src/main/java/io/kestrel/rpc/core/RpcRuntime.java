@@ -175,6 +175,16 @@ public final class RpcRuntime implements AutoCloseable {
         return references.connections().stream().mapToInt(Connection::pendingCalls).sum();
     }
 
+    /** The services this runtime exports, as snapshots (empty before the first export). */
+    public List<ServiceView> services() {
+        return exports.views();
+    }
+
+    /** This runtime's references with the providers each knows and their connection states, as snapshots. */
+    public List<ReferenceView> references() {
+        return references.views();
+    }
+
     /** This runtime's connections to providers, as snapshots. */
     public List<ConnectionView> connections() {
         return references.connections().stream().map(RpcRuntime::view).toList();

@@ -10,10 +10,18 @@ public final class Endpoint implements Candidate {
     private final ProviderInfo provider;
     private final Connection connection;
     final AtomicInteger active = new AtomicInteger();
+    private final Warmup warmup;
 
     Endpoint(ProviderInfo provider, Connection connection) {
         this.provider = provider;
         this.connection = connection;
+        this.warmup = Warmup.of(provider);
+    }
+
+    /** The published weight, ramped up while the provider warms up (see {@link Warmup}). */
+    @Override
+    public int weight() {
+        return warmup == null ? provider.weight() : warmup.weight(provider.weight(), System.currentTimeMillis());
     }
 
     @Override

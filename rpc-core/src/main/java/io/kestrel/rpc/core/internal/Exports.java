@@ -6,12 +6,16 @@ import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.api.registry.ProviderInfo;
 import io.kestrel.rpc.api.registry.Registry;
 import io.kestrel.rpc.api.serialization.Serializations;
+import io.kestrel.rpc.core.ServiceView;
 import io.kestrel.rpc.transport.RpcServer;
 import io.kestrel.rpc.transport.TransportCounters;
+import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -77,6 +81,9 @@ public final class Exports {
         List<Byte> accepted = dispatcher.add(config);
         ProviderInfo info = new ProviderInfo(advertisedHost(), server.port(), config.key(), accepted, config.weight(),
                 ProviderDispatcher.remoteMethodNames(config.interfaceClass()), config.timeout().orElse(null));
+        if (config.warmup().isPresent()) {
+            info = info.withAttributes(warmupAttributes(info, config.warmup().get().toMillis()));
+        }
         Registry r = registry.get();
         if (r != null) {
             r.register(info);
@@ -85,6 +92,27 @@ public final class Exports {
         exported.add(e);
         log.info("Exported {} on {}{}", config.key(), info.address(), r != null ? " (registered in " + r.address() + ")" : "");
         return e;
+    }
+
+    /** The warm-up and, unless the record has one already, the process's start time it counts from. */
+    private static Map<String, String> warmupAttributes(ProviderInfo info, long warmupMillis) {
+        Map<String, String> extra = new HashMap<>();
+        extra.put(ProviderInfo.WARMUP, Long.toString(warmupMillis));
+        if (info.attribute(ProviderInfo.START_TIME).isEmpty()) {
+            extra.put(ProviderInfo.START_TIME, Long.toString(ManagementFactory.getRuntimeMXBean().getStartTime()));
+        }
+        return extra;
+    }
+
+    /** Snapshots of the exported services. */
+    public List<ServiceView> views() {
+        return exported.stream().map(e -> new ServiceView(e.info.service().toString(), e.info.address(),
+                e.info.methods(), e.info.serializationIds().stream().map(Exports::serializationName).toList(),
+                e.info.weight(), e.info.attribute(ProviderInfo.WARMUP).map(Long::parseLong).orElse(0L))).toList();
+    }
+
+    private static String serializationName(byte id) {
+        return Serializations.installed().byId(id).name();
     }
 
     private String advertisedHost() {
@@ -152,11 +180,16 @@ public final class Exports {
         synchronized (this) {
             s = server;
         }
+        if (unregistered) {
+            log.info("Unregistered {} service(s) from the registry", exported.size());
+        }
         if (s != null) {
             if (unregistered) {
                 // consumers see the unregistration within about a second; keep serving meanwhile
                 pause(Duration.ofMillis(Math.min(1000, protocol.shutdownTimeout().toMillis() / 2)));
             }
+            log.info("Draining: refusing new calls, finishing {} in-flight call(s) within {} ms", s.inFlight(),
+                    protocol.shutdownTimeout().toMillis());
             s.closeGracefully(protocol.shutdownTimeout());
         }
     }

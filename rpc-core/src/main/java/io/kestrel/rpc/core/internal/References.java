@@ -5,6 +5,7 @@ import io.kestrel.rpc.api.cluster.LoadBalance;
 import io.kestrel.rpc.api.config.ClientConfig;
 import io.kestrel.rpc.api.config.ProtocolConfig;
 import io.kestrel.rpc.api.config.ReferenceConfig;
+import io.kestrel.rpc.core.ReferenceView;
 import io.kestrel.rpc.api.registry.Registry;
 import io.kestrel.rpc.api.serialization.ClassAllowlist;
 import io.kestrel.rpc.api.serialization.Serializations;
@@ -40,6 +41,11 @@ public final class References {
     private final LazyRegistry registry;
     private final Executor callbackExecutor;
     private final List<Directory> directories = new CopyOnWriteArrayList<>();
+    private final List<Referred> referred = new CopyOnWriteArrayList<>();
+
+    /** A reference made, for the read-only views. */
+    private record Referred(ReferenceConfig<?> config, Directory directory) {
+    }
     private volatile ClientTransport transport;
 
     public References(ClientConfig client, ProtocolConfig protocol, SerializerCache serializers,
@@ -86,6 +92,7 @@ public final class References {
                     : ", none reachable") + "). Start a provider first, check the interface/version/group, or set"
                     + " check=\"false\" on the reference to start anyway");
         }
+        referred.add(new Referred(config, directory));
         ReferenceHandler handler = new ReferenceHandler(config, cluster, transport, callbackExecutor);
         Class<T> type = config.interfaceClass();
         ClassLoader loader = type.getClassLoader() != null ? type.getClassLoader() : References.class.getClassLoader();
@@ -129,6 +136,14 @@ public final class References {
         return t;
     }
 
+    /** Snapshots of the references made and their providers. */
+    public List<ReferenceView> views() {
+        return referred.stream().map(r -> new ReferenceView(r.config().key().toString(), r.directory().source(),
+                r.config().check(), r.directory().endpoints().stream().map(e -> new ReferenceView.Provider(
+                        e.provider().address(), e.connection().state().name(), e.provider().weight(), e.weight()))
+                        .toList())).toList();
+    }
+
     /** The open connections (none before the first reference). */
     public List<Connection> connections() {
         ClientTransport t = transport;
@@ -143,6 +158,7 @@ public final class References {
 
     /** Stops following the registry and closes every connection (pending calls fail). */
     public void close() {
+        referred.clear();
         directories.forEach(Directory::close);
         ClientTransport t = transport;
         if (t != null) {
