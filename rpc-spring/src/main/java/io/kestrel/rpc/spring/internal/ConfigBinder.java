@@ -102,6 +102,7 @@ public final class ConfigBinder {
         src.ifSet("group", b::group);
         src.ifSet("timeout", v -> b.timeout(ConfigSource.duration(v)));
         src.ifSet("weight", v -> b.weight(ConfigSource.integer(v)));
+        src.ifSet("warmup", v -> b.warmup(ConfigSource.duration(v)));
         src.ifSet("serialization", v -> split(v).forEach(n -> b.serialization(checkSerialization(n))));
         return b.build();
     }
