@@ -7,6 +7,7 @@ import io.kestrel.rpc.api.config.ClientConfig;
 import io.kestrel.rpc.api.config.ProtocolConfig;
 import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.api.config.RegistryConfig;
+import io.kestrel.rpc.api.registry.Registry;
 import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.api.registry.ProviderInfo;
 import io.kestrel.rpc.api.serialization.ClassAllowlist;
@@ -150,6 +151,20 @@ public final class RpcRuntime implements AutoCloseable {
     /** Calls this runtime's server has taken on and not yet answered. */
     public int inFlightCalls() {
         return exports.inFlight();
+    }
+
+    /** Whether this runtime's server is bound and takes new calls (false before the first export and once closing). */
+    public boolean serverAccepting() {
+        return !closed && exports.accepting();
+    }
+
+    /**
+     * Whether the registry is connected right now; false in direct-only mode (no registry config) and before
+     * the first export or registry reference connected it.
+     */
+    public boolean registryConnected() {
+        Registry r = registry.ifConnected();
+        return !closed && r != null && r.isConnected();
     }
 
     /** Consumer connections open to this runtime's server. */

@@ -197,6 +197,11 @@ public final class RpcServer implements AutoCloseable {
         return true;
     }
 
+    /** Whether the server takes new calls: bound, and not closing or closed. */
+    public boolean accepting() {
+        return !closed && !admission.closing();
+    }
+
     /** {@link #closeGracefully} with the protocol's shutdown timeout. */
     @Override
     public void close() {

@@ -24,6 +24,14 @@ public interface Registry extends AutoCloseable {
 
     void unsubscribe(ServiceKey service, ProviderListener listener);
 
+    /**
+     * Whether the registry is reachable right now (health checks). Default true, for registries that cannot
+     * tell.
+     */
+    default boolean isConnected() {
+        return true;
+    }
+
     /** Unregisters everything this instance registered, stops subscriptions and releases resources. */
     @Override
     void close();

@@ -138,6 +138,11 @@ public final class Exports {
         return server == null ? null : server.counters();
     }
 
+    /** Whether the server exists and takes new calls. */
+    public synchronized boolean accepting() {
+        return server != null && server.accepting();
+    }
+
     /** Calls taken on by the server and not yet answered. */
     public synchronized int inFlight() {
         return server == null ? 0 : server.inFlight();
