@@ -14,6 +14,7 @@ import io.kestrel.rpc.transport.internal.GoAwayHandler;
 import io.kestrel.rpc.transport.internal.HeartbeatHandler;
 import io.kestrel.rpc.transport.internal.RequestHandler;
 import io.kestrel.rpc.transport.internal.ResponseWriter;
+import io.kestrel.rpc.transport.internal.VirtualThreads;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -33,6 +34,7 @@ import java.time.Duration;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -50,7 +52,7 @@ public final class RpcServer implements AutoCloseable {
     private final ProtocolConfig config;
     private final EventLoopGroup bossGroup;
     private final EventLoopGroup workerGroup;
-    private final ThreadPoolExecutor businessPool;
+    private final ExecutorService businessPool;
     private final ChannelGroup channels = new DefaultChannelGroup("kestrel-server", GlobalEventExecutor.INSTANCE);
     private final TransportCounters counters = new TransportCounters();
     private final Admission admission;
@@ -65,15 +67,25 @@ public final class RpcServer implements AutoCloseable {
         this.bossGroup = EventLoops.nio(1, "kestrel-server-boss");
         this.workerGroup = EventLoops.nio(config.ioThreads(), "kestrel-server-io");
         Executor executor;
-        if (config.threads() == 0) {
+        boolean virtual = config.virtualThreads() && VirtualThreads.available();
+        if (config.virtualThreads() && !virtual) {
+            log.warn("threads=\"virtual\" needs JDK 21 or later and this JVM is {}: service methods run on {}"
+                    + " platform business threads instead (the threads setting's number)", Runtime.version(),
+                    config.threads());
+        }
+        if (virtual) {
+            businessPool = VirtualThreads.perTaskExecutor("kestrel-server-virtual-");
+            executor = businessPool;
+        } else if (config.threads() == 0) {
             businessPool = null;
             executor = Runnable::run;
         } else {
             BlockingQueue<Runnable> queue = config.queueCapacity() == 0 ? new SynchronousQueue<>()
                     : new ArrayBlockingQueue<>(config.queueCapacity());
-            businessPool = new ThreadPoolExecutor(config.threads(), config.threads(), 60, TimeUnit.SECONDS, queue,
-                    new DefaultThreadFactory("kestrel-server-biz", true), new ThreadPoolExecutor.AbortPolicy());
-            businessPool.allowCoreThreadTimeOut(true);
+            ThreadPoolExecutor pool = new ThreadPoolExecutor(config.threads(), config.threads(), 60, TimeUnit.SECONDS,
+                    queue, new DefaultThreadFactory("kestrel-server-biz", true), new ThreadPoolExecutor.AbortPolicy());
+            pool.allowCoreThreadTimeOut(true);
+            businessPool = pool;
             executor = businessPool;
         }
         this.admission = new Admission(executor);
@@ -125,7 +137,8 @@ public final class RpcServer implements AutoCloseable {
         this.serverChannel = bind.channel();
         this.port = ((InetSocketAddress) serverChannel.localAddress()).getPort();
         log.info("Kestrel RPC server listening on {}:{} ({} I/O threads, {} business threads, queue {}, payload limit {} bytes)",
-                config.host(), port, config.ioThreads(), config.threads(), config.queueCapacity(), config.payloadBytes());
+                config.host(), port, config.ioThreads(), virtual ? "virtual" : config.threads(), config.queueCapacity(),
+                config.payloadBytes());
     }
 
     /**
