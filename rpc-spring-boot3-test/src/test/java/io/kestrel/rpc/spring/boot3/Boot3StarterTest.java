@@ -46,7 +46,9 @@ class Boot3StarterTest {
             provider.put("spring.application.name", "boot3-provider");
             provider.put("server.port", "0");
             provider.put("server.address", "127.0.0.1");
-            provider.put("management.endpoints.web.exposure.include", "kestrel");
+            provider.put("management.endpoints.web.exposure.include", "health,kestrel");
+            provider.put("management.endpoint.health.show-details", "always");
+            provider.put("management.endpoint.health.probes.enabled", "true");
             Map<String, Object> consumer = new HashMap<>(common);
             consumer.put("spring.main.web-application-type", "none");
             try (ConfigurableApplicationContext p = new SpringApplicationBuilder(Boot3Apps.ProviderApp.class)
@@ -56,13 +58,26 @@ class Boot3StarterTest {
                 assertEquals("hello ann from boot 3", c.getBean(Boot3Apps.Client.class).greeter.greet("ann"));
 
                 int port = ((WebServerApplicationContext) p).getWebServer().getPort();
-                HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                        URI.create("http://127.0.0.1:" + port + "/actuator/kestrel")).timeout(Duration.ofSeconds(10))
-                        .build(), HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> r = get(port, "/actuator/kestrel");
                 assertEquals(200, r.statusCode(), r.body());
                 assertTrue(r.body().contains("\"service\":\"" + Boot3Apps.Greeter.class.getName() + ":3.5\""), r.body());
                 assertTrue(r.body().contains("\"methods\":[\"greet\"]"), r.body());
+
+                HttpResponse<String> readiness = get(port, "/actuator/health/readiness");
+                assertEquals(200, readiness.statusCode(), readiness.body());
+                assertTrue(readiness.body().matches(".*\"kestrel\":\\{.*\"accepting\":true.*"), readiness.body());
+                assertTrue(readiness.body().contains("readinessState"), readiness.body());
+                HttpResponse<String> liveness = get(port, "/actuator/health/liveness");
+                assertTrue(liveness.body().contains("\"kestrelServer\":{"), liveness.body());
+                p.getBean(io.kestrel.rpc.core.RpcRuntime.class).close(); // server closed: not ready, not live
+                assertEquals(503, get(port, "/actuator/health/readiness").statusCode());
+                assertEquals(503, get(port, "/actuator/health/liveness").statusCode());
             }
         }
+    }
+
+    private static HttpResponse<String> get(int port, String path) throws Exception {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
     }
 }
