@@ -73,7 +73,7 @@ class WarmupRampTest {
         RpcRuntime consumer = RpcRuntime.builder().registry(registry()).build();
         runtimes.add(consumer);
         WhoService who = consumer.refer(ReferenceConfig.builder(WhoService.class).loadBalance("random")
-                .timeout(Duration.ofSeconds(5)).retries(0).build());
+                .timeout(Duration.ofSeconds(30)).retries(0).build()); // generous: counts matter, not latency
 
         // the published start time is this JVM's; a warm-up of 5 x its uptime puts the provider at about 20%
         long start = Long.parseLong(publishedStart());

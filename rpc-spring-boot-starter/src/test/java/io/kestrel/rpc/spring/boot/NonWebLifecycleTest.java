@@ -62,7 +62,7 @@ class NonWebLifecycleTest {
                 assertFalse(child.waitFor(2, TimeUnit.SECONDS), "exited:\n" + String.join("\n", lines.get()));
                 try (RpcRuntime consumer = RpcRuntime.builder().build()) {
                     Greeter greeter = consumer.refer(ReferenceConfig.builder(Greeter.class).version("1.0")
-                            .url("127.0.0.1:" + port).build());
+                            .url("127.0.0.1:" + port).timeout(Duration.ofSeconds(30)).build()); // a cold child JVM
                     assertEquals("hello ann from child", greeter.greet("ann"));
                 }
 

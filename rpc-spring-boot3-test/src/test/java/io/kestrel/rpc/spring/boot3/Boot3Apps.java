@@ -45,7 +45,7 @@ final class Boot3Apps {
 
     /** Holds the injected proxy. */
     public static class Client {
-        @RpcReference(version = "3.5", retries = "0")
+        @RpcReference(version = "3.5", retries = "0", timeout = "30s") // generous: a first call on a loaded machine
         Greeter greeter;
     }
 }
