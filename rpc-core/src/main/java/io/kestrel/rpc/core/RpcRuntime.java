@@ -8,6 +8,7 @@ import io.kestrel.rpc.api.config.ClientConfig;
 import io.kestrel.rpc.api.config.ProtocolConfig;
 import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.api.config.RegistryConfig;
+import io.kestrel.rpc.api.registry.Registry;
 import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.api.registry.ConsumerInfo;
 import io.kestrel.rpc.api.registry.ProviderInfo;
@@ -196,6 +197,20 @@ public final class RpcRuntime implements AutoCloseable {
         return exports.inFlight();
     }
 
+    /** Whether this runtime's server is bound and takes new calls (false before the first export and once closing). */
+    public boolean serverAccepting() {
+        return !closed && exports.accepting();
+    }
+
+    /**
+     * Whether the registry is connected right now; false in direct-only mode (no registry config) and before
+     * the first export or registry reference connected it.
+     */
+    public boolean registryConnected() {
+        Registry r = registry.ifConnected();
+        return !closed && r != null && r.isConnected();
+    }
+
     /** Consumer connections open to this runtime's server. */
     public int serverConnections() {
         return exports.connections();
@@ -217,6 +232,16 @@ public final class RpcRuntime implements AutoCloseable {
     /** Calls this runtime sent to providers and not yet answered or timed out. */
     public int pendingCalls() {
         return references.connections().stream().mapToInt(Connection::pendingCalls).sum();
+    }
+
+    /** The services this runtime exports, as snapshots (empty before the first export). */
+    public List<ServiceView> services() {
+        return exports.views();
+    }
+
+    /** This runtime's references with the providers each knows and their connection states, as snapshots. */
+    public List<ReferenceView> references() {
+        return references.views();
     }
 
     /** This runtime's connections to providers, as snapshots. */

@@ -12,7 +12,8 @@ import org.springframework.context.annotation.Import;
  * {@link io.kestrel.rpc.core.RpcRuntime}, the {@link RpcReference} injection and {@link RpcService} export
  * processing, and the lifecycle that exports on start and unregisters and drains on close (see
  * {@link KestrelRpcBeans}). Settings come from {@code rpc.*} properties of the Spring {@code Environment}
- * unless the context has config beans (see {@link RpcRuntimeFactoryBean}).
+ * unless the context has config beans (see {@link RpcRuntimeFactoryBean}). Spring Boot applications with
+ * {@code rpc-spring-boot-starter} do not need it (the auto-configuration registers the same beans).
  *
  * <pre>{@code
  * @Configuration

@@ -108,6 +108,7 @@ public class RpcAnnotationBeanPostProcessor implements InstantiationAwareBeanPos
         attrs.put("group", a.group());
         attrs.put("timeout", a.timeout());
         attrs.put("weight", a.weight());
+        attrs.put("warmup", a.warmup());
         attrs.put("serialization", String.join(",", a.serialization()));
         ConfigSource src = ConfigSource.attributes(where, attrs, environment);
         Class<?> iface = a.interfaceClass();

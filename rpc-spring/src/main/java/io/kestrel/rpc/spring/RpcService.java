@@ -5,13 +5,16 @@ import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
+import io.kestrel.rpc.spring.internal.NotEnabledWarning;
+import org.springframework.context.annotation.Import;
 import org.springframework.core.annotation.AliasFor;
 import org.springframework.stereotype.Component;
 
 /**
  * Marks a service implementation to export, the annotation form of {@code <rpc:service>}. It is a
  * {@link Component}, so component scanning picks the class up; the export happens when the context starts
- * (requires {@link EnableKestrelRpc} or the XML namespace in the context). Attribute values may contain
+ * (requires {@link EnableKestrelRpc}, the XML namespace or the Spring Boot starter in the context; without
+ * any of them the context logs a warning that nothing is exported). Attribute values may contain
  * {@code ${...}} placeholders; blank means "not set".
  *
  * <pre>{@code
@@ -23,6 +26,7 @@ import org.springframework.stereotype.Component;
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
 @Component
+@Import(NotEnabledWarning.class) // a context with @RpcService beans but nothing exporting them logs a warning
 public @interface RpcService {
     /** The bean name, as {@link Component#value()}. */
     @AliasFor(annotation = Component.class)
@@ -45,6 +49,12 @@ public @interface RpcService {
 
     /** Relative weight for weighted load balancing. Default 100. */
     String weight() default "";
+
+    /**
+     * Warm-up: milliseconds or 30s/10m. Consumers ramp this provider's weight up from a small share over this
+     * long after it starts. Default: none (full weight at once).
+     */
+    String warmup() default "";
 
     /** Serialization names accepted; empty means the protocol's serialization only. */
     String[] serialization() default {};

@@ -36,7 +36,7 @@ public class ServiceBean implements InitializingBean, EnvironmentAware {
         this.ref = ref;
     }
 
-    /** The other attributes: version, group, timeout, weight, serialization. */
+    /** The other attributes: version, group, timeout, weight, warmup, serialization. */
     public void setAttributes(Map<String, String> attributes) {
         this.attributes = Map.copyOf(attributes);
     }

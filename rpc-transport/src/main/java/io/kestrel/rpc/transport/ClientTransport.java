@@ -3,6 +3,7 @@ package io.kestrel.rpc.transport;
 import io.kestrel.rpc.api.serialization.ClassAllowlist;
 import io.kestrel.rpc.transport.internal.ByteCountingHandler;
 import io.kestrel.rpc.transport.internal.ClientCodec;
+import io.kestrel.rpc.transport.internal.EventLoops;
 import io.kestrel.rpc.transport.internal.FrameDecoder;
 import io.kestrel.rpc.transport.internal.HeartbeatHandler;
 import io.kestrel.rpc.transport.internal.PendingCalls;
@@ -13,8 +14,6 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.timeout.IdleStateHandler;
@@ -46,8 +45,7 @@ public final class ClientTransport implements AutoCloseable {
      *     to be rebuilt from type and message
      */
     public ClientTransport(int ioThreads, ClassAllowlist allowlist) {
-        this.group = new MultiThreadIoEventLoopGroup(ioThreads, new DefaultThreadFactory("kestrel-client-io", true),
-                NioIoHandler.newFactory());
+        this.group = EventLoops.nio(ioThreads, "kestrel-client-io");
         this.timer = new HashedWheelTimer(new DefaultThreadFactory("kestrel-client-timer", true), 10,
                 TimeUnit.MILLISECONDS, 512);
         this.allowlist = allowlist;

@@ -7,12 +7,14 @@ import io.kestrel.rpc.api.config.ServerLimits;
 import io.kestrel.rpc.transport.internal.BackpressureHandler;
 import io.kestrel.rpc.transport.internal.ByteCountingHandler;
 import io.kestrel.rpc.transport.internal.ConnectionLimiter;
+import io.kestrel.rpc.transport.internal.EventLoops;
 import io.kestrel.rpc.transport.internal.MemoryBudget;
 import io.kestrel.rpc.transport.internal.FrameDecoder;
 import io.kestrel.rpc.transport.internal.GoAwayHandler;
 import io.kestrel.rpc.transport.internal.HeartbeatHandler;
 import io.kestrel.rpc.transport.internal.RequestHandler;
 import io.kestrel.rpc.transport.internal.ResponseWriter;
+import io.kestrel.rpc.transport.internal.VirtualThreads;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -20,10 +22,8 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.timeout.IdleStateHandler;
@@ -34,6 +34,7 @@ import java.time.Duration;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -51,7 +52,7 @@ public final class RpcServer implements AutoCloseable {
     private final ProtocolConfig config;
     private final EventLoopGroup bossGroup;
     private final EventLoopGroup workerGroup;
-    private final ThreadPoolExecutor businessPool;
+    private final ExecutorService businessPool;
     private final ChannelGroup channels = new DefaultChannelGroup("kestrel-server", GlobalEventExecutor.INSTANCE);
     private final TransportCounters counters = new TransportCounters();
     private final Admission admission;
@@ -63,20 +64,28 @@ public final class RpcServer implements AutoCloseable {
 
     private RpcServer(ProtocolConfig config, ServerDispatcher dispatcher) {
         this.config = config;
-        this.bossGroup = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("kestrel-server-boss", true),
-                NioIoHandler.newFactory());
-        this.workerGroup = new MultiThreadIoEventLoopGroup(config.ioThreads(),
-                new DefaultThreadFactory("kestrel-server-io", true), NioIoHandler.newFactory());
+        this.bossGroup = EventLoops.nio(1, "kestrel-server-boss");
+        this.workerGroup = EventLoops.nio(config.ioThreads(), "kestrel-server-io");
         Executor executor;
-        if (config.threads() == 0) {
+        boolean virtual = config.virtualThreads() && VirtualThreads.available();
+        if (config.virtualThreads() && !virtual) {
+            log.warn("threads=\"virtual\" needs JDK 21 or later and this JVM is {}: service methods run on {}"
+                    + " platform business threads instead (the threads setting's number)", Runtime.version(),
+                    config.threads());
+        }
+        if (virtual) {
+            businessPool = VirtualThreads.perTaskExecutor("kestrel-server-virtual-");
+            executor = businessPool;
+        } else if (config.threads() == 0) {
             businessPool = null;
             executor = Runnable::run;
         } else {
             BlockingQueue<Runnable> queue = config.queueCapacity() == 0 ? new SynchronousQueue<>()
                     : new ArrayBlockingQueue<>(config.queueCapacity());
-            businessPool = new ThreadPoolExecutor(config.threads(), config.threads(), 60, TimeUnit.SECONDS, queue,
-                    new DefaultThreadFactory("kestrel-server-biz", true), new ThreadPoolExecutor.AbortPolicy());
-            businessPool.allowCoreThreadTimeOut(true);
+            ThreadPoolExecutor pool = new ThreadPoolExecutor(config.threads(), config.threads(), 60, TimeUnit.SECONDS,
+                    queue, new DefaultThreadFactory("kestrel-server-biz", true), new ThreadPoolExecutor.AbortPolicy());
+            pool.allowCoreThreadTimeOut(true);
+            businessPool = pool;
             executor = businessPool;
         }
         this.admission = new Admission(executor);
@@ -128,7 +137,8 @@ public final class RpcServer implements AutoCloseable {
         this.serverChannel = bind.channel();
         this.port = ((InetSocketAddress) serverChannel.localAddress()).getPort();
         log.info("Kestrel RPC server listening on {}:{} ({} I/O threads, {} business threads, queue {}, payload limit {} bytes)",
-                config.host(), port, config.ioThreads(), config.threads(), config.queueCapacity(), config.payloadBytes());
+                config.host(), port, config.ioThreads(), virtual ? "virtual" : config.threads(), config.queueCapacity(),
+                config.payloadBytes());
     }
 
     /**
@@ -198,6 +208,11 @@ public final class RpcServer implements AutoCloseable {
             }
         }
         return true;
+    }
+
+    /** Whether the server takes new calls: bound, and not closing or closed. */
+    public boolean accepting() {
+        return !closed && !admission.closing();
     }
 
     /** {@link #closeGracefully} with the protocol's shutdown timeout. */

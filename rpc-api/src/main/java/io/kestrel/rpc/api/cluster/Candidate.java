@@ -6,6 +6,14 @@ import io.kestrel.rpc.api.registry.ProviderInfo;
 public interface Candidate {
     ProviderInfo provider();
 
+    /**
+     * The weight to balance by now: the published {@link ProviderInfo#weight()}, lower while a provider that
+     * publishes a warm-up is still warming up. Default: the published weight.
+     */
+    default int weight() {
+        return provider().weight();
+    }
+
     /** Calls this consumer has in flight to this provider for the service. */
     int activeCalls();
 }

@@ -20,6 +20,7 @@ public final class ProtocolConfig {
     private final String serialization;
     private final Class<? extends SerializationOptimizer> optimizer;
     private final int threads;
+    private final boolean virtualThreads;
     private final int queueCapacity;
     private final int ioThreads;
     private final int payloadBytes;
@@ -37,6 +38,7 @@ public final class ProtocolConfig {
         this.serialization = b.serialization;
         this.optimizer = b.optimizer;
         this.threads = b.threads;
+        this.virtualThreads = b.virtualThreads;
         this.queueCapacity = b.queueCapacity;
         this.ioThreads = b.ioThreads;
         this.payloadBytes = b.payloadBytes;
@@ -99,6 +101,16 @@ public final class ProtocolConfig {
         return threads;
     }
 
+    /**
+     * Whether service methods run on virtual threads ({@code threads="virtual"}), one per call, on JDK 21+.
+     * Concurrency is then bounded by {@code calls-per-connection}, {@code max-connections} and the memory
+     * budget instead of a pool. On an older JDK the server logs at startup that it cannot and uses
+     * {@link #threads()} platform threads. Default false.
+     */
+    public boolean virtualThreads() {
+        return virtualThreads;
+    }
+
     /** Calls that may wait for a business thread ({@code queues}); beyond it callers get "server busy". Default 0. */
     public int queueCapacity() {
         return queueCapacity;
@@ -147,7 +159,7 @@ public final class ProtocolConfig {
     @Override
     public String toString() {
         return "ProtocolConfig{" + host + ":" + port + ", serialization=" + serialization
-                + (optimizer != null ? ", optimizer=" + optimizer.getName() : "") + ", threads=" + threads
+                + (optimizer != null ? ", optimizer=" + optimizer.getName() : "") + ", threads=" + (virtualThreads ? "virtual" : threads)
                 + ", queues=" + queueCapacity + ", payload=" + payloadBytes + (compatible ? ", compatible" : "") + "}";
     }
 
@@ -158,6 +170,7 @@ public final class ProtocolConfig {
         private String serialization = "fory";
         private Class<? extends SerializationOptimizer> optimizer;
         private int threads = 200;
+        private boolean virtualThreads;
         private int queueCapacity;
         private int ioThreads = Runtime.getRuntime().availableProcessors();
         private int payloadBytes = DEFAULT_PAYLOAD_BYTES;
@@ -202,6 +215,12 @@ public final class ProtocolConfig {
 
         public Builder threads(int threads) {
             this.threads = Checks.atLeast("protocol threads", threads, 0);
+            return this;
+        }
+
+        /** See {@link ProtocolConfig#virtualThreads()}; {@link #threads(int)} is the fallback on JDKs before 21. */
+        public Builder virtualThreads(boolean virtualThreads) {
+            this.virtualThreads = virtualThreads;
             return this;
         }
 

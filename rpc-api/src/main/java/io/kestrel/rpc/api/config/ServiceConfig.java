@@ -21,6 +21,7 @@ public final class ServiceConfig<T> {
     private final String group;
     private final Duration timeout;
     private final int weight;
+    private final Duration warmup;
     private final Set<String> serializations;
 
     private ServiceConfig(Builder<T> b) {
@@ -31,6 +32,7 @@ public final class ServiceConfig<T> {
         this.timeout = b.timeout;
         this.weight = b.weight;
         this.serializations = Collections.unmodifiableSet(new LinkedHashSet<>(b.serializations));
+        this.warmup = b.warmup;
     }
 
     public static <T> Builder<T> builder(Class<T> interfaceClass, T ref) {
@@ -74,6 +76,17 @@ public final class ServiceConfig<T> {
     }
 
     /**
+     * The warm-up ({@code warmup}): published in the registry record with the provider's start time, it makes
+     * consumers ramp this provider's weight up from a small share to {@link #weight()} over this long after
+     * it starts (weight x uptime / warmup, at least 1), so a cold JVM is not handed its full share at once.
+     * Applies to the {@code random}, {@code roundrobin} and {@code leastactive} load balancers. Empty (the
+     * default): full weight at once.
+     */
+    public Optional<Duration> warmup() {
+        return Optional.ofNullable(warmup);
+    }
+
+    /**
      * Serialization names the service accepts ({@code serialization} on {@code <rpc:service>}); empty
      * means the default: the protocol's serialization only, so a caller cannot pick the decoder
      * (list more during a migration). Each enforces the allowlist and its decode limits. In the order
@@ -87,7 +100,8 @@ public final class ServiceConfig<T> {
     @Override
     public String toString() {
         return "ServiceConfig{" + key() + ", ref=" + ref.getClass().getName() + ", weight=" + weight
-                + (timeout != null ? ", timeout=" + timeout.toMillis() + "ms" : "") + "}";
+                + (timeout != null ? ", timeout=" + timeout.toMillis() + "ms" : "")
+                + (warmup != null ? ", warmup=" + warmup.toMillis() + "ms" : "") + "}";
     }
 
     public static final class Builder<T> {
@@ -97,6 +111,7 @@ public final class ServiceConfig<T> {
         private String group = "";
         private Duration timeout;
         private int weight = 100;
+        private Duration warmup;
         private final Set<String> serializations = new LinkedHashSet<>();
 
         private Builder(Class<T> interfaceClass, T ref) {
@@ -132,6 +147,12 @@ public final class ServiceConfig<T> {
 
         public Builder<T> weight(int weight) {
             this.weight = Checks.atLeast("service weight", weight, 0);
+            return this;
+        }
+
+        /** See {@link ServiceConfig#warmup()}; at least 1 ms. */
+        public Builder<T> warmup(Duration warmup) {
+            this.warmup = Checks.positiveMillis("service warmup", warmup);
             return this;
         }
 

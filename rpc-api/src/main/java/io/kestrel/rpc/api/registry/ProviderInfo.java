@@ -41,6 +41,11 @@ public final class ProviderInfo {
     public static final String PID = "pid";
     /** Attribute: when the provider process started, epoch milliseconds. */
     public static final String START_TIME = "start-time";
+    /**
+     * Attribute: the service's warm-up in milliseconds ({@code ServiceConfig.warmup()}); consumers ramp the
+     * provider's weight up over this long after {@link #START_TIME}.
+     */
+    public static final String WARMUP = "warmup";
     /** Attribute: the Kestrel RPC version the provider runs. */
     public static final String FRAMEWORK_VERSION = "kestrel-version";
     /**

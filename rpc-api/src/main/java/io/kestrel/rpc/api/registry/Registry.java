@@ -48,6 +48,14 @@ public interface Registry extends AutoCloseable {
                 + ") does not record consumers");
     }
 
+    /**
+     * Whether the registry is reachable right now (health checks). Default true, for registries that cannot
+     * tell.
+     */
+    default boolean isConnected() {
+        return true;
+    }
+
     /** Unregisters everything this instance registered, stops subscriptions and releases resources. */
     @Override
     void close();

@@ -23,11 +23,19 @@ public final class Endpoint implements Candidate {
     private final Agreement agreement;
     private volatile Agreement.Terms terms;
     final AtomicInteger active = new AtomicInteger();
+    private final Warmup warmup;
 
     Endpoint(ProviderInfo provider, Connection connection, Agreement agreement) {
         this.provider = provider;
         this.connection = connection;
         this.agreement = agreement;
+        this.warmup = Warmup.of(provider);
+    }
+
+    /** The published weight, ramped up while the provider warms up (see {@link Warmup}). */
+    @Override
+    public int weight() {
+        return warmup == null ? provider.weight() : warmup.weight(provider.weight(), System.currentTimeMillis());
     }
 
     @Override

@@ -7,11 +7,14 @@ import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.api.registry.ProviderInfo;
 import io.kestrel.rpc.api.registry.Registry;
 import io.kestrel.rpc.api.serialization.Serializations;
+import io.kestrel.rpc.core.ServiceView;
 import io.kestrel.rpc.transport.RpcServer;
 import io.kestrel.rpc.transport.TransportCounters;
+import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -89,6 +92,9 @@ public final class Exports {
         ProviderInfo info = new ProviderInfo(advertisedHost(), server.port(), config.key(), accepted, config.weight(),
                 ProviderDispatcher.remoteMethodNames(config.interfaceClass()), config.timeout().orElse(null))
                 .withAttributes(identity).withAttributes(facts.recordAttributes());
+        if (config.warmup().isPresent()) {
+            info = info.withAttributes(warmupAttributes(info, config.warmup().get().toMillis()));
+        }
         Registry r = registry.get();
         if (r != null) {
             r.register(info);
@@ -119,6 +125,27 @@ public final class Exports {
         return installed.byName(config.serializations().iterator().next()).name();
     }
 
+    /** The warm-up and, unless the record has one already, the process's start time it counts from. */
+    private static Map<String, String> warmupAttributes(ProviderInfo info, long warmupMillis) {
+        Map<String, String> extra = new HashMap<>();
+        extra.put(ProviderInfo.WARMUP, Long.toString(warmupMillis));
+        if (info.attribute(ProviderInfo.START_TIME).isEmpty()) {
+            extra.put(ProviderInfo.START_TIME, Long.toString(ManagementFactory.getRuntimeMXBean().getStartTime()));
+        }
+        return extra;
+    }
+
+    /** Snapshots of the exported services. */
+    public List<ServiceView> views() {
+        return exported.stream().map(e -> new ServiceView(e.info.service().toString(), e.info.address(),
+                e.info.methods(), e.info.serializationIds().stream().map(Exports::serializationName).toList(),
+                e.info.weight(), e.info.attribute(ProviderInfo.WARMUP).map(Long::parseLong).orElse(0L))).toList();
+    }
+
+    private static String serializationName(byte id) {
+        return Serializations.installed().byId(id).name();
+    }
+
     private String advertisedHost() {
         String host = protocol.advertisedHost();
         if (!host.equals("0.0.0.0") && !host.equals("::")) {
@@ -140,6 +167,11 @@ public final class Exports {
     /** The server's wire counters, or null when nothing was exported. */
     public synchronized TransportCounters counters() {
         return server == null ? null : server.counters();
+    }
+
+    /** Whether the server exists and takes new calls. */
+    public synchronized boolean accepting() {
+        return server != null && server.accepting();
     }
 
     /** Calls taken on by the server and not yet answered. */
@@ -184,11 +216,16 @@ public final class Exports {
         synchronized (this) {
             s = server;
         }
+        if (unregistered) {
+            log.info("Unregistered {} service(s) from the registry", exported.size());
+        }
         if (s != null) {
             if (unregistered) {
                 // consumers see the unregistration within about a second; keep serving meanwhile
                 pause(Duration.ofMillis(Math.min(1000, protocol.shutdownTimeout().toMillis() / 2)));
             }
+            log.info("Draining: refusing new calls, finishing {} in-flight call(s) within {} ms", s.inFlight(),
+                    protocol.shutdownTimeout().toMillis());
             s.closeGracefully(protocol.shutdownTimeout());
         }
     }

@@ -7,6 +7,7 @@ import io.kestrel.rpc.api.config.ClientConfig;
 import io.kestrel.rpc.api.config.ProtocolConfig;
 import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.api.registry.ConsumerInfo;
+import io.kestrel.rpc.core.ReferenceView;
 import io.kestrel.rpc.api.registry.Registry;
 import io.kestrel.rpc.api.serialization.ClassAllowlist;
 import io.kestrel.rpc.api.serialization.Serializations;
@@ -45,6 +46,11 @@ public final class References {
     private final Map<String, String> identity;
     /** Consumer records written (one per registry-mode reference), removed on close. */
     private final List<ConsumerInfo> recorded = new CopyOnWriteArrayList<>();
+    private final List<Referred> referred = new CopyOnWriteArrayList<>();
+
+    /** A reference made, for the read-only views. */
+    private record Referred(ReferenceConfig<?> config, Directory directory) {
+    }
     private volatile ClientTransport transport;
 
     /** @param application the runtime's application, or null (its name is then not recorded) */
@@ -94,6 +100,7 @@ public final class References {
                     + " check=\"false\" on the reference to start anyway");
         }
         recordConsumer(config);
+        referred.add(new Referred(config, directory));
         ReferenceHandler handler = new ReferenceHandler(config, cluster, transport, callbackExecutor);
         Class<T> type = config.interfaceClass();
         ClassLoader loader = type.getClassLoader() != null ? type.getClassLoader() : References.class.getClassLoader();
@@ -152,6 +159,14 @@ public final class References {
         return t;
     }
 
+    /** Snapshots of the references made and their providers. */
+    public List<ReferenceView> views() {
+        return referred.stream().map(r -> new ReferenceView(r.config().key().toString(), r.directory().source(),
+                r.config().check(), r.directory().endpoints().stream().map(e -> new ReferenceView.Provider(
+                        e.provider().address(), e.connection().state().name(), e.provider().weight(), e.weight()))
+                        .toList())).toList();
+    }
+
     /** The open connections (none before the first reference). */
     public List<Connection> connections() {
         ClientTransport t = transport;
@@ -177,6 +192,7 @@ public final class References {
             }
         }
         recorded.clear();
+        referred.clear();
         directories.forEach(Directory::close);
         ClientTransport t = transport;
         if (t != null) {

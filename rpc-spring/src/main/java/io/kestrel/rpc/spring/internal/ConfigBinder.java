@@ -63,7 +63,13 @@ public final class ConfigBinder {
         src.ifSet("port", v -> b.port(ConfigSource.integer(v)));
         src.ifSet("serialization", v -> b.serialization(checkSerialization(v)));
         src.ifSet("optimizer", v -> b.optimizer(ConfigSource.type(v, SerializationOptimizer.class, loader)));
-        src.ifSet("threads", v -> b.threads(ConfigSource.integer(v)));
+        src.ifSet("threads", v -> {
+            if (v.equalsIgnoreCase("virtual")) {
+                b.virtualThreads(true); // the number stays the fallback on JDKs before 21
+            } else {
+                b.threads(ConfigSource.integer(v));
+            }
+        });
         src.ifSet("queues", v -> b.queueCapacity(ConfigSource.integer(v)));
         src.ifSet("iothreads", v -> b.ioThreads(ConfigSource.integer(v)));
         src.ifSet("payload", v -> b.payloadBytes(ConfigSource.integer(v)));
@@ -102,6 +108,7 @@ public final class ConfigBinder {
         src.ifSet("group", b::group);
         src.ifSet("timeout", v -> b.timeout(ConfigSource.duration(v)));
         src.ifSet("weight", v -> b.weight(ConfigSource.integer(v)));
+        src.ifSet("warmup", v -> b.warmup(ConfigSource.duration(v)));
         src.ifSet("serialization", v -> split(v).forEach(n -> b.serialization(checkSerialization(n))));
         return b.build();
     }

@@ -36,9 +36,9 @@ final class Candidates {
         }
         long total = 0;
         boolean same = true;
-        int first = candidates.get(0).provider().weight();
+        int first = candidates.get(0).weight();
         for (int i = 0; i < n; i++) {
-            int w = candidates.get(i).provider().weight();
+            int w = candidates.get(i).weight();
             total += w;
             same &= w == first;
         }
@@ -48,7 +48,7 @@ final class Candidates {
         }
         long r = random.nextLong(total);
         for (int i = 0; i < n; i++) {
-            r -= candidates.get(i).provider().weight();
+            r -= candidates.get(i).weight();
             if (r < 0) {
                 return candidates.get(i);
             }

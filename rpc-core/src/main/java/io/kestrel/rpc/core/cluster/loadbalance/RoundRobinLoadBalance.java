@@ -61,12 +61,12 @@ public final class RoundRobinLoadBalance implements LoadBalance {
             int n = providers.length;
             boolean anyWeight = false;
             for (int i = 0; i < n && !anyWeight; i++) {
-                anyWeight = providers[i].weight() > 0;
+                anyWeight = candidates.get(i).weight() > 0;
             }
             long total = 0;
             int best = -1;
             for (int i = 0; i < n; i++) {
-                int weight = anyWeight ? providers[i].weight() : 1;
+                int weight = anyWeight ? candidates.get(i).weight() : 1; // aligned: same index, warm-up applied
                 if (weight == 0) {
                     continue;
                 }

@@ -1,0 +1,419 @@
+package io.kestrel.rpc.spring.boot;
+
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * The {@code rpc.*} settings of a Spring Boot application, with the keys the Spring {@code Environment} binding
+ * of rpc-spring reads ({@code rpc.protocol.port}, {@code rpc.registry.address}, ...). This class exists for
+ * Boot's configuration metadata (IDE completion and typo warnings) and for Boot's type checks at startup:
+ * a value of the wrong type or an unknown key under {@code rpc.} fails startup naming the key. The runtime
+ * itself is built by rpc-spring from the same {@code Environment} keys, so one set of defaults applies
+ * (they are in each property's description; unset means the default).
+ */
+@ConfigurationProperties(prefix = "rpc", ignoreUnknownFields = false)
+public class KestrelRpcProperties {
+
+    /** Settings of the application (<rpc:application>). */
+    private final Application application = new Application();
+
+    /** Settings of the registry (<rpc:registry>). */
+    private final Registry registry = new Registry();
+
+    /** Settings of the server and the defaults of references (<rpc:protocol>). */
+    private final Protocol protocol = new Protocol();
+
+    /** Settings of defaults of every reference (attributes of <rpc:reference> and @RpcReference win). */
+    private final Reference reference = new Reference();
+
+    public Application getApplication() {
+        return application;
+    }
+
+    public Registry getRegistry() {
+        return registry;
+    }
+
+    public Protocol getProtocol() {
+        return protocol;
+    }
+
+    public Reference getReference() {
+        return reference;
+    }
+
+    /** {@code rpc.application.*}: the application ({@code <rpc:application>}). */
+    public static class Application {
+        /** Application name, published with every provider record. Default: spring.application.name, else "kestrel-application". */
+        private String name;
+
+        public String getName() {
+            return name;
+        }
+
+        public void setName(String name) {
+            this.name = name;
+        }
+    }
+
+    /** {@code rpc.registry.*}: the registry ({@code <rpc:registry>}). */
+    public static class Registry {
+        /** Registry address: zookeeper://host:port[,host:port...], embedded (an in-process ZooKeeper) or embedded://port. Default: embedded. */
+        private String address;
+
+        /** Root node of the registry records. Default "/kestrel". */
+        private String root;
+
+        /** ZooKeeper session timeout. Default 30s. */
+        private Duration sessionTimeout;
+
+        /** How long to wait for the registry connection (and a reference's first provider list). Default 10s. */
+        private Duration connectionTimeout;
+
+        public String getAddress() {
+            return address;
+        }
+
+        public void setAddress(String address) {
+            this.address = address;
+        }
+
+        public String getRoot() {
+            return root;
+        }
+
+        public void setRoot(String root) {
+            this.root = root;
+        }
+
+        public Duration getSessionTimeout() {
+            return sessionTimeout;
+        }
+
+        public void setSessionTimeout(Duration sessionTimeout) {
+            this.sessionTimeout = sessionTimeout;
+        }
+
+        public Duration getConnectionTimeout() {
+            return connectionTimeout;
+        }
+
+        public void setConnectionTimeout(Duration connectionTimeout) {
+            this.connectionTimeout = connectionTimeout;
+        }
+    }
+
+    /** {@code rpc.protocol.*}: the server and the defaults of references ({@code <rpc:protocol>}). */
+    public static class Protocol {
+        /** Protocol name; the only one is "kestrel". */
+        private String name;
+
+        /** Address to bind. Default 127.0.0.1; 0.0.0.0 for all interfaces. */
+        private String host;
+
+        /** Address published in the registry. Default: the host (this machine's address when binding 0.0.0.0). */
+        private String advertisedHost;
+
+        /** Port to listen on; 0 picks a free one. Default 20880. */
+        private Integer port;
+
+        /** Default serialization of references and the one services accept: fory, kryo, fst, hessian2, fastjson2, java. Default fory. */
+        private String serialization;
+
+        /** Class name of a SerializationOptimizer registering the classes to serialize. */
+        private String optimizer;
+
+        /** Business threads that run service methods: a number (0 runs them on the I/O thread) or "virtual" (a virtual thread per call on JDK 21+; on older JDKs a startup message says so and 200 platform threads are used). Default 200. */
+        private String threads;
+
+        /** Calls that may wait for a business thread; beyond it callers get "server busy". Default 0. */
+        private Integer queues;
+
+        /** Netty I/O threads. Default: available processors. */
+        private Integer iothreads;
+
+        /** Largest frame body accepted or sent, in bytes. Default 8388608 (8 MiB). */
+        private Integer payload;
+
+        /** Comma-separated packages or classes allowed for deserialization besides the defaults. */
+        private String allowedPackages;
+
+        /** Tolerate fields added, removed or reordered between versions. Default false. */
+        private Boolean compatible;
+
+        /** Idle time after which a heartbeat is sent. Default 10s. */
+        private Duration heartbeat;
+
+        /** How long a stopping server waits for in-flight calls. Default 10s. */
+        private Duration shutdownTimeout;
+
+        /** Connections the server accepts in all; further ones are closed at once. Default 4096. */
+        private Integer maxConnections;
+
+        /** Connections the server accepts per remote address. Default 256. */
+        private Integer maxConnectionsPerHost;
+
+        /** Calls one connection may have running; further ones are answered "busy". Default: half of threads. */
+        private Integer callsPerConnection;
+
+        /** Bytes of requests being received or run and responses not yet written. Default: a quarter of the heap, 64 MiB..1 GiB. */
+        private Long memoryBudget;
+
+        /** A frame must arrive within this from its first byte. Default 30s. */
+        private Duration frameTimeout;
+
+        /** Bytes waiting for a connection that does not read, beyond which its requests are not read. Default 2097152 (2 MiB). */
+        private Integer writeBuffer;
+
+        /** A connection that stays over the write buffer this long is closed. Default 30s. */
+        private Duration writeStallTimeout;
+
+        /** Whether error answers for an unknown service or method list what the provider exports. Default false. */
+        private Boolean discloseServices;
+
+        public String getName() {
+            return name;
+        }
+
+        public void setName(String name) {
+            this.name = name;
+        }
+
+        public String getHost() {
+            return host;
+        }
+
+        public void setHost(String host) {
+            this.host = host;
+        }
+
+        public String getAdvertisedHost() {
+            return advertisedHost;
+        }
+
+        public void setAdvertisedHost(String advertisedHost) {
+            this.advertisedHost = advertisedHost;
+        }
+
+        public Integer getPort() {
+            return port;
+        }
+
+        public void setPort(Integer port) {
+            this.port = port;
+        }
+
+        public String getSerialization() {
+            return serialization;
+        }
+
+        public void setSerialization(String serialization) {
+            this.serialization = serialization;
+        }
+
+        public String getOptimizer() {
+            return optimizer;
+        }
+
+        public void setOptimizer(String optimizer) {
+            this.optimizer = optimizer;
+        }
+
+        public String getThreads() {
+            return threads;
+        }
+
+        public void setThreads(String threads) {
+            this.threads = threads;
+        }
+
+        public Integer getQueues() {
+            return queues;
+        }
+
+        public void setQueues(Integer queues) {
+            this.queues = queues;
+        }
+
+        public Integer getIothreads() {
+            return iothreads;
+        }
+
+        public void setIothreads(Integer iothreads) {
+            this.iothreads = iothreads;
+        }
+
+        public Integer getPayload() {
+            return payload;
+        }
+
+        public void setPayload(Integer payload) {
+            this.payload = payload;
+        }
+
+        public String getAllowedPackages() {
+            return allowedPackages;
+        }
+
+        public void setAllowedPackages(String allowedPackages) {
+            this.allowedPackages = allowedPackages;
+        }
+
+        public Boolean getCompatible() {
+            return compatible;
+        }
+
+        public void setCompatible(Boolean compatible) {
+            this.compatible = compatible;
+        }
+
+        public Duration getHeartbeat() {
+            return heartbeat;
+        }
+
+        public void setHeartbeat(Duration heartbeat) {
+            this.heartbeat = heartbeat;
+        }
+
+        public Duration getShutdownTimeout() {
+            return shutdownTimeout;
+        }
+
+        public void setShutdownTimeout(Duration shutdownTimeout) {
+            this.shutdownTimeout = shutdownTimeout;
+        }
+
+        public Integer getMaxConnections() {
+            return maxConnections;
+        }
+
+        public void setMaxConnections(Integer maxConnections) {
+            this.maxConnections = maxConnections;
+        }
+
+        public Integer getMaxConnectionsPerHost() {
+            return maxConnectionsPerHost;
+        }
+
+        public void setMaxConnectionsPerHost(Integer maxConnectionsPerHost) {
+            this.maxConnectionsPerHost = maxConnectionsPerHost;
+        }
+
+        public Integer getCallsPerConnection() {
+            return callsPerConnection;
+        }
+
+        public void setCallsPerConnection(Integer callsPerConnection) {
+            this.callsPerConnection = callsPerConnection;
+        }
+
+        public Long getMemoryBudget() {
+            return memoryBudget;
+        }
+
+        public void setMemoryBudget(Long memoryBudget) {
+            this.memoryBudget = memoryBudget;
+        }
+
+        public Duration getFrameTimeout() {
+            return frameTimeout;
+        }
+
+        public void setFrameTimeout(Duration frameTimeout) {
+            this.frameTimeout = frameTimeout;
+        }
+
+        public Integer getWriteBuffer() {
+            return writeBuffer;
+        }
+
+        public void setWriteBuffer(Integer writeBuffer) {
+            this.writeBuffer = writeBuffer;
+        }
+
+        public Duration getWriteStallTimeout() {
+            return writeStallTimeout;
+        }
+
+        public void setWriteStallTimeout(Duration writeStallTimeout) {
+            this.writeStallTimeout = writeStallTimeout;
+        }
+
+        public Boolean getDiscloseServices() {
+            return discloseServices;
+        }
+
+        public void setDiscloseServices(Boolean discloseServices) {
+            this.discloseServices = discloseServices;
+        }
+    }
+
+    /** {@code rpc.reference.*}: defaults of every reference (attributes of {@code <rpc:reference>} and {@code @RpcReference} win). */
+    public static class Reference {
+        /** Deadline of each call. Default: the provider's published service timeout, else 3s. */
+        private Duration timeout;
+
+        /** Extra attempts on other providers with cluster failover. Default 2. */
+        private Integer retries;
+
+        /** random, roundrobin, leastactive or consistenthash. Default random. */
+        private String loadbalance;
+
+        /** failover, failfast or failsafe. Default failover. */
+        private String cluster;
+
+        /** Fail startup when no provider is reachable. Default true. */
+        private Boolean check;
+
+        /** TCP connect timeout. Default 3s. */
+        private Duration connectTimeout;
+
+        public Duration getTimeout() {
+            return timeout;
+        }
+
+        public void setTimeout(Duration timeout) {
+            this.timeout = timeout;
+        }
+
+        public Integer getRetries() {
+            return retries;
+        }
+
+        public void setRetries(Integer retries) {
+            this.retries = retries;
+        }
+
+        public String getLoadbalance() {
+            return loadbalance;
+        }
+
+        public void setLoadbalance(String loadbalance) {
+            this.loadbalance = loadbalance;
+        }
+
+        public String getCluster() {
+            return cluster;
+        }
+
+        public void setCluster(String cluster) {
+            this.cluster = cluster;
+        }
+
+        public Boolean getCheck() {
+            return check;
+        }
+
+        public void setCheck(Boolean check) {
+            this.check = check;
+        }
+
+        public Duration getConnectTimeout() {
+            return connectTimeout;
+        }
+
+        public void setConnectTimeout(Duration connectTimeout) {
+            this.connectTimeout = connectTimeout;
+        }
+    }
+}

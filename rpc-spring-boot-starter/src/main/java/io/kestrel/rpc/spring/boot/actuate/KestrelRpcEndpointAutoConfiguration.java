@@ -1,0 +1,24 @@
+package io.kestrel.rpc.spring.boot.actuate;
+
+import io.kestrel.rpc.core.RpcRuntime;
+import io.kestrel.rpc.spring.KestrelRpcBeans;
+import io.kestrel.rpc.spring.boot.KestrelRpcAutoConfiguration;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/** The {@code kestrel} endpoint, when actuator is on the class path (same API on Boot 3 and 4). */
+@AutoConfiguration(after = KestrelRpcAutoConfiguration.class)
+@ConditionalOnClass(name = "org.springframework.boot.actuate.endpoint.annotation.Endpoint")
+public class KestrelRpcEndpointAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnAvailableEndpoint(endpoint = KestrelRpcEndpoint.class)
+    KestrelRpcEndpoint kestrelRpcEndpoint(@Qualifier(KestrelRpcBeans.RUNTIME) RpcRuntime runtime) {
+        return new KestrelRpcEndpoint(runtime);
+    }
+}

@@ -1,0 +1,62 @@
+package io.kestrel.rpc.spring.boot;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.function.BooleanSupplier;
+
+/** GETs over real HTTP, and bounded polling. */
+final class Http {
+    private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    private Http() {
+    }
+
+    /** Status code and body. */
+    record Response(int status, String body) {
+    }
+
+    static Response get(int port, String path) throws IOException, InterruptedException {
+        HttpResponse<String> r = CLIENT.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        return new Response(r.statusCode(), r.body());
+    }
+
+    /** The JSON object that follows {@code "name":} in {@code json}, braces matched; fails when absent. */
+    static String object(String json, String name) {
+        int start = json.indexOf("\"" + name + "\":{");
+        if (start < 0) {
+            throw new AssertionError("no \"" + name + "\" object in " + json);
+        }
+        int i = json.indexOf('{', start);
+        int depth = 0;
+        for (int j = i; j < json.length(); j++) {
+            char ch = json.charAt(j);
+            if (ch == '{') {
+                depth++;
+            } else if (ch == '}' && --depth == 0) {
+                return json.substring(i, j + 1);
+            }
+        }
+        throw new AssertionError("unbalanced JSON: " + json);
+    }
+
+    /** Whether the health component {@code name} in {@code json} has the given status. */
+    static boolean status(String json, String name, String status) {
+        String o = object(json, name);
+        return o.endsWith("\"status\":\"" + status + "\"}") || o.startsWith("{\"status\":\"" + status + "\"");
+    }
+
+    static void await(String what, Duration timeout, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out after " + timeout.toMillis() + " ms waiting for: " + what);
+            }
+            Thread.sleep(20); // polling interval of the condition, not a wait for something to happen
+        }
+    }
+}
