@@ -8,6 +8,8 @@ import io.kestrel.rpc.api.config.ProtocolConfig;
 import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.api.config.RegistryConfig;
 import io.kestrel.rpc.api.config.ServiceConfig;
+import io.kestrel.rpc.api.interceptor.ClientInterceptor;
+import io.kestrel.rpc.api.interceptor.ServerInterceptor;
 import io.kestrel.rpc.api.registry.ProviderInfo;
 import io.kestrel.rpc.api.serialization.ClassAllowlist;
 import io.kestrel.rpc.core.internal.Exports;
@@ -16,6 +18,7 @@ import io.kestrel.rpc.core.internal.References;
 import io.kestrel.rpc.core.internal.SerializerCache;
 import io.kestrel.rpc.transport.Connection;
 import io.kestrel.rpc.transport.TransportCounters;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -227,8 +230,50 @@ public final class RpcRuntime implements AutoCloseable {
         private ClientConfig client = ClientConfig.defaults();
         private RegistryConfig registry;
         private Executor callbackExecutor = ForkJoinPool.commonPool();
+        private final List<ClientInterceptor> clientInterceptors = new ArrayList<>();
+        private final List<ServerInterceptor> serverInterceptors = new ArrayList<>();
+        private boolean loadInterceptors = true;
+        private boolean accessLog;
 
         private Builder() {
+        }
+
+        /**
+         * Adds an interceptor run around every call of this runtime's references (before each
+         * reference's own of the same order). See {@link ClientInterceptor} for order, threads and errors.
+         */
+        public Builder clientInterceptor(ClientInterceptor interceptor) {
+            this.clientInterceptors.add(Objects.requireNonNull(interceptor, "clientInterceptor"));
+            return this;
+        }
+
+        /**
+         * Adds an interceptor run around every invocation of this runtime's exported services (before
+         * each service's own of the same order). See {@link ServerInterceptor}.
+         */
+        public Builder serverInterceptor(ServerInterceptor interceptor) {
+            this.serverInterceptors.add(Objects.requireNonNull(interceptor, "serverInterceptor"));
+            return this;
+        }
+
+        /**
+         * Whether interceptors listed in {@code META-INF/services/io.kestrel.rpc.api.interceptor.ClientInterceptor}
+         * and {@code ...ServerInterceptor} are added (after the programmatic ones). Default true.
+         */
+        public Builder loadInterceptors(boolean load) {
+            this.loadInterceptors = load;
+            return this;
+        }
+
+        /**
+         * Logs one line per call on both sides (service#method, outcome, duration, bytes where known,
+         * peer) at INFO to the loggers {@code io.kestrel.rpc.access.client} and
+         * {@code io.kestrel.rpc.access.server}. Default false; also on with the system property
+         * {@code kestrel.rpc.accessLog=true}.
+         */
+        public Builder accessLog(boolean enabled) {
+            this.accessLog = enabled;
+            return this;
         }
 
         public Builder application(ApplicationConfig application) {

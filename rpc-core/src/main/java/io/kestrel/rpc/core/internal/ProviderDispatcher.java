@@ -168,7 +168,7 @@ public final class ProviderDispatcher implements ServerDispatcher {
         @Override
         public Object invoke(Object[] arguments, Map<String, String> attachments, String remoteAddress)
                 throws Throwable {
-            Object previous = ServerContext.enter(attachments, remoteAddress);
+            Object previous = ServerContext.enter(attachments, remoteAddress, 0L, null);
             try {
                 return method.invoke(target, arguments);
             } catch (InvocationTargetException e) {
