@@ -24,9 +24,16 @@ public interface ServerMethod {
     Serializer serializer(byte serializationId);
 
     /**
-     * Runs the method with the caller's attachments and address as its call context. Returns its
-     * value, or a {@link java.util.concurrent.CompletionStage} for an asynchronous method; throws
-     * what the method threw (unwrapped).
+     * Runs the method with the caller's attachments, address and deadline as its call context.
+     * Returns its value, or a {@link java.util.concurrent.CompletionStage} for an asynchronous method
+     * (or when interceptors run); throws what the method threw (unwrapped), or a
+     * {@link RefusedException} for an answer with another status.
+     *
+     * @param deadlineNanos the caller's deadline on {@link System#nanoTime()}'s clock, 0 for none
+     * @param requestBytes the request frame's body length
+     * @param responseAttachments where the call puts the attachments of its answer (read once the
+     *     result is complete)
      */
-    Object invoke(Object[] arguments, Map<String, String> attachments, String remoteAddress) throws Throwable;
+    Object invoke(Object[] arguments, Map<String, String> attachments, String remoteAddress, long deadlineNanos,
+            int requestBytes, Map<String, String> responseAttachments) throws Throwable;
 }

@@ -4,8 +4,11 @@ import io.kestrel.rpc.api.DecodeLimitException;
 import io.kestrel.rpc.api.serialization.DecodeBudget;
 import io.kestrel.rpc.api.serialization.DecodeLimits;
 import io.kestrel.rpc.api.serialization.Serializer;
+import io.kestrel.rpc.transport.RefusedException;
 import io.kestrel.rpc.transport.ServerMethod;
 import io.kestrel.rpc.transport.Status;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
@@ -74,10 +77,13 @@ final class ServerCall implements Runnable {
                 frame.release();
             }
             Object result;
+            // the response attachments' map has no table until something is put in it
+            Map<String, String> responseAttachments = new HashMap<>();
             try {
-                result = method.invoke(args, head.attachments(), remote);
+                result = method.invoke(args, head.attachments(), remote,
+                        timeoutMs > 0 ? receivedNanos + timeoutMs * 1_000_000L : 0L, frame.bodyLength, responseAttachments);
             } catch (Throwable t) {
-                out.exception(frame, method, serializer, t);
+                answerFailure(t);
                 return;
             }
             if (result instanceof CompletionStage<?> stage) {
@@ -85,16 +91,16 @@ final class ServerCall implements Runnable {
                 stage.whenComplete((value, error) -> {
                     try {
                         if (error != null) {
-                            out.exception(frame, method, serializer, unwrap(error));
+                            answerFailure(unwrap(error));
                         } else {
-                            out.value(frame, method, serializer, value);
+                            out.value(frame, method, serializer, value, responseAttachments);
                         }
                     } finally {
                         finished();
                     }
                 });
             } else {
-                out.value(frame, method, serializer, result);
+                out.value(frame, method, serializer, result, responseAttachments);
             }
         } catch (Throwable t) {
             log.error("Unexpected failure serving {} request {} from {}", method.displayName(), frame.requestId, remote, t);
@@ -103,6 +109,15 @@ final class ServerCall implements Runnable {
             if (!async) {
                 finished();
             }
+        }
+    }
+
+    /** An exception the service threw, or a status the invocation layer chose ({@link RefusedException}). */
+    private void answerFailure(Throwable t) {
+        if (t instanceof RefusedException r) {
+            out.error(frame, r.status(), r.getMessage());
+        } else {
+            out.exception(frame, method, serializer, t);
         }
     }
 

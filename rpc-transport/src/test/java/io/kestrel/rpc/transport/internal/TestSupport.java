@@ -138,8 +138,12 @@ final class TestSupport {
                 }
 
                 @Override
-                public Object invoke(Object[] arguments, Map<String, String> attachments, String remote) {
+                public Object invoke(Object[] arguments, Map<String, String> attachments, String remote, long deadlineNanos,
+                        int requestBytes, Map<String, String> responseAttachments) {
                     invocations++;
+                    if ("Eve".equals(arguments[0])) {
+                        responseAttachments.put("srv", "b1");
+                    }
                     if ("boom".equals(arguments[0])) {
                         throw new IllegalStateException("boom from " + name);
                     }
