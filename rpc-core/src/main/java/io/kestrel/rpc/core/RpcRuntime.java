@@ -13,6 +13,7 @@ import io.kestrel.rpc.api.interceptor.ServerInterceptor;
 import io.kestrel.rpc.api.registry.ProviderInfo;
 import io.kestrel.rpc.api.serialization.ClassAllowlist;
 import io.kestrel.rpc.core.internal.Exports;
+import io.kestrel.rpc.core.internal.Interceptors;
 import io.kestrel.rpc.core.internal.LazyRegistry;
 import io.kestrel.rpc.core.internal.References;
 import io.kestrel.rpc.core.internal.SerializerCache;
@@ -45,6 +46,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class RpcRuntime implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(RpcRuntime.class);
+    /** System property that turns the access log on for every runtime ({@link Builder#accessLog}). */
+    public static final String ACCESS_LOG_PROPERTY = "kestrel.rpc.accessLog";
 
     private final ApplicationConfig application;
     private final ProtocolConfig protocol;
@@ -63,8 +66,16 @@ public final class RpcRuntime implements AutoCloseable {
         ClassLoader tccl = Thread.currentThread().getContextClassLoader();
         SerializerCache serializers = new SerializerCache(allowlist, tccl != null ? tccl : RpcRuntime.class.getClassLoader());
         protocol.allowedPackages().forEach(allowlist::allowPackage);
-        this.exports = new Exports(protocol, serializers, registry);
-        this.references = new References(client, protocol, serializers, registry, b.callbackExecutor);
+        List<ClientInterceptor> clientInterceptors = new ArrayList<>(b.clientInterceptors);
+        List<ServerInterceptor> serverInterceptors = new ArrayList<>(b.serverInterceptors);
+        if (b.loadInterceptors) {
+            clientInterceptors.addAll(Interceptors.loaded(ClientInterceptor.class));
+            serverInterceptors.addAll(Interceptors.loaded(ServerInterceptor.class));
+        }
+        Interceptors interceptors = new Interceptors(clientInterceptors, serverInterceptors,
+                b.accessLog || Boolean.getBoolean(ACCESS_LOG_PROPERTY));
+        this.exports = new Exports(protocol, serializers, registry, interceptors);
+        this.references = new References(client, protocol, serializers, registry, b.callbackExecutor, interceptors);
     }
 
     public static Builder builder() {

@@ -1,7 +1,6 @@
 package io.kestrel.rpc.transport;
 
 import io.kestrel.rpc.api.serialization.Serializer;
-import java.util.Map;
 
 /**
  * A method the server can run, resolved once per connection from its descriptor by a
@@ -28,12 +27,6 @@ public interface ServerMethod {
      * Returns its value, or a {@link java.util.concurrent.CompletionStage} for an asynchronous method
      * (or when interceptors run); throws what the method threw (unwrapped), or a
      * {@link RefusedException} for an answer with another status.
-     *
-     * @param deadlineNanos the caller's deadline on {@link System#nanoTime()}'s clock, 0 for none
-     * @param requestBytes the request frame's body length
-     * @param responseAttachments where the call puts the attachments of its answer (read once the
-     *     result is complete)
      */
-    Object invoke(Object[] arguments, Map<String, String> attachments, String remoteAddress, long deadlineNanos,
-            int requestBytes, Map<String, String> responseAttachments) throws Throwable;
+    Object invoke(Object[] arguments, IncomingCall call) throws Throwable;
 }

@@ -26,12 +26,14 @@ public final class Exports {
     private final ProtocolConfig protocol;
     private final SerializerCache serializers;
     private final LazyRegistry registry;
+    private final Interceptors interceptors;
     private final List<Exported> exported = new CopyOnWriteArrayList<>();
     private ProviderDispatcher dispatcher;
     private RpcServer server;
 
-    public Exports(ProtocolConfig protocol, SerializerCache serializers, LazyRegistry registry) {
+    public Exports(ProtocolConfig protocol, SerializerCache serializers, LazyRegistry registry, Interceptors interceptors) {
         this.protocol = protocol;
+        this.interceptors = interceptors;
         this.serializers = serializers;
         this.registry = registry;
     }
@@ -74,7 +76,7 @@ public final class Exports {
                     protocol.serialization(), protocol.limits().discloseServices());
             server = RpcServer.start(protocol, dispatcher);
         }
-        List<Byte> accepted = dispatcher.add(config);
+        List<Byte> accepted = dispatcher.add(config, interceptors.forService(config));
         ProviderInfo info = new ProviderInfo(advertisedHost(), server.port(), config.key(), accepted, config.weight(),
                 ProviderDispatcher.remoteMethodNames(config.interfaceClass()), config.timeout().orElse(null));
         Registry r = registry.get();

@@ -39,12 +39,14 @@ public final class References {
     private final ClassAllowlist allowlist;
     private final LazyRegistry registry;
     private final Executor callbackExecutor;
+    private final Interceptors interceptors;
     private final List<Directory> directories = new CopyOnWriteArrayList<>();
     private volatile ClientTransport transport;
 
     public References(ClientConfig client, ProtocolConfig protocol, SerializerCache serializers,
-            LazyRegistry registry, Executor callbackExecutor) {
+            LazyRegistry registry, Executor callbackExecutor, Interceptors interceptors) {
         this.client = client;
+        this.interceptors = interceptors;
         this.protocol = protocol;
         this.serializers = serializers;
         this.allowlist = serializers.allowlist();
@@ -86,7 +88,8 @@ public final class References {
                     : ", none reachable") + "). Start a provider first, check the interface/version/group, or set"
                     + " check=\"false\" on the reference to start anyway");
         }
-        ReferenceHandler handler = new ReferenceHandler(config, cluster, transport, callbackExecutor);
+        ReferenceHandler handler = new ReferenceHandler(config, cluster, transport, callbackExecutor,
+                interceptors.forReference(config));
         Class<T> type = config.interfaceClass();
         ClassLoader loader = type.getClassLoader() != null ? type.getClassLoader() : References.class.getClassLoader();
         Object proxy = Proxy.newProxyInstance(loader, new Class<?>[] {type}, handler);

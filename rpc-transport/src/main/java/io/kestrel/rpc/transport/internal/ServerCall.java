@@ -4,6 +4,7 @@ import io.kestrel.rpc.api.DecodeLimitException;
 import io.kestrel.rpc.api.serialization.DecodeBudget;
 import io.kestrel.rpc.api.serialization.DecodeLimits;
 import io.kestrel.rpc.api.serialization.Serializer;
+import io.kestrel.rpc.transport.IncomingCall;
 import io.kestrel.rpc.transport.RefusedException;
 import io.kestrel.rpc.transport.ServerMethod;
 import io.kestrel.rpc.transport.Status;
@@ -21,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * arguments, run the method, answer (at once, or when an asynchronous method's stage completes).
  * Owns the request frame and releases it once the arguments are decoded.
  */
-final class ServerCall implements Runnable {
+final class ServerCall implements Runnable, IncomingCall {
     private static final Logger log = LoggerFactory.getLogger(ServerCall.class);
 
     private final Frame frame;
@@ -33,6 +34,8 @@ final class ServerCall implements Runnable {
     private final Admission admission;
     private final AtomicInteger connectionCalls;
     private final long receivedNanos = System.nanoTime();
+    // a HashMap has no table until something is put in it
+    private final Map<String, String> responseAttachments = new HashMap<>();
 
     ServerCall(Frame frame, RequestDecoder.Head head, ServerMethod method, Serializer serializer, String remote,
             ResponseWriter out, Admission admission, AtomicInteger connectionCalls) {
@@ -77,11 +80,8 @@ final class ServerCall implements Runnable {
                 frame.release();
             }
             Object result;
-            // the response attachments' map has no table until something is put in it
-            Map<String, String> responseAttachments = new HashMap<>();
             try {
-                result = method.invoke(args, head.attachments(), remote,
-                        timeoutMs > 0 ? receivedNanos + timeoutMs * 1_000_000L : 0L, frame.bodyLength, responseAttachments);
+                result = method.invoke(args, this);
             } catch (Throwable t) {
                 answerFailure(t);
                 return;
@@ -110,6 +110,42 @@ final class ServerCall implements Runnable {
                 finished();
             }
         }
+    }
+
+    @Override
+    public Map<String, String> attachments() {
+        return head.attachments();
+    }
+
+    @Override
+    public String remoteAddress() {
+        return remote;
+    }
+
+    @Override
+    public long deadlineNanos() {
+        int timeoutMs = head.timeoutMillis();
+        return timeoutMs > 0 ? receivedNanos + timeoutMs * 1_000_000L : 0L;
+    }
+
+    @Override
+    public int timeoutMillis() {
+        return head.timeoutMillis();
+    }
+
+    @Override
+    public int requestBytes() {
+        return frame.bodyLength;
+    }
+
+    @Override
+    public String serialization() {
+        return serializer.name();
+    }
+
+    @Override
+    public Map<String, String> responseAttachments() {
+        return responseAttachments;
     }
 
     /** An exception the service threw, or a status the invocation layer chose ({@link RefusedException}). */

@@ -138,11 +138,10 @@ final class TestSupport {
                 }
 
                 @Override
-                public Object invoke(Object[] arguments, Map<String, String> attachments, String remote, long deadlineNanos,
-                        int requestBytes, Map<String, String> responseAttachments) {
+                public Object invoke(Object[] arguments, io.kestrel.rpc.transport.IncomingCall call) {
                     invocations++;
                     if ("Eve".equals(arguments[0])) {
-                        responseAttachments.put("srv", "b1");
+                        call.responseAttachments().put("srv", "b1");
                     }
                     if ("boom".equals(arguments[0])) {
                         throw new IllegalStateException("boom from " + name);
