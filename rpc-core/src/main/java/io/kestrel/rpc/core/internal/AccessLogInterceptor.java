@@ -5,6 +5,7 @@ import io.kestrel.rpc.api.interceptor.CallOutcome;
 import io.kestrel.rpc.api.interceptor.ClientInterceptor;
 import io.kestrel.rpc.api.interceptor.ServerInterceptor;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,16 +23,24 @@ final class AccessLogInterceptor {
     static final Logger CLIENT_LOG = LoggerFactory.getLogger("io.kestrel.rpc.access.client");
     static final Logger SERVER_LOG = LoggerFactory.getLogger("io.kestrel.rpc.access.server");
 
+    /** Test hook: also receives every line (logger name, line); null in production. */
+    static volatile BiConsumer<String, String> observer;
+
     private AccessLogInterceptor() {
     }
 
     static void log(Logger log, CallInfo call, Throwable error, long startNanos, String extra) {
-        if (!log.isInfoEnabled()) {
+        BiConsumer<String, String> o = observer;
+        if (!log.isInfoEnabled() && o == null) {
             return;
         }
         long micros = (System.nanoTime() - startNanos) / 1000;
-        log.info("{} {} {}.{} ms peer={}{}", call.displayName(), CallOutcome.of(error).tag(), micros / 1000,
-                String.format("%02d", (micros % 1000) / 10), call.peerAddress(), extra);
+        String line = call.displayName() + " " + CallOutcome.of(error).tag() + " " + micros / 1000 + "."
+                + String.format("%02d", (micros % 1000) / 10) + " ms peer=" + call.peerAddress() + extra;
+        log.info(line);
+        if (o != null) {
+            o.accept(log.getName(), line);
+        }
     }
 
     /** The consumer's side. */
