@@ -11,15 +11,19 @@ import io.kestrel.rpc.api.config.RegistryConfig;
 import io.kestrel.rpc.api.registry.Registry;
 import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.api.registry.ConsumerInfo;
+import io.kestrel.rpc.api.interceptor.ClientInterceptor;
+import io.kestrel.rpc.api.interceptor.ServerInterceptor;
 import io.kestrel.rpc.api.registry.ProviderInfo;
 import io.kestrel.rpc.api.registry.Registry;
 import io.kestrel.rpc.api.serialization.ClassAllowlist;
 import io.kestrel.rpc.core.internal.Exports;
+import io.kestrel.rpc.core.internal.Interceptors;
 import io.kestrel.rpc.core.internal.LazyRegistry;
 import io.kestrel.rpc.core.internal.References;
 import io.kestrel.rpc.core.internal.SerializerCache;
 import io.kestrel.rpc.transport.Connection;
 import io.kestrel.rpc.transport.TransportCounters;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -46,6 +50,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class RpcRuntime implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(RpcRuntime.class);
+    /** System property that turns the access log on for every runtime ({@link Builder#accessLog}). */
+    public static final String ACCESS_LOG_PROPERTY = "kestrel.rpc.accessLog";
 
     private final ApplicationConfig application;
     private final ProtocolConfig protocol;
@@ -64,8 +70,17 @@ public final class RpcRuntime implements AutoCloseable {
         ClassLoader tccl = Thread.currentThread().getContextClassLoader();
         SerializerCache serializers = new SerializerCache(allowlist, tccl != null ? tccl : RpcRuntime.class.getClassLoader());
         protocol.allowedPackages().forEach(allowlist::allowPackage);
-        this.exports = new Exports(protocol, serializers, registry, application);
-        this.references = new References(client, protocol, serializers, registry, b.callbackExecutor, application);
+        List<ClientInterceptor> clientInterceptors = new ArrayList<>(b.clientInterceptors);
+        List<ServerInterceptor> serverInterceptors = new ArrayList<>(b.serverInterceptors);
+        if (b.loadInterceptors) {
+            clientInterceptors.addAll(Interceptors.loaded(ClientInterceptor.class));
+            serverInterceptors.addAll(Interceptors.loaded(ServerInterceptor.class));
+        }
+        Interceptors interceptors = new Interceptors(clientInterceptors, serverInterceptors,
+                b.accessLog || Boolean.getBoolean(ACCESS_LOG_PROPERTY));
+        this.exports = new Exports(protocol, serializers, registry, application, interceptors);
+        this.references = new References(client, protocol, serializers, registry, b.callbackExecutor, application,
+                interceptors);
     }
 
     public static Builder builder() {
@@ -296,8 +311,50 @@ public final class RpcRuntime implements AutoCloseable {
         private ClientConfig client = ClientConfig.defaults();
         private RegistryConfig registry;
         private Executor callbackExecutor = ForkJoinPool.commonPool();
+        private final List<ClientInterceptor> clientInterceptors = new ArrayList<>();
+        private final List<ServerInterceptor> serverInterceptors = new ArrayList<>();
+        private boolean loadInterceptors = true;
+        private boolean accessLog;
 
         private Builder() {
+        }
+
+        /**
+         * Adds an interceptor run around every call of this runtime's references (before each
+         * reference's own of the same order). See {@link ClientInterceptor} for order, threads and errors.
+         */
+        public Builder clientInterceptor(ClientInterceptor interceptor) {
+            this.clientInterceptors.add(Objects.requireNonNull(interceptor, "clientInterceptor"));
+            return this;
+        }
+
+        /**
+         * Adds an interceptor run around every invocation of this runtime's exported services (before
+         * each service's own of the same order). See {@link ServerInterceptor}.
+         */
+        public Builder serverInterceptor(ServerInterceptor interceptor) {
+            this.serverInterceptors.add(Objects.requireNonNull(interceptor, "serverInterceptor"));
+            return this;
+        }
+
+        /**
+         * Whether interceptors listed in {@code META-INF/services/io.kestrel.rpc.api.interceptor.ClientInterceptor}
+         * and {@code ...ServerInterceptor} are added (after the programmatic ones). Default true.
+         */
+        public Builder loadInterceptors(boolean load) {
+            this.loadInterceptors = load;
+            return this;
+        }
+
+        /**
+         * Logs one line per call on both sides (service#method, outcome, duration, bytes where known,
+         * peer) at INFO to the loggers {@code io.kestrel.rpc.access.client} and
+         * {@code io.kestrel.rpc.access.server}. Default false; also on with the system property
+         * {@code kestrel.rpc.accessLog=true}.
+         */
+        public Builder accessLog(boolean enabled) {
+            this.accessLog = enabled;
+            return this;
         }
 
         public Builder application(ApplicationConfig application) {

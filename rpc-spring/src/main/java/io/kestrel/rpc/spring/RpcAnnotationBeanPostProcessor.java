@@ -110,6 +110,8 @@ public class RpcAnnotationBeanPostProcessor implements InstantiationAwareBeanPos
         attrs.put("weight", a.weight());
         attrs.put("warmup", a.warmup());
         attrs.put("serialization", String.join(",", a.serialization()));
+        attrs.put("executes", a.executes());
+        attrs.put("interceptors", classNames(a.interceptors()));
         ConfigSource src = ConfigSource.attributes(where, attrs, environment);
         Class<?> iface = a.interfaceClass();
         if (iface == void.class) {
@@ -128,7 +130,7 @@ public class RpcAnnotationBeanPostProcessor implements InstantiationAwareBeanPos
             }
             iface = candidates.get(0);
         }
-        return ConfigBinder.service(src, iface, bean);
+        return ConfigBinder.service(src, ConfigSource.environment("rpc.service.", environment), iface, bean);
     }
 
     private Object reference(InjectionPoint point) {
@@ -147,6 +149,9 @@ public class RpcAnnotationBeanPostProcessor implements InstantiationAwareBeanPos
         attrs.put("async", a.async());
         attrs.put("idempotent", a.idempotent());
         attrs.put("connect-timeout", a.connectTimeout());
+        attrs.put("actives", a.actives());
+        attrs.put("propagate-deadline", a.propagateDeadline());
+        attrs.put("interceptors", classNames(a.interceptors()));
         Class<?> iface = a.interfaceClass() != void.class ? a.interfaceClass() : point.type;
         if (!point.type.isAssignableFrom(iface)) {
             throw new IllegalArgumentException(point.where + " attribute 'interfaceClass' = \"" + iface.getName()
@@ -171,6 +176,10 @@ public class RpcAnnotationBeanPostProcessor implements InstantiationAwareBeanPos
         ReferenceConfig<T> config = ConfigBinder.reference(src, ConfigSource.environment("rpc.reference.", environment),
                 iface, classLoader);
         return ReferenceBean.refer(beanFactory.getBean(KestrelRpcBeans.RUNTIME, RpcRuntime.class), config, where);
+    }
+
+    private static String classNames(Class<?>[] types) {
+        return java.util.Arrays.stream(types).map(Class::getName).collect(java.util.stream.Collectors.joining(","));
     }
 
     private List<InjectionPoint> findInjectionPoints(Class<?> type) {

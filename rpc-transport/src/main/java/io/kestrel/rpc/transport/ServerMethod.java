@@ -1,7 +1,6 @@
 package io.kestrel.rpc.transport;
 
 import io.kestrel.rpc.api.serialization.Serializer;
-import java.util.Map;
 
 /**
  * A method the server can run, resolved once per connection from its descriptor by a
@@ -24,9 +23,10 @@ public interface ServerMethod {
     Serializer serializer(byte serializationId);
 
     /**
-     * Runs the method with the caller's attachments and address as its call context. Returns its
-     * value, or a {@link java.util.concurrent.CompletionStage} for an asynchronous method; throws
-     * what the method threw (unwrapped).
+     * Runs the method with the caller's attachments, address and deadline as its call context.
+     * Returns its value, or a {@link java.util.concurrent.CompletionStage} for an asynchronous method
+     * (or when interceptors run); throws what the method threw (unwrapped), or a
+     * {@link RefusedException} for an answer with another status.
      */
-    Object invoke(Object[] arguments, Map<String, String> attachments, String remoteAddress) throws Throwable;
+    Object invoke(Object[] arguments, IncomingCall call) throws Throwable;
 }

@@ -1,9 +1,12 @@
 package io.kestrel.rpc.api.config;
 
 import io.kestrel.rpc.api.ServiceKey;
+import io.kestrel.rpc.api.interceptor.ClientInterceptor;
 import io.kestrel.rpc.api.serialization.SerializationOptimizer;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
@@ -38,6 +41,9 @@ public final class ReferenceConfig<T> {
     private final Duration heartbeatInterval;
     private final Integer heartbeatMisses;
     private final Set<String> allowedPackages;
+    private final List<ClientInterceptor> interceptors;
+    private final int actives;
+    private final boolean propagateDeadline;
 
     private ReferenceConfig(Builder<T> b) {
         this.interfaceClass = b.interfaceClass;
@@ -59,6 +65,9 @@ public final class ReferenceConfig<T> {
         this.heartbeatInterval = b.heartbeatInterval;
         this.heartbeatMisses = b.heartbeatMisses;
         this.allowedPackages = Set.copyOf(b.allowedPackages);
+        this.interceptors = List.copyOf(b.interceptors);
+        this.actives = b.actives;
+        this.propagateDeadline = b.propagateDeadline;
     }
 
     public static <T> Builder<T> builder(Class<T> interfaceClass) {
@@ -189,6 +198,33 @@ public final class ReferenceConfig<T> {
         return allowedPackages;
     }
 
+    /**
+     * This reference's own interceptors, run after the runtime's ones of the same order (see
+     * {@link ClientInterceptor}). Default none.
+     */
+    public List<ClientInterceptor> interceptors() {
+        return interceptors;
+    }
+
+    /**
+     * Most calls of one method of this reference in flight at once from this consumer ({@code actives});
+     * a call beyond it fails at once with {@link io.kestrel.rpc.api.ServerBusyException} without being
+     * sent. 0 (the default): no limit.
+     */
+    public int actives() {
+        return actives;
+    }
+
+    /**
+     * Whether calls made while this thread serves an incoming call get at most that call's remaining
+     * time ({@code propagate-deadline}, default true): the deadline is min(own timeout, remaining
+     * budget). False: this reference's calls keep their own timeout (for work that must outlive the
+     * caller, such as a cleanup or audit call).
+     */
+    public boolean propagateDeadline() {
+        return propagateDeadline;
+    }
+
     @Override
     public String toString() {
         return "ReferenceConfig{" + key() + (url != null ? ", url=" + url : "") + ", timeout="
@@ -216,6 +252,9 @@ public final class ReferenceConfig<T> {
         private Duration heartbeatInterval;
         private Integer heartbeatMisses;
         private final Set<String> allowedPackages = new LinkedHashSet<>();
+        private final List<ClientInterceptor> interceptors = new ArrayList<>();
+        private int actives;
+        private boolean propagateDeadline = true;
 
         private Builder(Class<T> interfaceClass) {
             Objects.requireNonNull(interfaceClass, "reference interface");
@@ -315,6 +354,24 @@ public final class ReferenceConfig<T> {
 
         public Builder<T> allowPackage(String prefix) {
             this.allowedPackages.add(Checks.nonBlank("reference allowed-packages entry", prefix));
+            return this;
+        }
+
+        /** Adds an interceptor for this reference's calls; see {@link ReferenceConfig#interceptors()}. */
+        public Builder<T> interceptor(ClientInterceptor interceptor) {
+            this.interceptors.add(Objects.requireNonNull(interceptor, "reference interceptor"));
+            return this;
+        }
+
+        /** See {@link ReferenceConfig#actives()}; 0 for no limit. */
+        public Builder<T> actives(int actives) {
+            this.actives = Checks.atLeast("reference actives", actives, 0);
+            return this;
+        }
+
+        /** See {@link ReferenceConfig#propagateDeadline()}. */
+        public Builder<T> propagateDeadline(boolean propagate) {
+            this.propagateDeadline = propagate;
             return this;
         }
 

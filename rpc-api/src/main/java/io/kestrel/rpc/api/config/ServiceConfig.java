@@ -1,9 +1,12 @@
 package io.kestrel.rpc.api.config;
 
 import io.kestrel.rpc.api.ServiceKey;
+import io.kestrel.rpc.api.interceptor.ServerInterceptor;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -23,6 +26,8 @@ public final class ServiceConfig<T> {
     private final int weight;
     private final Duration warmup;
     private final Set<String> serializations;
+    private final List<ServerInterceptor> interceptors;
+    private final int executes;
 
     private ServiceConfig(Builder<T> b) {
         this.interfaceClass = b.interfaceClass;
@@ -33,6 +38,8 @@ public final class ServiceConfig<T> {
         this.weight = b.weight;
         this.serializations = Collections.unmodifiableSet(new LinkedHashSet<>(b.serializations));
         this.warmup = b.warmup;
+        this.interceptors = List.copyOf(b.interceptors);
+        this.executes = b.executes;
     }
 
     public static <T> Builder<T> builder(Class<T> interfaceClass, T ref) {
@@ -97,6 +104,23 @@ public final class ServiceConfig<T> {
         return serializations;
     }
 
+    /**
+     * This service's own interceptors, run after the runtime's ones of the same order (see
+     * {@link ServerInterceptor}). Default none.
+     */
+    public List<ServerInterceptor> interceptors() {
+        return interceptors;
+    }
+
+    /**
+     * Most invocations of one method of this service running at once on this provider
+     * ({@code executes}); a call beyond it is answered "server busy" without running, so failover may
+     * send it to another provider. 0 (the default): no limit besides the protocol's pool.
+     */
+    public int executes() {
+        return executes;
+    }
+
     @Override
     public String toString() {
         return "ServiceConfig{" + key() + ", ref=" + ref.getClass().getName() + ", weight=" + weight
@@ -113,6 +137,8 @@ public final class ServiceConfig<T> {
         private int weight = 100;
         private Duration warmup;
         private final Set<String> serializations = new LinkedHashSet<>();
+        private final List<ServerInterceptor> interceptors = new ArrayList<>();
+        private int executes;
 
         private Builder(Class<T> interfaceClass, T ref) {
             Objects.requireNonNull(interfaceClass, "service interface");
@@ -158,6 +184,18 @@ public final class ServiceConfig<T> {
 
         public Builder<T> serialization(String name) {
             this.serializations.add(Checks.nonBlank("service serialization", name).toLowerCase(java.util.Locale.ROOT));
+            return this;
+        }
+
+        /** Adds an interceptor for this service's invocations; see {@link ServiceConfig#interceptors()}. */
+        public Builder<T> interceptor(ServerInterceptor interceptor) {
+            this.interceptors.add(Objects.requireNonNull(interceptor, "service interceptor"));
+            return this;
+        }
+
+        /** See {@link ServiceConfig#executes()}; 0 for no limit. */
+        public Builder<T> executes(int executes) {
+            this.executes = Checks.atLeast("service executes", executes, 0);
             return this;
         }
 

@@ -1,6 +1,7 @@
 package io.kestrel.rpc.core.internal;
 
 import io.kestrel.rpc.api.NoProviderException;
+import io.kestrel.rpc.api.RpcTimeoutException;
 import io.kestrel.rpc.api.ServiceNotFoundException;
 import io.kestrel.rpc.api.cluster.Invocation;
 import io.kestrel.rpc.api.cluster.LoadBalance;
@@ -66,12 +67,25 @@ public final class ClusterInvoker {
                 : millis(provider.timeout().orElse(ReferenceConfig.DEFAULT_TIMEOUT));
     }
 
+    /** The reference's own timeout in milliseconds, 0 when it sets none. */
+    int referenceTimeoutMillis() {
+        return referenceTimeoutMillis;
+    }
+
     /**
      * The request as sent to this provider: with the serializer agreed with it, and carrying its deadline (the timer
-     * wheel, the wire and the error message use it).
+     * wheel, the wire and the error message use it). With a call deadline (propagated from the call being served, or
+     * set by an interceptor), at most what is left of it; null when that has passed.
      */
-    private RpcRequest preparedFor(Endpoint endpoint, RpcRequest request) {
+    private RpcRequest preparedFor(Endpoint endpoint, RpcRequest request, long deadlineNanos) {
         int timeout = timeoutMillis(endpoint.provider());
+        if (deadlineNanos != 0) {
+            long remaining = (deadlineNanos - System.nanoTime()) / 1_000_000L;
+            if (remaining <= 0) {
+                return null;
+            }
+            timeout = (int) Math.min(timeout, remaining);
+        }
         if (timeout > longestTimeoutMillis) {
             longestTimeoutMillis = timeout;
         }
@@ -82,6 +96,15 @@ public final class ClusterInvoker {
         return timeout == request.timeoutMillis() && serializer == request.serializer() ? request
                 : new RpcRequest(request.method(), serializer, request.arguments(), request.attachments(), timeout,
                         request.returnType());
+    }
+
+    /**
+     * The serialization of the provider last chosen (calls are agreed per provider), before a call has picked its
+     * own; null before any provider was chosen.
+     */
+    String usualSerializationName() {
+        Serializer s = usual;
+        return s == null ? null : s.name();
     }
 
     /** The longest deadline a call of this reference has had (at least the reference's or the default). */
@@ -97,12 +120,20 @@ public final class ClusterInvoker {
         return directory;
     }
 
-    /** Sends the call; the future completes with the result or the (final) failure. */
-    public CompletableFuture<Object> invoke(MethodInfo method, Object[] args, Map<String, String> attachments) {
+    /**
+     * Sends the call; the future completes with the result (an {@link io.kestrel.rpc.transport.AttachedValue}
+     * when the provider sent response attachments) or the (final) failure.
+     *
+     * @param deadlineNanos the call's own deadline on {@link System#nanoTime()}'s clock, 0 for none: no
+     *     attempt is given more than what is left of it, and none is sent once it has passed
+     * @param observer the call passing through interceptors, told which provider each attempt goes to; or null
+     */
+    public CompletableFuture<Object> invoke(MethodInfo method, Object[] args, Map<String, String> attachments,
+            long deadlineNanos, ClientCall observer) {
         RpcRequest request = new RpcRequest(method.ref, usual, args, attachments, method.timeoutMillis,
                 method.resultType);
         Invocation invocation = new Invocation(config.key(), method.method, args, attachments);
-        CompletableFuture<Object> result = attempt(request, invocation, new ArrayList<>(), 0, null);
+        CompletableFuture<Object> result = attempt(request, invocation, new ArrayList<>(), 0, null, deadlineNanos, observer);
         if (config.cluster() == ClusterMode.FAILSAFE) {
             return result.exceptionally(e -> {
                 log.warn("failsafe: {} failed and returns null: {}", method.ref.displayName(), e.toString());
@@ -113,7 +144,7 @@ public final class ClusterInvoker {
     }
 
     private CompletableFuture<Object> attempt(RpcRequest request, Invocation invocation, List<Endpoint> tried, int attempt,
-            Throwable previous) {
+            Throwable previous, long deadlineNanos, ClientCall observer) {
         Endpoint endpoint;
         try {
             endpoint = select(invocation, tried);
@@ -121,11 +152,22 @@ public final class ClusterInvoker {
             // after a retriable failure with nobody left to try, the failure itself says most
             return CompletableFuture.failedFuture(previous != null ? previous : e);
         }
+        RpcRequest timed = preparedFor(endpoint, request, deadlineNanos);
+        if (timed == null) {
+            return CompletableFuture.failedFuture(new RpcTimeoutException(request.method().displayName() + " was not sent"
+                    + (attempt > 0 ? " again (attempt " + (attempt + 1) + ")" : "") + ": its deadline passed "
+                    + (System.nanoTime() - deadlineNanos) / 1_000_000L + " ms ago. It is the remaining time of the call"
+                    + " this thread serves (propagate-deadline=\"false\" on the reference keeps the reference's own"
+                    + " timeout) or one an interceptor set"));
+        }
+        if (observer != null) {
+            observer.sentTo(endpoint.provider().address(), timed.serializer().name());
+        }
         endpoint.active.incrementAndGet();
         // the count drops before anything downstream (the caller included) sees the outcome; as a separate
         // dependent it could run after the caller's next call was balanced, counting a finished call as active
         CompletableFuture<Object> call = new CompletableFuture<>();
-        endpoint.connection().invoke(preparedFor(endpoint, request)).whenComplete((v, e) -> {
+        endpoint.connection().invoke(timed).whenComplete((v, e) -> {
             endpoint.active.decrementAndGet();
             if (e != null) {
                 call.completeExceptionally(explained(e, endpoint.provider()));
@@ -148,7 +190,7 @@ public final class ClusterInvoker {
             log.debug("{} failed on {} ({}); retrying on another provider ({} of {})",
                     request.method().displayName(), endpoint, cause.getMessage(), attempt + 1, retries);
             tried.add(endpoint);
-            return attempt(request, invocation, tried, attempt + 1, cause);
+            return attempt(request, invocation, tried, attempt + 1, cause, deadlineNanos, observer);
         }).thenCompose(f -> f);
     }
 

@@ -33,15 +33,17 @@ public final class Exports {
     private final LazyRegistry registry;
     /** Application, pid, start time and framework version, added to every provider record. */
     private final Map<String, String> identity;
+    private final Interceptors interceptors;
     private final List<Exported> exported = new CopyOnWriteArrayList<>();
     private ProviderDispatcher dispatcher;
     private RpcServer server;
 
     /** @param application the runtime's application, or null (its name is then not published) */
     public Exports(ProtocolConfig protocol, SerializerCache serializers, LazyRegistry registry,
-            ApplicationConfig application) {
+            ApplicationConfig application, Interceptors interceptors) {
         this.identity = ProcessIdentity.attributes(application);
         this.protocol = protocol;
+        this.interceptors = interceptors;
         this.serializers = serializers;
         this.registry = registry;
     }
@@ -84,7 +86,7 @@ public final class Exports {
                     protocol.serialization(), protocol.limits().discloseServices());
             server = RpcServer.start(protocol, dispatcher);
         }
-        List<Byte> accepted = dispatcher.add(config);
+        List<Byte> accepted = dispatcher.add(config, interceptors.forService(config));
         ServiceFacts facts = ServiceFacts.of(accepted, preferredSerialization(config), protocol.compatible(),
                 protocol.optimizer() == null ? null : protocol.optimizer().getName(),
                 serializers.registeredClassNames(protocol.optimizer()));

@@ -10,6 +10,7 @@ import java.util.concurrent.CompletionStage;
 
 /** What the proxy precomputes per method: the wire reference, result type, sync or async. */
 public final class MethodInfo {
+    final ServiceKey service;
     final Method method;
     final MethodRef ref;
     final boolean async;
@@ -17,6 +18,7 @@ public final class MethodInfo {
     final int timeoutMillis;
 
     MethodInfo(ServiceKey service, Method method, int timeoutMillis) {
+        this.service = service;
         this.method = method;
         this.ref = new MethodRef(service, method);
         Class<?> returnType = method.getReturnType();

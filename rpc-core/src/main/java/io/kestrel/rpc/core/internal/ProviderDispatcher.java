@@ -4,11 +4,13 @@ import io.kestrel.rpc.api.BadRequestException;
 import io.kestrel.rpc.api.ServiceKey;
 import io.kestrel.rpc.api.ServiceNotFoundException;
 import io.kestrel.rpc.api.config.ServiceConfig;
+import io.kestrel.rpc.api.interceptor.ServerInterceptor;
 import io.kestrel.rpc.api.internal.ServerContext;
 import io.kestrel.rpc.api.serialization.Serialization;
 import io.kestrel.rpc.api.serialization.SerializationOptimizer;
 import io.kestrel.rpc.api.serialization.Serializations;
 import io.kestrel.rpc.api.serialization.Serializer;
+import io.kestrel.rpc.transport.IncomingCall;
 import io.kestrel.rpc.transport.MethodRef;
 import io.kestrel.rpc.transport.ServerDispatcher;
 import io.kestrel.rpc.transport.ServerMethod;
@@ -46,8 +48,18 @@ public final class ProviderDispatcher implements ServerDispatcher {
         this.protocolSerialization = protocolSerialization;
     }
 
-    /** Adds a service's methods; returns the wire ids of the serializations it accepts. */
+    /** Adds a service's methods without interceptors; returns the wire ids of the serializations it accepts. */
     public List<Byte> add(ServiceConfig<?> config) {
+        return add(config, List.of());
+    }
+
+    /**
+     * Adds a service's methods; returns the wire ids of the serializations it accepts.
+     *
+     * @param interceptors the service's interceptors in chain order; empty for none (its methods are
+     *     then invoked directly)
+     */
+    public List<Byte> add(ServiceConfig<?> config, List<ServerInterceptor> interceptors) {
         ServiceKey key = config.key();
         if (services.containsKey(key)) {
             throw new IllegalStateException("service " + key + " is already exported by this runtime");
@@ -64,7 +76,8 @@ public final class ProviderDispatcher implements ServerDispatcher {
         List<String> descriptors = new ArrayList<>();
         for (Method m : RemoteMethods.of(config.interfaceClass())) {
             String d = MethodRef.descriptor(key, m);
-            methods.put(d, new ExportedMethod(key + "#" + m.getName(), config.ref(), m, accepted));
+            methods.put(d, new ExportedMethod(key, config.ref(), m, accepted,
+                    interceptors.isEmpty() ? null : interceptors.toArray(new ServerInterceptor[0])));
             descriptors.add(d);
         }
         services.put(key, descriptors);
@@ -134,14 +147,19 @@ public final class ProviderDispatcher implements ServerDispatcher {
 
     /** One exported method: the implementation, the reflective handle, the accepted serializations. */
     private final class ExportedMethod implements ServerMethod {
+        private final ServiceKey service;
         private final String displayName;
         private final Object target;
         private final Method method;
         private final Class<?>[] parameterTypes;
         private final Set<Byte> accepted;
+        private final ServerInterceptor[] interceptors; // null: none
 
-        ExportedMethod(String displayName, Object target, Method method, Set<Byte> accepted) {
-            this.displayName = displayName;
+        ExportedMethod(ServiceKey service, Object target, Method method, Set<Byte> accepted,
+                ServerInterceptor[] interceptors) {
+            this.service = service;
+            this.displayName = service + "#" + method.getName();
+            this.interceptors = interceptors;
             this.target = target;
             this.method = method;
             this.parameterTypes = method.getParameterTypes();
@@ -178,10 +196,13 @@ public final class ProviderDispatcher implements ServerDispatcher {
         }
 
         @Override
-        public Object invoke(Object[] arguments, Map<String, String> attachments, String remoteAddress)
-                throws Throwable {
-            Object previous = ServerContext.enter(attachments, remoteAddress);
+        public Object invoke(Object[] arguments, IncomingCall call) throws Throwable {
+            Object previous = ServerContext.enter(call.attachments(), call.remoteAddress(), call.deadlineNanos(),
+                    call.responseAttachmentsSupplier());
             try {
+                if (interceptors != null) {
+                    return new ServerInvocation(service, method, target, interceptors, arguments, call).run();
+                }
                 return method.invoke(target, arguments);
             } catch (InvocationTargetException e) {
                 throw e.getCause();

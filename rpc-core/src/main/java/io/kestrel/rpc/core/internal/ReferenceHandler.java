@@ -1,14 +1,18 @@
 package io.kestrel.rpc.core.internal;
 
+import io.kestrel.rpc.api.AttachmentLimits;
 import io.kestrel.rpc.api.RemoteInvocationException;
 import io.kestrel.rpc.api.RpcContext;
 import io.kestrel.rpc.api.RpcException;
 import io.kestrel.rpc.api.RpcTimeoutException;
 import io.kestrel.rpc.api.config.ReferenceConfig;
+import io.kestrel.rpc.api.interceptor.ClientInterceptor;
+import io.kestrel.rpc.transport.AttachedValue;
 import io.kestrel.rpc.transport.ClientTransport;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -27,10 +31,18 @@ public final class ReferenceHandler implements InvocationHandler {
     private final ClientTransport transport;
     private final Executor callbackExecutor;
     private final Map<Method, MethodInfo> methods = new HashMap<>();
+    private final ClientInterceptor[] interceptors; // null when none: the call goes straight to the cluster
+    private final boolean propagateDeadline;
 
+    /**
+     * @param interceptors this reference's interceptors in chain order (the runtime's and its own,
+     *     sorted); empty for none
+     */
     public ReferenceHandler(ReferenceConfig<?> config, ClusterInvoker cluster, ClientTransport transport,
-            Executor callbackExecutor) {
+            Executor callbackExecutor, List<ClientInterceptor> interceptors) {
         this.config = config;
+        this.interceptors = interceptors.isEmpty() ? null : interceptors.toArray(new ClientInterceptor[0]);
+        this.propagateDeadline = config.propagateDeadline();
         this.cluster = cluster;
         this.transport = transport;
         this.callbackExecutor = callbackExecutor;
@@ -51,27 +63,46 @@ public final class ReferenceHandler implements InvocationHandler {
         if (info == null) {
             return invokeLocally(proxy, method, args);
         }
-        Map<String, String> attachments = RpcContext.current().takeAttachments();
+        RpcContext context = RpcContext.current();
+        Map<String, String> attachments = context.takeAttachments();
+        if (!attachments.isEmpty()) {
+            String tooMany = AttachmentLimits.violation(attachments, "the request of " + info.ref.displayName());
+            if (tooMany != null) {
+                throw new IllegalArgumentException(tooMany);
+            }
+        }
+        // deadline propagation: while this thread serves a call, no attempt gets more than what is left of it
+        long deadlineNanos = propagateDeadline ? context.deadlineNanos() : 0L;
+        if (!info.async && transport.inEventLoop()) {
+            throw new IllegalStateException("Blocking call " + info.ref.displayName() + " made on a Netty event-loop"
+                    + " thread; this would deadlock. Use a method returning CompletableFuture, or call from another thread");
+        }
+        ClientCall call = interceptors == null ? null
+                : new ClientCall(info, cluster, interceptors, args, attachments, deadlineNanos);
+        CompletableFuture<Object> future = call == null ? cluster.invoke(info, args, attachments, deadlineNanos, null)
+                : call.start();
         if (info.async) {
             CompletableFuture<Object> result = new CompletableFuture<>();
-            cluster.invoke(info, args, attachments).whenCompleteAsync((v, e) -> {
+            future.whenCompleteAsync((v, e) -> {
+                // callbacks registered on the caller's future run inside complete(), on this thread
+                RpcContext here = RpcContext.current();
                 if (e != null) {
+                    here.received(Map.of());
                     result.completeExceptionally(e);
                 } else {
-                    result.complete(v);
+                    here.received(call != null ? call.responseAttachments() : AttachedValue.attachmentsOf(v));
+                    result.complete(AttachedValue.valueOf(v));
                 }
             }, callbackExecutor);
             return result;
         }
-        if (transport.inEventLoop()) {
-            throw new IllegalStateException("Blocking call " + info.ref.displayName() + " made on a Netty event-loop"
-                    + " thread; this would deadlock. Use a method returning CompletableFuture, or call from another thread");
-        }
-        CompletableFuture<Object> future = cluster.invoke(info, args, attachments);
         try {
             // the timer wheel completes the future at the deadline; the extra second only guards against a lost timer
-            return future.get(cluster.longestTimeoutMillis() + 1000L, TimeUnit.MILLISECONDS);
+            Object v = future.get(cluster.longestTimeoutMillis() + 1000L, TimeUnit.MILLISECONDS);
+            context.received(call != null ? call.responseAttachments() : AttachedValue.attachmentsOf(v));
+            return AttachedValue.valueOf(v);
         } catch (ExecutionException e) {
+            context.received(Map.of());
             throw translate(e.getCause(), method);
         } catch (TimeoutException e) {
             future.cancel(false);

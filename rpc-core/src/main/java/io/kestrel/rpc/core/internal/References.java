@@ -41,6 +41,7 @@ public final class References {
     private final ClassAllowlist allowlist;
     private final LazyRegistry registry;
     private final Executor callbackExecutor;
+    private final Interceptors interceptors;
     private final List<Directory> directories = new CopyOnWriteArrayList<>();
     /** Application, pid, start time and framework version, written into consumer records. */
     private final Map<String, String> identity;
@@ -55,9 +56,11 @@ public final class References {
 
     /** @param application the runtime's application, or null (its name is then not recorded) */
     public References(ClientConfig client, ProtocolConfig protocol, SerializerCache serializers,
-            LazyRegistry registry, Executor callbackExecutor, ApplicationConfig application) {
+            LazyRegistry registry, Executor callbackExecutor, ApplicationConfig application,
+            Interceptors interceptors) {
         this.identity = ProcessIdentity.attributes(application);
         this.client = client;
+        this.interceptors = interceptors;
         this.protocol = protocol;
         this.serializers = serializers;
         this.allowlist = serializers.allowlist();
@@ -101,7 +104,8 @@ public final class References {
         }
         recordConsumer(config);
         referred.add(new Referred(config, directory));
-        ReferenceHandler handler = new ReferenceHandler(config, cluster, transport, callbackExecutor);
+        ReferenceHandler handler = new ReferenceHandler(config, cluster, transport, callbackExecutor,
+                interceptors.forReference(config));
         Class<T> type = config.interfaceClass();
         ClassLoader loader = type.getClassLoader() != null ? type.getClassLoader() : References.class.getClassLoader();
         Object proxy = Proxy.newProxyInstance(loader, new Class<?>[] {type}, handler);

@@ -7,7 +7,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufInputStream;
 import io.netty.handler.codec.CorruptedFrameException;
 import java.io.IOException;
-import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -22,8 +21,6 @@ public final class RequestDecoder {
     public static final int MAX_DESCRIPTOR_BYTES = 2048;
     /** Bytes at the start of a body that always hold a method definition: two varints and the descriptor. */
     public static final int DEFINITION_BYTES = 5 + 5 + MAX_DESCRIPTOR_BYTES;
-    /** Most attachments one request may carry. */
-    public static final int MAX_ATTACHMENTS = 256;
 
     private RequestDecoder() {
     }
@@ -52,7 +49,7 @@ public final class RequestDecoder {
             }
         }
         int timeoutMillis = Wire.readVarint(body);
-        return new Head(ref, descriptor, timeoutMillis, readAttachments(body));
+        return new Head(ref, descriptor, timeoutMillis, Wire.readAttachments(body, "request"));
     }
 
     /**
@@ -114,20 +111,5 @@ public final class RequestDecoder {
             }
         }
         return args;
-    }
-
-    private static Map<String, String> readAttachments(ByteBuf in) {
-        int n = Wire.readVarint(in);
-        if (n == 0) {
-            return Map.of();
-        }
-        if (n > MAX_ATTACHMENTS) {
-            throw new CorruptedFrameException("request carries " + n + " attachments; at most " + MAX_ATTACHMENTS);
-        }
-        Map<String, String> m = new HashMap<>(n * 2);
-        for (int i = 0; i < n; i++) {
-            m.put(Wire.readString(in), Wire.readString(in));
-        }
-        return m;
     }
 }

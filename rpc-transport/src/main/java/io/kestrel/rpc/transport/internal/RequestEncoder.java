@@ -6,7 +6,6 @@ import io.kestrel.rpc.transport.RpcRequest;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufOutputStream;
-import java.util.Map;
 
 /**
  * Consumer side of the request body: writes what {@link RequestDecoder} reads on the provider.
@@ -83,7 +82,7 @@ public final class RequestEncoder {
             Wire.writeString(head, descriptor);
         }
         Wire.writeVarint(head, request.timeoutMillis());
-        writeAttachments(head, request.attachments());
+        Wire.writeAttachments(head, request.attachments());
         for (int length : argumentLengths) {
             Wire.writeVarint(head, length);
         }
@@ -94,13 +93,5 @@ public final class RequestEncoder {
     /** The body length a head written by {@link #writeHead} declares. */
     public static int bodyLength(ByteBuf head) {
         return head.getInt(Wire.LENGTH_OFFSET);
-    }
-
-    private static void writeAttachments(ByteBuf out, Map<String, String> attachments) {
-        Wire.writeVarint(out, attachments.size());
-        for (Map.Entry<String, String> e : attachments.entrySet()) {
-            Wire.writeString(out, e.getKey());
-            Wire.writeString(out, e.getValue());
-        }
     }
 }

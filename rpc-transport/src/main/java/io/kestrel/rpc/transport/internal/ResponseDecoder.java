@@ -7,11 +7,13 @@ import io.kestrel.rpc.api.SerializationException;
 import io.kestrel.rpc.api.serialization.ClassAllowlist;
 import io.kestrel.rpc.api.serialization.DecodeBudget;
 import io.kestrel.rpc.api.serialization.Serializer;
+import io.kestrel.rpc.transport.AttachedValue;
 import io.kestrel.rpc.transport.RpcRequest;
 import io.kestrel.rpc.transport.Status;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufInputStream;
 import java.io.IOException;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -63,6 +65,17 @@ public final class ResponseDecoder {
 
     /** The result, read within the serializer's decode limits and the call's own deadline. */
     private Object readValue(Frame f, PendingCall call) throws IOException {
+        RpcRequest request = call.request;
+        ByteBuf body = f.body;
+        if ((f.flags & Wire.FLAG_ATTACHMENTS) != 0) {
+            Map<String, String> attachments = Wire.readAttachments(body, "response");
+            Object value = readPlainValue(f, call);
+            return attachments.isEmpty() ? value : new AttachedValue(value, attachments);
+        }
+        return readPlainValue(f, call);
+    }
+
+    private Object readPlainValue(Frame f, PendingCall call) throws IOException {
         RpcRequest request = call.request;
         ByteBuf body = f.body;
         if (body.readByte() == ResponseEncoder.RESULT_NULL) {

@@ -5,6 +5,7 @@ import io.kestrel.rpc.transport.Status;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufOutputStream;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -12,8 +13,12 @@ import org.slf4j.LoggerFactory;
  * Provider side of the response body: writes what {@link ResponseDecoder} reads on the consumer.
  *
  * <pre>
- *  header (18 bytes, see {@link FrameDecoder}), flags = 0, serialization id and request id of the
- *  request, status byte of {@link Status}
+ *  header (18 bytes, see {@link FrameDecoder}), flags = 0 [| 0x10 attachments], serialization id and
+ *  request id of the request, status byte of {@link Status}
+ *  status OK, flag 0x10 only: +--------------------------------------------------------+
+ *  (then as below)            | varint count, {string key, string value}* (response    |
+ *                             | attachments; the flag is unset when there are none)    |
+ *                             +--------------------------------------------------------+
  *  status OK:            +-----------------------+--------------------------------------+
  *                        | byte kind: 0 null,    | value bytes (kind 1 only), written   |
  *                        |            1 value    | by the frame's serializer            |
@@ -30,6 +35,8 @@ import org.slf4j.LoggerFactory;
  *
  * Each method returns a whole frame whose header still needs {@link #finish}: the body length is
  * known only once the body is written, and the caller checks it against the payload limit first.
+ * A response without attachments is byte for byte what versions before response attachments wrote,
+ * and those read a flag-0x10 response only from a provider whose service set attachments.
  */
 public final class ResponseEncoder {
     private static final Logger log = LoggerFactory.getLogger(ResponseEncoder.class);
@@ -45,8 +52,20 @@ public final class ResponseEncoder {
      * @throws RuntimeException what the serializer threw (the buffer is released)
      */
     public static ByteBuf value(ByteBufAllocator alloc, Serializer serializer, Object value) {
+        return value(alloc, serializer, value, Map.of());
+    }
+
+    /**
+     * A successful result with response attachments (none: the same bytes as without); the caller
+     * passes {@link Wire#FLAG_ATTACHMENTS} to {@link #finish} when {@code attachments} is not empty.
+     */
+    public static ByteBuf value(ByteBufAllocator alloc, Serializer serializer, Object value,
+            Map<String, String> attachments) {
         ByteBuf buf = start(alloc, 256);
         try {
+            if (!attachments.isEmpty()) {
+                Wire.writeAttachments(buf, attachments);
+            }
             if (value == null) {
                 buf.writeByte(RESULT_NULL);
             } else {
@@ -93,9 +112,14 @@ public final class ResponseEncoder {
 
     /** Writes the header in front of the body. */
     public static void finish(ByteBuf frame, byte serializationId, Status status, long requestId) {
+        finish(frame, (byte) 0, serializationId, status, requestId);
+    }
+
+    /** Writes the header, with these flags, in front of the body. */
+    public static void finish(ByteBuf frame, byte flags, byte serializationId, Status status, long requestId) {
         int end = frame.writerIndex();
         frame.writerIndex(0);
-        Wire.writeHeader(frame, (byte) 0, serializationId, status.code(), requestId, end - Wire.HEADER_BYTES);
+        Wire.writeHeader(frame, flags, serializationId, status.code(), requestId, end - Wire.HEADER_BYTES);
         frame.writerIndex(end);
     }
 

@@ -1,5 +1,6 @@
 package io.kestrel.rpc.transport.internal;
 
+import io.kestrel.rpc.api.AttachmentLimits;
 import io.kestrel.rpc.api.serialization.Serializer;
 import io.kestrel.rpc.transport.ServerMethod;
 import io.kestrel.rpc.transport.Status;
@@ -68,21 +69,34 @@ public final class ResponseWriter {
 
     /** Answers {@code request} with the method's result. */
     public void value(Frame request, ServerMethod method, Serializer serializer, Object value) {
+        value(request, method, serializer, value, Map.of());
+    }
+
+    /** Answers {@code request} with the method's result and the call's response attachments. */
+    public void value(Frame request, ServerMethod method, Serializer serializer, Object value,
+            Map<String, String> attachments) {
+        if (!attachments.isEmpty()) {
+            String problem = AttachmentLimits.violation(attachments, "the response of " + method.displayName());
+            if (problem != null) {
+                error(request, Status.SERVER_ERROR, problem);
+                return;
+            }
+        }
         ByteBuf frame;
         try {
-            frame = ResponseEncoder.value(channel.alloc(), serializer, value);
+            frame = ResponseEncoder.value(channel.alloc(), serializer, value, attachments);
         } catch (RuntimeException e) {
             error(request, Status.BAD_RESPONSE, "provider cannot serialize the result of " + method.displayName()
                     + " (" + value.getClass().getName() + ") with " + serializer.name() + ": " + e.getMessage());
             return;
         }
-        send(request, method, frame, Status.OK);
+        send(request, method, frame, Status.OK, attachments.isEmpty() ? 0 : Wire.FLAG_ATTACHMENTS);
     }
 
     /** Answers {@code request} with the exception the method threw. */
     public void exception(Frame request, ServerMethod method, Serializer serializer, Throwable t) {
         ByteBuf frame = ResponseEncoder.exception(channel.alloc(), serializer, t);
-        send(request, method, frame, Status.SERVICE_ERROR);
+        send(request, method, frame, Status.SERVICE_ERROR, 0);
     }
 
     /** Answers {@code request} with an error status and its message (nothing for one-way requests). */
@@ -121,7 +135,7 @@ public final class ResponseWriter {
         enqueue(frame);
     }
 
-    private void send(Frame request, ServerMethod method, ByteBuf frame, Status status) {
+    private void send(Frame request, ServerMethod method, ByteBuf frame, Status status, int flags) {
         int bodyLength = ResponseEncoder.bodyLength(frame);
         if (bodyLength > maxBodyBytes) {
             frame.release();
@@ -130,7 +144,7 @@ public final class ResponseWriter {
                     + " bytes; return less data or raise payload on both sides");
             return;
         }
-        ResponseEncoder.finish(frame, request.serializationId, status, request.requestId);
+        ResponseEncoder.finish(frame, (byte) flags, request.serializationId, status, request.requestId);
         enqueue(frame);
     }
 }

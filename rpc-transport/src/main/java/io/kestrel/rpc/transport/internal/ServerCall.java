@@ -4,12 +4,17 @@ import io.kestrel.rpc.api.DecodeLimitException;
 import io.kestrel.rpc.api.serialization.DecodeBudget;
 import io.kestrel.rpc.api.serialization.DecodeLimits;
 import io.kestrel.rpc.api.serialization.Serializer;
+import io.kestrel.rpc.transport.IncomingCall;
+import io.kestrel.rpc.transport.RefusedException;
 import io.kestrel.rpc.transport.ServerMethod;
 import io.kestrel.rpc.transport.Status;
+import java.util.Map;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * arguments, run the method, answer (at once, or when an asynchronous method's stage completes).
  * Owns the request frame and releases it once the arguments are decoded.
  */
-final class ServerCall implements Runnable {
+final class ServerCall implements Runnable, IncomingCall, Supplier<Map<String, String>> {
     private static final Logger log = LoggerFactory.getLogger(ServerCall.class);
 
     private final Frame frame;
@@ -30,6 +35,7 @@ final class ServerCall implements Runnable {
     private final Admission admission;
     private final AtomicInteger connectionCalls;
     private final long receivedNanos = System.nanoTime();
+    private volatile Map<String, String> responseAttachments; // created when a response attachment is set
 
     ServerCall(Frame frame, RequestDecoder.Head head, ServerMethod method, Serializer serializer, String remote,
             ResponseWriter out, Admission admission, AtomicInteger connectionCalls) {
@@ -75,9 +81,9 @@ final class ServerCall implements Runnable {
             }
             Object result;
             try {
-                result = method.invoke(args, head.attachments(), remote);
+                result = method.invoke(args, this);
             } catch (Throwable t) {
-                out.exception(frame, method, serializer, t);
+                answerFailure(t);
                 return;
             }
             if (result instanceof CompletionStage<?> stage) {
@@ -85,16 +91,16 @@ final class ServerCall implements Runnable {
                 stage.whenComplete((value, error) -> {
                     try {
                         if (error != null) {
-                            out.exception(frame, method, serializer, unwrap(error));
+                            answerFailure(unwrap(error));
                         } else {
-                            out.value(frame, method, serializer, value);
+                            out.value(frame, method, serializer, value, answerAttachments());
                         }
                     } finally {
                         finished();
                     }
                 });
             } else {
-                out.value(frame, method, serializer, result);
+                out.value(frame, method, serializer, result, answerAttachments());
             }
         } catch (Throwable t) {
             log.error("Unexpected failure serving {} request {} from {}", method.displayName(), frame.requestId, remote, t);
@@ -103,6 +109,78 @@ final class ServerCall implements Runnable {
             if (!async) {
                 finished();
             }
+        }
+    }
+
+    @Override
+    public Map<String, String> attachments() {
+        return head.attachments();
+    }
+
+    @Override
+    public String remoteAddress() {
+        return remote;
+    }
+
+    @Override
+    public long deadlineNanos() {
+        int timeoutMs = head.timeoutMillis();
+        return timeoutMs > 0 ? receivedNanos + timeoutMs * 1_000_000L : 0L;
+    }
+
+    @Override
+    public int timeoutMillis() {
+        return head.timeoutMillis();
+    }
+
+    @Override
+    public int requestBytes() {
+        return frame.bodyLength;
+    }
+
+    @Override
+    public String serialization() {
+        return serializer.name();
+    }
+
+    @Override
+    public Map<String, String> responseAttachments() {
+        Map<String, String> m = responseAttachments;
+        if (m == null) {
+            synchronized (this) {
+                m = responseAttachments;
+                if (m == null) {
+                    m = new ConcurrentHashMap<>(4);
+                    responseAttachments = m;
+                }
+            }
+        }
+        return m;
+    }
+
+    @Override
+    public Supplier<Map<String, String>> responseAttachmentsSupplier() {
+        return this;
+    }
+
+    /** As {@link #responseAttachments()}: ServerCall is its own supplier, so the hot path allocates none. */
+    @Override
+    public Map<String, String> get() {
+        return responseAttachments();
+    }
+
+    /** What the answer carries: the attachments set, or none. */
+    private Map<String, String> answerAttachments() {
+        Map<String, String> m = responseAttachments;
+        return m == null ? Map.of() : m;
+    }
+
+    /** An exception the service threw, or a status the invocation layer chose ({@link RefusedException}). */
+    private void answerFailure(Throwable t) {
+        if (t instanceof RefusedException r) {
+            out.error(frame, r.status(), r.getMessage());
+        } else {
+            out.exception(frame, method, serializer, t);
         }
     }
 

@@ -1,9 +1,12 @@
 package io.kestrel.rpc.transport.internal;
 
+import io.kestrel.rpc.api.AttachmentLimits;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.handler.codec.CorruptedFrameException;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * Frame constants and the small encodings used inside frame bodies: unsigned varints and
@@ -20,6 +23,8 @@ public final class Wire {
     public static final byte FLAG_EVENT = 0x04;
     /** Request carries the method descriptor text for its method reference (first use on a connection). */
     public static final byte FLAG_METHOD_DEF = 0x08;
+    /** Response body starts with attachments (varint count, {string key, string value}*). */
+    public static final byte FLAG_ATTACHMENTS = 0x10;
 
     private Wire() {
     }
@@ -67,6 +72,53 @@ public final class Wire {
             }
         }
         throw new CorruptedFrameException("varint longer than 5 bytes in frame body");
+    }
+
+    /** Writes varint count, then {string key, string value} per attachment. */
+    public static void writeAttachments(ByteBuf out, Map<String, String> attachments) {
+        writeVarint(out, attachments.size());
+        for (Map.Entry<String, String> e : attachments.entrySet()) {
+            writeString(out, e.getKey());
+            writeString(out, e.getValue());
+        }
+    }
+
+    /**
+     * Reads what {@link #writeAttachments} wrote, refusing more entries or bytes than
+     * {@link AttachmentLimits} allow before reading them.
+     *
+     * @param what what carries them, for the message ("request", "response")
+     * @throws CorruptedFrameException naming the limit and its setting
+     */
+    public static Map<String, String> readAttachments(ByteBuf in, String what) {
+        int n = readVarint(in);
+        if (n == 0) {
+            return Map.of();
+        }
+        if (n > AttachmentLimits.maxCount()) {
+            throw new CorruptedFrameException(what + " carries " + n + " attachments; at most " + AttachmentLimits.maxCount()
+                    + " (-D" + AttachmentLimits.MAX_COUNT_PROPERTY + ")");
+        }
+        int[] budget = {AttachmentLimits.maxBytes()};
+        Map<String, String> m = new HashMap<>(n * 2);
+        for (int i = 0; i < n; i++) {
+            String key = readAttachmentString(in, budget, what);
+            m.put(key, readAttachmentString(in, budget, what));
+        }
+        return m;
+    }
+
+    private static String readAttachmentString(ByteBuf in, int[] budget, String what) {
+        int length = readVarint(in);
+        if (length > budget[0]) {
+            throw new CorruptedFrameException(what + " attachments exceed " + AttachmentLimits.maxBytes() + " bytes (-D"
+                    + AttachmentLimits.MAX_BYTES_PROPERTY + ")");
+        }
+        if (length > in.readableBytes()) {
+            throw new CorruptedFrameException("string of " + length + " bytes but only " + in.readableBytes() + " left in frame");
+        }
+        budget[0] -= length;
+        return in.readCharSequence(length, StandardCharsets.UTF_8).toString();
     }
 
     public static void writeString(ByteBuf out, String s) {

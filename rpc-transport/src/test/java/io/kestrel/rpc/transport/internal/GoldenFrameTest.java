@@ -39,6 +39,13 @@ class GoldenFrameTest {
      */
     static final String EXCEPTION_RESPONSE = "4b5201004d460000000000000003000000401f6a6176612e6c616e672e496c6c656761"
             + "6c5374617465457863657074696f6e0f626f6f6d2066726f6d20677265657421626f6f6d2066726f6d206772656574";
+    /**
+     * The answer to greet("Eve"), whose service set the response attachment srv=b1: flags 10
+     * (attachments), status 14 (OK), body: one attachment (count 01, "srv", "b1"), then as without:
+     * kind 01, "hello Eve".
+     */
+    static final String ATTACHED_VALUE_RESPONSE = "4b5201104d140000000000000004000000120103737276026231"
+            + "0168656c6c6f20457665";
 
     @Test
     void requestFrames() {
@@ -72,6 +79,9 @@ class GoldenFrameTest {
         ch.writeInbound(TestSupport.requestFrame(3, TestSupport.UTF8.id(), 0, null, "boom"));
         ch.runPendingTasks();
         assertEquals(EXCEPTION_RESPONSE, TestSupport.hex(TestSupport.drain(ch)));
+        ch.writeInbound(TestSupport.requestFrame(4, TestSupport.UTF8.id(), 0, null, "Eve"));
+        ch.runPendingTasks();
+        assertEquals(ATTACHED_VALUE_RESPONSE, TestSupport.hex(TestSupport.drain(ch)));
         assertTrue(ch.isOpen());
         ch.finishAndReleaseAll();
     }

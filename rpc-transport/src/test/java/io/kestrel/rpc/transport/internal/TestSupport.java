@@ -138,8 +138,11 @@ final class TestSupport {
                 }
 
                 @Override
-                public Object invoke(Object[] arguments, Map<String, String> attachments, String remote) {
+                public Object invoke(Object[] arguments, io.kestrel.rpc.transport.IncomingCall call) {
                     invocations++;
+                    if ("Eve".equals(arguments[0])) {
+                        call.responseAttachments().put("srv", "b1");
+                    }
                     if ("boom".equals(arguments[0])) {
                         throw new IllegalStateException("boom from " + name);
                     }

@@ -1,0 +1,178 @@
+package io.kestrel.rpc.core.internal;
+
+import io.kestrel.rpc.api.AttachmentLimits;
+import io.kestrel.rpc.api.ServiceKey;
+import io.kestrel.rpc.api.interceptor.ClientCallInfo;
+import io.kestrel.rpc.api.interceptor.ClientInterceptor;
+import io.kestrel.rpc.api.interceptor.InterceptorException;
+import io.kestrel.rpc.transport.AttachedValue;
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * One consumer call passing through its reference's interceptors, then the cluster. Created only
+ * when the reference has interceptors; without them the proxy calls the cluster directly.
+ */
+final class ClientCall implements ClientCallInfo {
+    private static final Object[] NO_ARGS = new Object[0];
+
+    private final MethodInfo method;
+    private final ClusterInvoker cluster;
+    private final ClientInterceptor[] interceptors;
+    private final Object[] arguments;
+    private final Map<String, String> requestAttachments;
+    private final long referenceTimeoutMillis; // NO_DEADLINE when the reference sets none
+    private volatile Map<String, String> responseAttachments = Map.of();
+    private volatile String peer;
+    private volatile String serialization;
+    private long deadlineNanos; // 0: none
+
+    ClientCall(MethodInfo method, ClusterInvoker cluster, ClientInterceptor[] interceptors, Object[] arguments,
+            Map<String, String> attachments, long deadlineNanos) {
+        this.method = method;
+        this.cluster = cluster;
+        this.interceptors = interceptors;
+        this.arguments = arguments == null ? NO_ARGS : arguments;
+        this.requestAttachments = new HashMap<>(attachments);
+        this.deadlineNanos = deadlineNanos;
+        this.referenceTimeoutMillis = cluster.referenceTimeoutMillis() > 0 ? cluster.referenceTimeoutMillis() : NO_DEADLINE;
+    }
+
+    /** Runs the chain from its first interceptor. */
+    CompletableFuture<Object> start() {
+        return proceedFrom(0);
+    }
+
+    private CompletableFuture<Object> proceedFrom(int index) {
+        if (index == interceptors.length) {
+            // interceptors may have added attachments: refuse here rather than have the provider drop the connection
+            String tooMany = AttachmentLimits.violation(requestAttachments, "the request of " + displayName()
+                    + " (with what its interceptors added)");
+            if (tooMany != null) {
+                return CompletableFuture.failedFuture(new IllegalArgumentException(tooMany));
+            }
+            return cluster.invoke(method, arguments, Map.copyOf(requestAttachments), deadlineNanos, this)
+                    .thenApply(this::received);
+        }
+        ClientInterceptor interceptor = interceptors[index];
+        CompletableFuture<Object> result;
+        try {
+            result = interceptor.intercept(new Step(index));
+        } catch (Throwable t) {
+            return CompletableFuture.failedFuture(new InterceptorException("client interceptor " + name(interceptor)
+                    + " failed on " + displayName() + ": " + t, t));
+        }
+        if (result == null) {
+            return CompletableFuture.failedFuture(new InterceptorException("client interceptor " + name(interceptor)
+                    + " returned null instead of a future on " + displayName()));
+        }
+        return result;
+    }
+
+    private static String name(ClientInterceptor interceptor) {
+        try {
+            return interceptor.name();
+        } catch (RuntimeException e) {
+            return interceptor.getClass().getName();
+        }
+    }
+
+    private Object received(Object result) {
+        Map<String, String> attachments = AttachedValue.attachmentsOf(result);
+        if (!attachments.isEmpty()) {
+            responseAttachments = Collections.unmodifiableMap(attachments);
+        }
+        return AttachedValue.valueOf(result);
+    }
+
+    /** The provider a cluster attempt is sent to. */
+    void sentTo(String address, String serialization) {
+        this.peer = address;
+        this.serialization = serialization;
+    }
+
+    /** The chain from one interceptor on. */
+    private final class Step implements ClientInterceptor.Chain {
+        private final int index;
+
+        Step(int index) {
+            this.index = index;
+        }
+
+        @Override
+        public ClientCallInfo call() {
+            return ClientCall.this;
+        }
+
+        @Override
+        public CompletableFuture<Object> proceed() {
+            return proceedFrom(index + 1);
+        }
+    }
+
+    @Override
+    public ServiceKey service() {
+        return method.service;
+    }
+
+    @Override
+    public Method method() {
+        return method.method;
+    }
+
+    @Override
+    public Object[] arguments() {
+        return arguments;
+    }
+
+    @Override
+    public Map<String, String> requestAttachments() {
+        return requestAttachments;
+    }
+
+    @Override
+    public Map<String, String> responseAttachments() {
+        return responseAttachments;
+    }
+
+    @Override
+    public String serialization() {
+        String s = serialization;
+        return s != null ? s : cluster.usualSerializationName();
+    }
+
+    @Override
+    public String peerAddress() {
+        return peer;
+    }
+
+    @Override
+    public long timeoutMillis() {
+        long d = deadlineNanos;
+        long remaining = d == 0 ? NO_DEADLINE : Math.max(0, (d - System.nanoTime()) / 1_000_000L);
+        return Math.min(referenceTimeoutMillis, remaining);
+    }
+
+    @Override
+    public void limitTimeout(Duration max) {
+        if (max == null || max.isNegative() || max.isZero()) {
+            throw new IllegalArgumentException("limitTimeout needs a positive duration, was " + max + " (" + displayName() + ")");
+        }
+        long limit = System.nanoTime() + Math.min(max.toNanos(), Long.MAX_VALUE / 4);
+        deadlineNanos = deadlineNanos == 0 ? limit : Math.min(deadlineNanos, limit);
+    }
+
+    @Override
+    public boolean isAsync() {
+        return method.async;
+    }
+
+    @Override
+    public String toString() {
+        return "ClientCall{" + displayName() + "}";
+    }
+}

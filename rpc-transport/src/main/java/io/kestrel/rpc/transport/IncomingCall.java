@@ -1,0 +1,33 @@
+package io.kestrel.rpc.transport;
+
+import java.util.Map;
+
+/** What the transport knows of a call a {@link ServerMethod} runs, besides its arguments. */
+public interface IncomingCall {
+    /** The attachments the consumer sent (read-only). */
+    Map<String, String> attachments();
+
+    /** The consumer's "host:port". */
+    String remoteAddress();
+
+    /** The caller's deadline on {@link System#nanoTime()}'s clock, 0 when it sent none. */
+    long deadlineNanos();
+
+    /** The caller's timeout as sent, in milliseconds; 0 when none. */
+    int timeoutMillis();
+
+    /** Bytes of the request frame's body. */
+    int requestBytes();
+
+    /** Name of the request's serialization. */
+    String serialization();
+
+    /**
+     * Where the call puts the attachments of its answer (created on first use, thread-safe creation);
+     * read once the result is complete.
+     */
+    Map<String, String> responseAttachments();
+
+    /** {@link #responseAttachments()} as a supplier, without creating the map before it is needed. */
+    java.util.function.Supplier<Map<String, String>> responseAttachmentsSupplier();
+}
