@@ -1,6 +1,7 @@
 package io.kestrel.rpc.core.internal;
 
 import io.kestrel.rpc.api.RemoteInvocationException;
+import io.kestrel.rpc.api.RemoteOrigin;
 import io.kestrel.rpc.api.RpcContext;
 import io.kestrel.rpc.api.RpcException;
 import io.kestrel.rpc.api.RpcTimeoutException;
@@ -72,7 +73,7 @@ public final class ReferenceHandler implements InvocationHandler {
             // the timer wheel completes the future at the deadline; the extra second only guards against a lost timer
             return future.get(cluster.longestTimeoutMillis() + 1000L, TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
-            throw translate(e.getCause(), method);
+            throw translate(withCallSite(e.getCause()), method);
         } catch (TimeoutException e) {
             future.cancel(false);
             throw new RpcTimeoutException(info.ref.displayName() + " got no answer within " + cluster.longestTimeoutMillis()
@@ -81,6 +82,18 @@ public final class ReferenceHandler implements InvocationHandler {
             Thread.currentThread().interrupt();
             throw new RpcException(info.ref.displayName() + " was interrupted while waiting for its result", e);
         }
+    }
+
+    /**
+     * Gives the {@link RemoteOrigin} marker of a provider's exception this thread's frames, so its
+     * stack trace shows both sides: the provider's frames, then the consumer's call site.
+     */
+    private static Throwable withCallSite(Throwable t) {
+        RemoteOrigin.of(t).ifPresent(origin -> {
+            StackTraceElement[] here = new Throwable().getStackTrace();
+            origin.setStackTrace(java.util.Arrays.copyOfRange(here, Math.min(2, here.length), here.length));
+        });
+        return t;
     }
 
     /** Throws what the caller can catch: unchecked exceptions as they are, checked ones only if declared. */
