@@ -30,6 +30,8 @@ final class ServerCall implements Runnable {
     private final Admission admission;
     private final AtomicInteger connectionCalls;
     private final long receivedNanos = System.nanoTime();
+    /** Set once the method was invoked: only work that ran can finish late. */
+    private boolean ran;
 
     ServerCall(Frame frame, RequestDecoder.Head head, ServerMethod method, Serializer serializer, String remote,
             ResponseWriter out, Admission admission, AtomicInteger connectionCalls) {
@@ -74,6 +76,7 @@ final class ServerCall implements Runnable {
                 frame.release();
             }
             Object result;
+            ran = true;
             try {
                 result = method.invoke(args, head.attachments(), remote);
             } catch (Throwable t) {
@@ -108,9 +111,23 @@ final class ServerCall implements Runnable {
 
     /** The call is answered: its budget, its connection's slot and its admission are given back. */
     private void finished() {
+        logIfLate();
         frame.done();
         connectionCalls.decrementAndGet();
         admission.finished();
+    }
+
+    /** Work that outlived its caller's deadline was wasted: say so ({@value ProviderLog#LATE}). */
+    private void logIfLate() {
+        int timeoutMs = head.timeoutMillis();
+        if (ran && timeoutMs > 0) {
+            long tookMs = (System.nanoTime() - receivedNanos) / 1_000_000;
+            if (tookMs > timeoutMs) {
+                ProviderLog.late(method.displayName(), method.displayName() + " finished after " + tookMs + " ms, beyond the caller's timeout of "
+                        + timeoutMs + " ms: the consumer had given up and discards the answer. Make the method faster,"
+                        + " or raise the timeout on the reference or the service", remote, frame.requestId);
+            }
+        }
     }
 
     private static Throwable unwrap(Throwable t) {
