@@ -54,6 +54,8 @@ public final class ProviderDispatcher implements ServerDispatcher {
         Set<Byte> accepted = acceptedIds(config);
         for (byte id : accepted) {
             Serialization s = Serializations.installed().byId(id);
+            SignatureCheck.check(config.interfaceClass(), s, "export",
+                    "serialization on the service, or on the protocol when the service sets none");
             if (!s.boundsDecodeWork()) {
                 log.warn("Service {} accepts {}, whose reader cannot bound its decoding work: a caller can send a"
                         + " small value that keeps a business thread busy for minutes (nested hash sets, 'SerialDOS')."

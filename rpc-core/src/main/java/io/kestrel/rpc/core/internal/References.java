@@ -64,6 +64,8 @@ public final class References {
         allowlist.trustTypesOf(config.interfaceClass());
         config.allowedPackages().forEach(allowlist::allowPackage);
         String serializationName = config.serialization() != null ? config.serialization() : protocol.serialization();
+        SignatureCheck.check(config.interfaceClass(), Serializations.installed().byName(serializationName), "refer",
+                "serialization on the reference");
         Serializer serializer = serializers.get(serializationName,
                 config.optimizer() != null ? config.optimizer() : protocol.optimizer(),
                 config.compatible() || protocol.compatible());

@@ -32,6 +32,12 @@ public final class Hessian2Serialization implements Serialization {
         return true;
     }
 
+    /** hessian2 requires java.io.Serializable and cannot create records. */
+    @Override
+    public java.util.Optional<io.kestrel.rpc.api.serialization.TypeProblem> problemWith(Class<?> type) {
+        return io.kestrel.rpc.serialization.internal.SerializableRule.check("hessian2", type, false);
+    }
+
     @Override
     public Serializer create(SerializationOptions options) {
         return new Hessian2Serializer(options);
