@@ -130,4 +130,18 @@ public final class RequestDecoder {
         }
         return m;
     }
+
+    /**
+     * The answer to a request whose arguments could not be decoded; a class the provider lacks is named
+     * with where to deploy it (the generic decoding message would blame the bytes).
+     */
+    static String argumentsFailure(String method, String serializer, RuntimeException e) {
+        if (e instanceof io.kestrel.rpc.api.MissingClassException m) {
+            return "cannot decode the arguments of " + method + " with " + serializer + ": the provider cannot load class "
+                    + m.className() + ", which the consumer sent (the allowlist accepts it, but it is not on the"
+                    + " provider's class path). Deploy the jar that holds " + m.className() + " with the provider,"
+                    + " or send only types the provider has";
+        }
+        return "cannot decode the arguments of " + method + " with " + serializer + ": " + e.getMessage();
+    }
 }

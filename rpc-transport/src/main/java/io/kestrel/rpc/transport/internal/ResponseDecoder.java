@@ -1,5 +1,6 @@
 package io.kestrel.rpc.transport.internal;
 
+import io.kestrel.rpc.api.MissingClassException;
 import io.kestrel.rpc.api.PayloadTooLargeException;
 import io.kestrel.rpc.api.RemoteInvocationException;
 import io.kestrel.rpc.api.RemoteOrigin;
@@ -57,7 +58,11 @@ public final class ResponseDecoder {
                 call.future.completeExceptionally(Status.toException(f.status, Wire.readString(f.body) + " [" + where + "]"));
             }
         } catch (Throwable t) {
-            call.future.completeExceptionally(t instanceof RpcException ? t
+            call.future.completeExceptionally(t instanceof MissingClassException m ? new MissingClassException(m.className(),
+                    "cannot decode the response of " + where + ": the consumer cannot load class " + m.className()
+                    + ", which the provider returned (the allowlist accepts it, but it is not on the consumer's class"
+                    + " path). Deploy the jar that holds " + m.className() + " with the consumer", m)
+                    : t instanceof RpcException ? t
                     : new SerializationException("cannot decode the response of " + where + ": " + t, t));
         }
     }

@@ -69,8 +69,7 @@ final class ServerCall implements Runnable {
                 // the caller's deadline passing while decoding means nobody waits for the answer any more
                 Status status = e instanceof DecodeLimitException d && d.limit() == DecodeLimits.Limit.DEADLINE
                         ? Status.SERVER_TIMEOUT : Status.BAD_REQUEST;
-                out.error(frame, status, "cannot decode the arguments of " + method.displayName()
-                        + " with " + serializer.name() + ": " + e.getMessage());
+                out.error(frame, status, RequestDecoder.argumentsFailure(method.displayName(), serializer.name(), e));
                 return;
             } finally {
                 frame.release();

@@ -1,0 +1,73 @@
+package io.kestrel.rpc.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.kestrel.rpc.api.BadRequestException;
+import io.kestrel.rpc.api.config.ReferenceConfig;
+import io.kestrel.rpc.core.fixture.EchoService;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The second error a user meets after allowlisting a class: the provider now accepts the class but
+ * does not have it. The answer names the class and where to deploy it, not "the bytes are corrupt".
+ */
+class MissingClassTest {
+    static MissingClasses missing;
+    static RpcRuntime provider;
+    static RpcRuntime consumer;
+
+    @BeforeAll
+    static void start() throws Exception {
+        missing = new MissingClasses();
+        // the user followed the first error's advice: allowed-packages names the package on both sides
+        provider = TestRuntimes.echoProvider(TestRuntimes.loopback().allowPackage(MissingClasses.PACKAGE).build());
+        consumer = RpcRuntime.builder().protocol(TestRuntimes.loopback().allowPackage(MissingClasses.PACKAGE).build()).build();
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        consumer.close();
+        provider.close();
+        missing.close();
+    }
+
+    private static Object sendCoupon(String serialization) throws Exception {
+        EchoService s = consumer.refer(ReferenceConfig.builder(EchoService.class).url("127.0.0.1:" + provider.boundPort())
+                .serialization(serialization).timeout(Duration.ofSeconds(5)).build());
+        Object coupon = missing.coupon();
+        Thread t = Thread.currentThread();
+        ClassLoader old = t.getContextClassLoader();
+        t.setContextClassLoader(missing.loader()); // the consumer application has the class
+        try {
+            return s.echoObject(coupon);
+        } finally {
+            t.setContextClassLoader(old);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"kryo", "fst", "java", "fory"})
+    void classTheProviderLacksIsNamedWithWhereToDeployIt(String serialization) {
+        BadRequestException e = assertThrows(BadRequestException.class, () -> sendCoupon(serialization));
+        assertTrue(e.getMessage().contains("the provider cannot load class " + MissingClasses.CLASS
+                + ", which the consumer sent (the allowlist accepts it, but it is not on the provider's class path). Deploy"
+                + " the jar that holds " + MissingClasses.CLASS + " with the provider"), e.getMessage());
+        assertFalse(e.getMessage().contains("corrupt"), e.getMessage());
+    }
+
+    /** These two read a class they cannot load as a map of its fields (their engines' behaviour, kept). */
+    @ParameterizedTest
+    @ValueSource(strings = {"hessian2", "fastjson2"})
+    void hessian2AndFastjson2ReadAClassTheyLackAsAMap(String serialization) throws Exception {
+        Object back = sendCoupon(serialization);
+        assertEquals(Map.of("code", "SPRING-10"), back);
+    }
+}
