@@ -153,8 +153,10 @@ public final class ClusterInvoker {
      */
     static Throwable explained(Throwable e, ProviderInfo provider) {
         if (e instanceof ServiceNotFoundException && !provider.methods().isEmpty()) {
+            String wanted = e.getMessage().contains("#") ? ProviderDispatcher.methodName(e.getMessage()) : null;
             return new ServiceNotFoundException(e.getMessage() + " (this consumer's registry record of "
-                    + provider.address() + " lists the methods " + provider.methods() + ")");
+                    + provider.address() + " lists the methods " + provider.methods()
+                    + io.kestrel.rpc.api.internal.NearestName.suggestion(wanted, provider.methods()) + ")");
         }
         return e;
     }
@@ -188,7 +190,7 @@ public final class ClusterInvoker {
                 .collect(Collectors.joining(", "));
         throw new NoProviderException("No provider available for " + config.key() + " (interface "
                 + config.interfaceClass().getName() + ", version '" + config.version() + "', group '" + config.group()
-                + "') from " + directory.source() + "; providers seen: " + seenText + "; this consumer uses serialization "
+                + "') from " + directory.source() + "; providers seen: " + seenText + directory.otherVersions() + "; this consumer uses serialization "
                 + serializer.name() + " (id " + serializer.id() + ")"
                 + (tried.isEmpty() ? "" : "; already tried: " + tried)
                 + ". Start a provider, or check the interface, version, group and serialization on both sides");

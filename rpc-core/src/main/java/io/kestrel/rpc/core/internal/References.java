@@ -85,7 +85,7 @@ public final class References {
                     .map(p -> p.address()).collect(Collectors.joining(", "));
             throw new NoProviderException("No provider available for " + config.key() + " at startup (from "
                     + directory.source() + "; providers seen: " + seen + (directory.seen().isEmpty() ? ""
-                    : ", none reachable") + "). Start a provider first, check the interface/version/group, or set"
+                    : ", none reachable") + directory.otherVersions() + "). Start a provider first, check the interface/version/group, or set"
                     + " check=\"false\" on the reference to start anyway");
         }
         ReferenceHandler handler = new ReferenceHandler(config, cluster, transport, callbackExecutor);
