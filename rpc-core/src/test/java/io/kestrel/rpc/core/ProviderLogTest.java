@@ -14,10 +14,12 @@ import io.kestrel.rpc.core.fixture.EchoServiceImpl;
 import io.kestrel.rpc.core.fixture.payments.PaymentRejectedException;
 import io.kestrel.rpc.core.fixture.payments.PaymentService;
 import io.kestrel.rpc.core.fixture.payments.PaymentServiceImpl;
+import io.kestrel.rpc.transport.internal.ProviderLog;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -42,6 +44,11 @@ class ProviderLogTest {
     static void stop() {
         consumer.close();
         provider.close();
+    }
+
+    @BeforeEach
+    void forgetLinesOfEarlierTests() {
+        ProviderLog.forgetRecentLines(); // the rate limit is JVM-wide: other test classes logged the same kinds
     }
 
     private static <T> T refer(Class<T> type, String serialization, Duration timeout) {

@@ -12,6 +12,7 @@ import io.kestrel.rpc.core.fixture.payments.InsufficientFundsException;
 import io.kestrel.rpc.core.fixture.payments.PaymentRejectedException;
 import io.kestrel.rpc.core.fixture.payments.PaymentService;
 import io.kestrel.rpc.core.fixture.payments.PaymentServiceImpl;
+import io.kestrel.rpc.core.fixture.payments.RefundRefusedException;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -76,6 +77,16 @@ class RemoteExceptionTest {
         assertEquals(402, e.getCode());
         assertEquals("card declined for 1250 cents", e.getMessage());
         assertCameFromProvider(e, entry, "pay");
+    }
+
+    @ParameterizedTest
+    @FieldSource("SERIALIZATIONS")
+    void exceptionWithANoArgConstructorKeepsItsFieldsAndExceptUnderFastjson2ItsMessage(String entry) {
+        RefundRefusedException e = assertThrows(RefundRefusedException.class, () -> payments(entry).refund("o-17"));
+        assertEquals("o-17", e.getOrderId());
+        // fastjson2 builds such an exception through its no-arg constructor and cannot set Throwable's message
+        assertEquals(entry.equals("fastjson2") ? null : "order o-17 was shipped", e.getMessage());
+        assertCameFromProvider(e, entry, "refund");
     }
 
     @ParameterizedTest

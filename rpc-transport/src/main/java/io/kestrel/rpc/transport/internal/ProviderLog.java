@@ -35,7 +35,7 @@ public final class ProviderLog {
     private static final Logger late = LoggerFactory.getLogger(LATE);
     private static final long INTERVAL_NANOS = interval() * 1_000_000L;
 
-    private static final WarnWindows windows = new WarnWindows(INTERVAL_NANOS, MAX_KEYS);
+    private static volatile WarnWindows windows = new WarnWindows(INTERVAL_NANOS, MAX_KEYS);
 
     private ProviderLog() {
     }
@@ -100,6 +100,14 @@ public final class ProviderLog {
                 late.warn("Request {} from {}: {}{}", requestId, remote, message, skipped);
             }
         }
+    }
+
+    /**
+     * Forgets which lines were logged recently, so the next of each kind is logged. For tests, which
+     * share one JVM and so one rate limit: a test asserting a line must not depend on what ran before.
+     */
+    public static void forgetRecentLines() {
+        windows = new WarnWindows(INTERVAL_NANOS, MAX_KEYS);
     }
 
     /** Null when this key logged within the interval (counted as skipped), else the note for the line. */
