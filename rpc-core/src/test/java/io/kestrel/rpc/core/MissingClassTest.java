@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kestrel.rpc.api.BadRequestException;
+import io.kestrel.rpc.api.MissingClassException;
 import io.kestrel.rpc.api.config.ReferenceConfig;
+import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.core.fixture.EchoService;
 import java.time.Duration;
 import java.util.Map;
@@ -61,6 +63,28 @@ class MissingClassTest {
                 + ", which the consumer sent (the allowlist accepts it, but it is not on the provider's class path). Deploy"
                 + " the jar that holds " + MissingClasses.CLASS + " with the provider"), e.getMessage());
         assertFalse(e.getMessage().contains("corrupt"), e.getMessage());
+    }
+
+    /** A service returning a class only the provider has (its jar is newer than the consumer's). */
+    public interface CouponService {
+        Object latest();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"kryo", "fst", "java", "fory"})
+    void classTheConsumerLacksIsNamedWithWhereToDeployIt(String serialization) throws Exception {
+        Object coupon = missing.coupon();
+        try (RpcRuntime p = RpcRuntime.builder().protocol(TestRuntimes.loopback().serialization(serialization)
+                .allowPackage(MissingClasses.PACKAGE).build()).build()) {
+            p.export(ServiceConfig.builder(CouponService.class, (CouponService) () -> coupon).build());
+            CouponService s = consumer.refer(ReferenceConfig.builder(CouponService.class).url("127.0.0.1:" + p.boundPort())
+                    .serialization(serialization).timeout(Duration.ofSeconds(5)).build());
+            MissingClassException e = assertThrows(MissingClassException.class, s::latest);
+            assertEquals(MissingClasses.CLASS, e.className());
+            assertTrue(e.getMessage().contains("the consumer cannot load class " + MissingClasses.CLASS + ", which the"
+                    + " provider returned (the allowlist accepts it, but it is not on the consumer's class path). Deploy the"
+                    + " jar that holds " + MissingClasses.CLASS + " with the consumer"), e.getMessage());
+        }
     }
 
     /** These two read a class they cannot load as a map of its fields (their engines' behaviour, kept). */

@@ -6,6 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.api.config.ServiceConfig;
+import io.kestrel.rpc.api.serialization.Serialization;
+import io.kestrel.rpc.api.serialization.SerializationOptions;
+import io.kestrel.rpc.api.serialization.Serializer;
+import io.kestrel.rpc.api.serialization.TypeProblem;
+import io.kestrel.rpc.core.internal.SignatureCheck;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.List;
@@ -103,6 +108,47 @@ class StartupCheckTest {
                     + " which java requires (add implements java.io.Serializable) (method save(String, Settings) parameter 2,"
                     + " field Settings.preferences)"), e.getMessage());
             assertTrue(e.getMessage().contains("Use fastjson2, fory or kryo instead"), e.getMessage());
+        }
+    }
+
+    /** A plug-in serialization that knows Preferences only sometimes fails: a warning, not a refusal. */
+    @Test
+    void aTypeThatOnlySometimesFailsIsLoggedAsAWarningAndStartupGoesOn() throws Exception {
+        Serialization warnsAboutPreferences = new Serialization() {
+            @Override
+            public byte id() {
+                return 99;
+            }
+
+            @Override
+            public String name() {
+                return "picky";
+            }
+
+            @Override
+            public boolean supportsCompatibleMode() {
+                return false;
+            }
+
+            @Override
+            public Optional<TypeProblem> problemWith(Class<?> type) {
+                return type == Preferences.class ? Optional.of(TypeProblem.warning(type.getName()
+                        + " loses its theme under picky when the theme is blank")) : Optional.empty();
+            }
+
+            @Override
+            public Serializer create(SerializationOptions options) {
+                throw new UnsupportedOperationException();
+            }
+        };
+        try (LogCapture log = new LogCapture()) {
+            SignatureCheck.check(SettingsService.class, warnsAboutPreferences, "export", "serialization on the service");
+            List<String> lines = log.warnings(SignatureCheck.class.getName());
+            assertEquals(1, lines.size(), String.valueOf(lines));
+            assertTrue(lines.get(0).contains("export of " + SettingsService.class.getName() + " with picky: "
+                    + Preferences.class.getName() + " loses its theme under picky when the theme is blank (method"
+                    + " save(String, Settings) parameter 2, field Settings.preferences); calls carrying such values may"
+                    + " fail. Alternatives: "), lines.get(0));
         }
     }
 }
