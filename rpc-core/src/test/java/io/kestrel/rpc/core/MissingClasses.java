@@ -24,7 +24,7 @@ final class MissingClasses implements AutoCloseable {
         dir = Files.createTempDirectory("kestrel-missing");
         Path source = dir.resolve("Coupon.java");
         Files.writeString(source, "package " + PACKAGE + ";\n"
-                + "public class Coupon implements java.io.Serializable {\n"
+                + "public class Coupon implements java.io.Serializable, " + io.kestrel.rpc.core.fixture.Voucher.class.getName() + " {\n"
                 + "  private static final long serialVersionUID = 1L;\n"
                 + "  public String code = \"SPRING-10\";\n"
                 + "  public Coupon() {}\n"
@@ -33,7 +33,8 @@ final class MissingClasses implements AutoCloseable {
         if (javac == null) {
             throw new IllegalStateException("tests need a JDK with javax.tools (the JRE has no compiler)");
         }
-        int rc = javac.run(null, null, null, "-d", dir.toString(), source.toString());
+        int rc = javac.run(null, null, null, "-d", dir.toString(), "-cp", System.getProperty("java.class.path"),
+                source.toString());
         if (rc != 0) {
             throw new IllegalStateException("javac failed with " + rc);
         }
