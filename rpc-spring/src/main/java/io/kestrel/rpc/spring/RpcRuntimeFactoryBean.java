@@ -8,6 +8,7 @@ import io.kestrel.rpc.api.interceptor.ServerInterceptor;
 import io.kestrel.rpc.core.RpcRuntime;
 import io.kestrel.rpc.spring.internal.ConfigBinder;
 import io.kestrel.rpc.spring.internal.ConfigSource;
+import io.kestrel.rpc.spring.internal.EnvironmentKeys;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -74,6 +75,7 @@ public class RpcRuntimeFactoryBean implements FactoryBean<RpcRuntime>, BeanFacto
     @Override
     public synchronized RpcRuntime getObject() {
         if (runtime == null) {
+            EnvironmentKeys.check(environment);
             ApplicationConfig application = unique(ApplicationConfig.class, "<rpc:application>");
             if (application == null) {
                 application = ConfigBinder.application(ConfigSource.environment("rpc.application.", environment),

@@ -133,4 +133,28 @@ class BadConfigurationTest {
         }
         return t;
     }
+
+    @Test
+    void misspeltRpcPropertyFailsStartupNamingTheNearestKnownKey() {
+        String m = startupFailure("provider.xml", Map.of("zk", props.get("zk"), "tag", "typo",
+                "rpc.protocol.serialisation", "kryo"));
+        assertTrue(m.contains("Unknown Kestrel RPC property 'rpc.protocol.serialisation' (did you mean"
+                + " 'rpc.protocol.serialization'?) in the Spring Environment"), m);
+        assertTrue(m.contains("or set rpc.unknown-keys=warn to only log unknown rpc.* keys"), m);
+    }
+
+    @Test
+    void unknownRpcPropertyWithoutNearMissListsItsGroup() {
+        String m = startupFailure("provider.xml", Map.of("zk", props.get("zk"), "tag", "typo", "rpc.registry.zk", "x"));
+        assertTrue(m.contains("'rpc.registry.zk' (known rpc.registry.* keys: address, connection-timeout, root,"
+                + " session-timeout)"), m);
+    }
+
+    @Test
+    void unknownRpcPropertyOnlyWarnsWhenSwitchedToWarn() {
+        try (var ctx = TestContexts.xml("provider.xml", Map.of("zk", props.get("zk"), "tag", "typo",
+                "rpc.protocol.serialisation", "kryo", "rpc.unknown-keys", "warn"))) {
+            assertTrue(ctx.isActive());
+        }
+    }
 }

@@ -1,8 +1,8 @@
 package io.kestrel.rpc.api.config;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
-import java.util.stream.Collectors;
 
 /**
  * How a reference treats a failed call ({@code cluster} on {@code <rpc:reference>}). Default
@@ -33,8 +33,9 @@ public enum ClusterMode {
                 return mode;
             }
         }
-        throw new IllegalArgumentException("unknown cluster mode '" + name + "'; use one of "
-                + Arrays.stream(values()).map(ClusterMode::configName).collect(Collectors.joining(", ")));
+        List<String> known = Arrays.stream(values()).map(ClusterMode::configName).toList();
+        throw new IllegalArgumentException("unknown cluster mode '" + name + "'; use one of " + String.join(", ", known)
+                + io.kestrel.rpc.api.internal.NearestName.suggestion(wanted.toLowerCase(Locale.ROOT), known));
     }
 
     @Override

@@ -56,6 +56,18 @@ public interface Registry extends AutoCloseable {
         return true;
     }
 
+    /**
+     * The services of this interface that have at least one provider now, whatever their version and
+     * group: for messages when a consumer finds no provider of its own version and group. A read-only
+     * query, made only when a consumer has no provider; it may block up to the registry's connection
+     * timeout. Default: empty (the implementation cannot tell).
+     *
+     * @return keys sorted by their text; empty when none or unknown
+     */
+    default java.util.List<ServiceKey> registeredVersions(String interfaceName) {
+        return java.util.List.of();
+    }
+
     /** Unregisters everything this instance registered, stops subscriptions and releases resources. */
     @Override
     void close();

@@ -27,6 +27,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
  *       {@code java.*} class that is an enum or a {@link Throwable});</li>
  *   <li>classes reachable from exported and referenced service interfaces
  *       ({@link #trustTypesOf}), done by the framework on export and refer;</li>
+ *   <li>exceptions ({@link Throwable} subclasses) from the same code source (jar or class
+ *       directory) as such an interface, with their field types, as Apache Dubbo does: a service's
+ *       API jar holds its exceptions, thrown whether or not a method declares them;</li>
  *   <li>classes registered through a {@link SerializationOptimizer};</li>
  *   <li>classes and package prefixes named by the user ({@link #allowPackage}, the protocol's
  *       {@code allowed-packages} setting, or the system property {@value #ALLOW_PROPERTY}).</li>
@@ -103,8 +106,11 @@ public final class ClassAllowlist {
     /** Positive decisions only: refused names come from the wire and must not grow memory. */
     private final Set<String> allowedCache = ConcurrentHashMap.newKeySet();
     private final Set<Class<?>> walked = ConcurrentHashMap.newKeySet();
+    private final CodeSourceExceptions apiExceptions = new CodeSourceExceptions();
 
     private ClassAllowlist() {
+        // the marker on remote exceptions travels along when a provider passes on what its own call threw
+        classes.add(io.kestrel.rpc.api.RemoteOrigin.class.getName());
     }
 
     /** The JDK defaults plus what the {@value #ALLOW_PROPERTY} system property names. */
@@ -142,9 +148,11 @@ public final class ClassAllowlist {
     /**
      * Trusts the classes reachable from a service interface: parameter, return and exception types
      * of its methods, their type arguments, and recursively the field types and superclasses of
-     * every non-JDK class among them. Called by the framework on export and refer.
+     * every non-JDK class among them; and the exceptions of the interface's code source (see the
+     * class comment). Called by the framework on export and refer.
      */
     public ClassAllowlist trustTypesOf(Class<?> serviceInterface) {
+        apiExceptions.trust(serviceInterface);
         Deque<Type> todo = new ArrayDeque<>();
         for (Method m : serviceInterface.getMethods()) {
             if (m.getDeclaringClass() == Object.class) {
@@ -154,6 +162,11 @@ public final class ClassAllowlist {
             todo.addAll(Arrays.asList(m.getGenericParameterTypes()));
             todo.addAll(Arrays.asList(m.getGenericExceptionTypes()));
         }
+        walkAll(todo);
+        return this;
+    }
+
+    private void walkAll(Deque<Type> todo) {
         while (!todo.isEmpty()) {
             Type t = todo.poll();
             if (t instanceof Class<?> c) {
@@ -170,7 +183,6 @@ public final class ClassAllowlist {
                 todo.addAll(Arrays.asList(v.getBounds()));
             }
         }
-        return this;
     }
 
     private void walkClass(Class<?> c, Deque<Type> todo) {
@@ -213,7 +225,8 @@ public final class ClassAllowlist {
             return true; // an array of primitives
         }
         boolean allowed = !isDenied(element) && (classes.contains(element) || JDK_CLASSES.contains(element)
-                || startsWithAny(element, JDK_PACKAGES) || matchesUserPackage(element) || isJdkEnumOrThrowable(element));
+                || startsWithAny(element, JDK_PACKAGES) || matchesUserPackage(element) || isJdkEnumOrThrowable(element)
+                || isApiException(element));
         if (allowed) {
             allowedCache.add(className);
         }
@@ -243,6 +256,16 @@ public final class ClassAllowlist {
                 + "To allow it, register it in your serialization optimizer, or add its package with "
                 + "allowed-packages=\"" + pkg + "\" on <rpc:protocol> (ProtocolConfig.Builder.allowPackage(\"" + pkg
                 + "\")) or -D" + ALLOW_PROPERTY + "=" + pkg + ". Types used in service interface signatures are allowed automatically.");
+    }
+
+    /** An exception of a trusted interface's code source: allowed, and so are its field types. */
+    private boolean isApiException(String name) {
+        Class<?> c = apiExceptions.find(name);
+        if (c == null) {
+            return false;
+        }
+        walkAll(new ArrayDeque<>(List.of(c)));
+        return classes.contains(name);
     }
 
     private boolean matchesUserPackage(String name) {

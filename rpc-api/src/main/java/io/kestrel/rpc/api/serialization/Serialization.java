@@ -52,6 +52,19 @@ public interface Serialization {
     }
 
     /**
+     * What this format cannot do with values of {@code type}, known without trying: for example a
+     * class that does not implement {@link java.io.Serializable} for a format that requires it, or a
+     * record for a format that cannot create records. The framework asks at export and refer for each
+     * type in a service's signatures (parameters, return values, type arguments) and the field types
+     * of those classes, and refuses to start (or warns) naming the type, the method and the
+     * serializations that have no problem with it. Called with concrete classes, interfaces,
+     * primitives and arrays alike; must be fast and must not throw. Default: nothing known.
+     */
+    default java.util.Optional<TypeProblem> problemWith(Class<?> type) {
+        return java.util.Optional.empty();
+    }
+
+    /**
      * Creates a thread-safe serializer for these options.
      *
      * @throws IllegalArgumentException if the options ask for something this format cannot do

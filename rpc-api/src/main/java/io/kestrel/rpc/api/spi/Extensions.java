@@ -122,38 +122,12 @@ public final class Extensions<S> {
     }
 
     private Optional<String> closest(String wanted) {
-        String best = null;
-        int bestDistance = Integer.MAX_VALUE;
-        for (String known : shared.keySet()) {
-            int d = distance(wanted, known);
-            if (d < bestDistance) {
-                best = known;
-                bestDistance = d;
-            }
-        }
-        // a typo or two, not a different word: at most 1 edit up to 5 letters, 2 beyond
-        return best != null && bestDistance <= (wanted.length() <= 5 ? 1 : 2) ? Optional.of(best) : Optional.empty();
+        return io.kestrel.rpc.api.internal.NearestName.closest(wanted, shared.keySet());
     }
 
     /** Edits (insert, delete, replace, swap two neighbours) turning {@code a} into {@code b}. */
     static int distance(String a, String b) {
-        int[][] d = new int[a.length() + 1][b.length() + 1];
-        for (int i = 0; i <= a.length(); i++) {
-            d[i][0] = i;
-        }
-        for (int j = 0; j <= b.length(); j++) {
-            d[0][j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            for (int j = 1; j <= b.length(); j++) {
-                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
-                d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
-                if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
-                    d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
-                }
-            }
-        }
-        return d[a.length()][b.length()];
+        return io.kestrel.rpc.api.internal.NearestName.distance(a, b);
     }
 
     private String servicesFile() {

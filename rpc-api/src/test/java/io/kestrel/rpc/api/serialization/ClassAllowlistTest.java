@@ -80,4 +80,28 @@ class ClassAllowlistTest {
         assertTrue(a.isAllowed("com.example.model.sub.Line"));
         assertFalse(a.isAllowed("com.example.modelx.Evil"));
     }
+
+    /** An exception no signature names, in the same class directory as {@link Api}, with a field of its own type. */
+    public static class ApiRejected extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        public Detail detail;
+    }
+
+    public static class Detail {
+        public String reason;
+    }
+
+    @Test
+    void exceptionsOfTheInterfacesCodeSourceAreAllowedWithTheirFieldTypesOthersAreNot() {
+        ClassAllowlist a = ClassAllowlist.withDefaults();
+        assertFalse(a.isAllowed(ApiRejected.class.getName()), "not before an interface of its code source is trusted");
+        a.trustTypesOf(Api.class);
+        assertTrue(a.isAllowed(ApiRejected.class.getName()));
+        assertTrue(a.isAllowed(Detail.class.getName()), "field types of an allowed exception");
+        // same code source but not an exception: still refused
+        assertFalse(a.isAllowed(Unrelated.class.getName()));
+        // an exception from another code source (the JUnit jar): refused
+        assertFalse(a.isAllowed("org.opentest4j.AssertionFailedError"));
+        assertFalse(a.isAllowed("com.example.DoesNotExist"));
+    }
 }

@@ -200,8 +200,10 @@ public final class ClusterInvoker {
      */
     static Throwable explained(Throwable e, ProviderInfo provider) {
         if (e instanceof ServiceNotFoundException && !provider.methods().isEmpty()) {
+            String wanted = e.getMessage().contains("#") ? ProviderDispatcher.methodName(e.getMessage()) : null;
             return new ServiceNotFoundException(e.getMessage() + " (this consumer's registry record of "
-                    + provider.address() + " lists the methods " + provider.methods() + ")");
+                    + provider.address() + " lists the methods " + provider.methods()
+                    + io.kestrel.rpc.api.internal.NearestName.suggestion(wanted, provider.methods()) + ")");
         }
         return e;
     }
@@ -232,6 +234,7 @@ public final class ClusterInvoker {
         throw new NoProviderException("No provider available for " + config.key() + " (interface "
                 + config.interfaceClass().getName() + ", version '" + config.version() + "', group '" + config.group()
                 + "') from " + directory.source() + "; providers seen: " + directory.explainProviders()
+                + directory.otherVersions()
                 + (tried.isEmpty() ? "" : "; already tried: " + tried) + "; " + agreement.describe()
                 + ". Start a provider, or check the interface, version, group, serialization and optimizer on both sides");
     }

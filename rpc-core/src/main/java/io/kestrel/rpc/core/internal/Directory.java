@@ -186,6 +186,26 @@ public final class Directory implements ProviderListener, AutoCloseable {
         return sb.toString();
     }
 
+    /**
+     * For "no provider" messages when none of this reference's version and group is registered: the
+     * versions and groups of the interface that are (asked from the registry now, so only on failure),
+     * or that there are none; "" in direct mode.
+     */
+    public String otherVersions() {
+        if (registry == null || !seen.isEmpty()) {
+            return "";
+        }
+        List<ServiceKey> others = registry.registeredVersions(service.interfaceName()).stream()
+                .filter(k -> !k.equals(service)).toList();
+        if (others.isEmpty()) {
+            return "; no other version or group of " + service.interfaceName() + " is registered either";
+        }
+        return "; registered for " + service.interfaceName() + ": " + others.stream()
+                .map(k -> "version '" + k.version() + "' group '" + k.group() + "'")
+                .collect(java.util.stream.Collectors.joining(", "))
+                + ". Set version and group on the reference to one of those (or export the one it asks for)";
+    }
+
     /** Where the list comes from, for messages. */
     public String source() {
         return source;

@@ -5,6 +5,7 @@ import io.kestrel.rpc.api.ServiceKey;
 import io.kestrel.rpc.api.ServiceNotFoundException;
 import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.api.interceptor.ServerInterceptor;
+import io.kestrel.rpc.api.internal.NearestName;
 import io.kestrel.rpc.api.internal.ServerContext;
 import io.kestrel.rpc.api.serialization.Serialization;
 import io.kestrel.rpc.api.serialization.SerializationOptimizer;
@@ -22,7 +23,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.stream.Collectors;
 
 /** The provider's table of exported methods, looked up by descriptor. Thread-safe. */
 public final class ProviderDispatcher implements ServerDispatcher {
@@ -67,6 +67,8 @@ public final class ProviderDispatcher implements ServerDispatcher {
         Set<Byte> accepted = acceptedIds(config);
         for (byte id : accepted) {
             Serialization s = Serializations.installed().byId(id);
+            SignatureCheck.check(config.interfaceClass(), s, "export",
+                    "serialization on the service, or on the protocol when the service sets none");
             if (!s.boundsDecodeWork()) {
                 log.warn("Service {} accepts {}, whose reader cannot bound its decoding work: a caller can send a"
                         + " small value that keeps a business thread busy for minutes (nested hash sets, 'SerialDOS')."
@@ -135,14 +137,24 @@ public final class ProviderDispatcher implements ServerDispatcher {
         List<String> same = services.entrySet().stream().filter(e -> e.getKey().toString().equals(service))
                 .findFirst().map(Map.Entry::getValue).orElse(null);
         if (same == null) {
+            List<String> exported = services.keySet().stream().map(ServiceKey::toString).sorted().toList();
             throw new ServiceNotFoundException("service " + service + " is not exported by this provider"
-                    + (disclose ? "; exported: " + services.keySet() : "")
+                    + (disclose ? "; exported: " + exported + NearestName.suggestion(service, exported) : "")
                     + ". Check the interface name, version and group on both sides");
         }
+        List<String> signatures = same.stream().map(d -> d.substring(d.indexOf('#') + 1)).toList();
         throw new ServiceNotFoundException("method " + descriptor + " is not exported" + (disclose ? "; service "
-                + service + " has: " + same.stream().map(d -> d.substring(d.indexOf('#') + 1))
-                .collect(Collectors.joining(", ")) : " by service " + service)
+                + service + " has: " + String.join(", ", signatures) + NearestName.suggestion(
+                methodName(descriptor), signatures.stream().map(ProviderDispatcher::methodName).distinct().toList())
+                : " by service " + service)
                 + ". Are consumer and provider built from the same interface version?");
+    }
+
+    /** "remove" of "...#remove(long)" or of "remove(long)". */
+    static String methodName(String descriptor) {
+        int hash = descriptor.indexOf('#');
+        int paren = descriptor.indexOf('(', hash + 1);
+        return descriptor.substring(hash + 1, paren < 0 ? descriptor.length() : paren);
     }
 
     /** One exported method: the implementation, the reflective handle, the accepted serializations. */

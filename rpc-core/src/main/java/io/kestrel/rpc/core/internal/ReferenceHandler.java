@@ -2,6 +2,7 @@ package io.kestrel.rpc.core.internal;
 
 import io.kestrel.rpc.api.AttachmentLimits;
 import io.kestrel.rpc.api.RemoteInvocationException;
+import io.kestrel.rpc.api.RemoteOrigin;
 import io.kestrel.rpc.api.RpcContext;
 import io.kestrel.rpc.api.RpcException;
 import io.kestrel.rpc.api.RpcTimeoutException;
@@ -103,7 +104,7 @@ public final class ReferenceHandler implements InvocationHandler {
             return AttachedValue.valueOf(v);
         } catch (ExecutionException e) {
             context.received(Map.of());
-            throw translate(e.getCause(), method);
+            throw translate(withCallSite(e.getCause()), method);
         } catch (TimeoutException e) {
             future.cancel(false);
             throw new RpcTimeoutException(info.ref.displayName() + " got no answer within " + cluster.longestTimeoutMillis()
@@ -112,6 +113,18 @@ public final class ReferenceHandler implements InvocationHandler {
             Thread.currentThread().interrupt();
             throw new RpcException(info.ref.displayName() + " was interrupted while waiting for its result", e);
         }
+    }
+
+    /**
+     * Gives the {@link RemoteOrigin} marker of a provider's exception this thread's frames, so its
+     * stack trace shows both sides: the provider's frames, then the consumer's call site.
+     */
+    private static Throwable withCallSite(Throwable t) {
+        RemoteOrigin.of(t).ifPresent(origin -> {
+            StackTraceElement[] here = new Throwable().getStackTrace();
+            origin.setStackTrace(java.util.Arrays.copyOfRange(here, Math.min(2, here.length), here.length));
+        });
+        return t;
     }
 
     /** Throws what the caller can catch: unchecked exceptions as they are, checked ones only if declared. */

@@ -79,6 +79,11 @@ public final class References {
         ClientOptions options = ClientOptions.from(client.with(config));
         allowlist.trustTypesOf(config.interfaceClass());
         config.allowedPackages().forEach(allowlist::allowPackage);
+        if (config.serialization() != null) {
+            // without one the reference adopts each provider's, whose export checked the same signatures
+            SignatureCheck.check(config.interfaceClass(), Serializations.installed().byName(config.serialization()),
+                    "refer", "serialization on the reference");
+        }
         Agreement agreement = new Agreement(config, protocol, serializers);
         LoadBalance loadBalance = LoadBalances.byName(config.loadBalance());
         ClientTransport transport = transport();
@@ -97,7 +102,7 @@ public final class References {
             directory.close();
             directories.remove(directory);
             throw new NoProviderException("No provider available for " + config.key() + " at startup (from "
-                    + directory.source() + "; providers seen: " + providers + "; "
+                    + directory.source() + "; providers seen: " + providers + directory.otherVersions() + "; "
                     + agreement.describe() + "). " + (leftOut ? "Fix what the providers left out name, or set"
                     : "Start a provider first, check the interface/version/group, or set")
                     + " check=\"false\" on the reference to start anyway");

@@ -63,6 +63,26 @@ final class ZooKeeperPaths {
         return ProviderInfo.fromUrl(URLDecoder.decode(nodeName, StandardCharsets.UTF_8));
     }
 
+    static String interfacePath(String root, String interfaceName) {
+        return ZKPaths.makePath(root, encode(interfaceName));
+    }
+
+    /**
+     * The service key of a child of an interface node: "providers" is the key without group and
+     * version, "group:version" (each URL-encoded) the others; null for anything else.
+     */
+    static ServiceKey keyOfChild(String interfaceName, String child) {
+        if (child.equals(PROVIDERS)) {
+            return new ServiceKey(interfaceName, "", "");
+        }
+        int colon = child.indexOf(':');
+        if (colon < 0) {
+            return null;
+        }
+        return new ServiceKey(interfaceName, URLDecoder.decode(child.substring(colon + 1), StandardCharsets.UTF_8),
+                URLDecoder.decode(child.substring(0, colon), StandardCharsets.UTF_8));
+    }
+
     private static String encode(String s) {
         return URLEncoder.encode(s, StandardCharsets.UTF_8);
     }

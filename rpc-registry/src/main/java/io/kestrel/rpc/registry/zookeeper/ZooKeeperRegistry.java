@@ -333,6 +333,36 @@ public final class ZooKeeperRegistry implements Registry {
         log.info("Registry {} closed", config.address());
     }
 
+    @Override
+    public List<ServiceKey> registeredVersions(String interfaceName) {
+        if (closed.get() || !isConnected()) {
+            return List.of();
+        }
+        String path = ZooKeeperPaths.interfacePath(config.root(), interfaceName);
+        List<ServiceKey> keys = new ArrayList<>();
+        try {
+            if (client.checkExists().forPath(path) == null) {
+                return List.of();
+            }
+            for (String child : client.getChildren().forPath(path)) {
+                ServiceKey key = ZooKeeperPaths.keyOfChild(interfaceName, child);
+                if (key == null) {
+                    continue;
+                }
+                String providers = ZooKeeperPaths.providersPath(config.root(), key);
+                org.apache.zookeeper.data.Stat stat = client.checkExists().forPath(providers);
+                if (stat != null && stat.getNumChildren() > 0) {
+                    keys.add(key);
+                }
+            }
+        } catch (Exception e) {
+            log.debug("Cannot list the versions of {} in ZooKeeper {}: {}", interfaceName, config.address(), e.toString());
+            return List.of();
+        }
+        keys.sort(Comparator.comparing(ServiceKey::toString));
+        return keys;
+    }
+
     // ---- package-private hooks for tests ----
 
     CuratorFramework curator() {

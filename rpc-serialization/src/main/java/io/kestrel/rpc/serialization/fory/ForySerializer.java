@@ -96,6 +96,9 @@ final class ForySerializer implements Serializer {
                 .withName("kestrel-fory" + (compatible ? "-compatible" : ""))
                 .buildThreadSafeFory();
         fory.registerCallback(f -> BudgetedContainerSerializers.register(f, ForySerializer::activeBudget));
+        ClassLoader exceptionLoader = context != null ? context : home;
+        fory.registerCallback(f -> f.registerSerializerFactory(
+                ForyJdkThrowableSerializer.factory(filter, exceptionLoader, ForySerializer::activeBudget)));
         for (Class<?> c : registered) {
             fory.register(c);
         }

@@ -50,6 +50,12 @@ public final class FstSerialization implements Serialization {
         return true;
     }
 
+    /** fst requires java.io.Serializable and cannot create records. */
+    @Override
+    public java.util.Optional<io.kestrel.rpc.api.serialization.TypeProblem> problemWith(Class<?> type) {
+        return io.kestrel.rpc.serialization.internal.SerializableRule.check("fst", type, false);
+    }
+
     /**
      * @throws IllegalArgumentException if compatible mode is asked for
      * @throws SerializationException if the JVM lacks the {@code --add-opens} fst needs; the message

@@ -39,6 +39,12 @@ public final class Hessian2Serialization implements Serialization {
         return false;
     }
 
+    /** hessian2 requires java.io.Serializable and cannot create records. */
+    @Override
+    public java.util.Optional<io.kestrel.rpc.api.serialization.TypeProblem> problemWith(Class<?> type) {
+        return io.kestrel.rpc.serialization.internal.SerializableRule.check("hessian2", type, false);
+    }
+
     @Override
     public Serializer create(SerializationOptions options) {
         SerializerLibrary.HESSIAN.require();

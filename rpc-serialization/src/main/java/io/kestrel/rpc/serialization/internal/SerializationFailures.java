@@ -2,6 +2,7 @@ package io.kestrel.rpc.serialization.internal;
 
 import io.kestrel.rpc.api.ClassNotAllowedException;
 import io.kestrel.rpc.api.DecodeLimitException;
+import io.kestrel.rpc.api.MissingClassException;
 import io.kestrel.rpc.api.SerializationException;
 
 /**
@@ -25,6 +26,13 @@ public final class SerializationFailures {
         if (limit != null) {
             return new DecodeLimitException(limit.limit(), serializer + " could not deserialize a value (expected type "
                     + (expectedType == null ? "unknown" : expectedType.getName()) + "): " + limit.getMessage(), limit);
+        }
+        String missing = findMissingClass(e);
+        if (missing != null) {
+            return new MissingClassException(missing, serializer + " could not deserialize a value (expected type "
+                    + (expectedType == null ? "unknown" : expectedType.getName()) + "): class " + missing
+                    + " is allowed but not on this side's class path (the writer has it). Deploy the jar that holds "
+                    + missing + " here too, or send only types both sides have", e);
         }
         return new SerializationException(serializer + " could not deserialize a value (expected type "
                 + (expectedType == null ? "unknown" : expectedType.getName()) + "): " + reason(e)
@@ -91,6 +99,24 @@ public final class SerializationFailures {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof ClassNotAllowedException c) {
                 return c;
+            }
+            if (t.getCause() == t) {
+                break;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The class name of the first {@link ClassNotFoundException} or {@link NoClassDefFoundError} in the
+     * cause chain, or null (also when its message is not a class name).
+     */
+    public static String findMissingClass(Throwable e) {
+        int guard = 0;
+        for (Throwable t = e; t != null && guard++ < 50; t = t.getCause()) {
+            if ((t instanceof ClassNotFoundException || t instanceof NoClassDefFoundError) && t.getMessage() != null) {
+                String name = t.getMessage().trim().replace('/', '.');
+                return name.matches("[\\w$.\\[;]+") ? name : null;
             }
             if (t.getCause() == t) {
                 break;

@@ -38,6 +38,12 @@ public final class JavaSerialization implements Serialization {
         return false;
     }
 
+    /** java requires java.io.Serializable. */
+    @Override
+    public java.util.Optional<io.kestrel.rpc.api.serialization.TypeProblem> problemWith(Class<?> type) {
+        return io.kestrel.rpc.serialization.internal.SerializableRule.check("java", type, true);
+    }
+
     /** @throws IllegalArgumentException if compatible mode is asked for */
     /** False: registered classes are only allowed; the stream names classes by name. */
     @Override

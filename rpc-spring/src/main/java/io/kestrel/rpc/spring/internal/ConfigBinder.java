@@ -27,6 +27,13 @@ public final class ConfigBinder {
     public static final List<String> PROTOCOL_ATTRIBUTES = List.of("name", "host", "advertised-host", "port",
             "serialization", "optimizer", "threads", "queues", "iothreads", "payload", "allowed-packages",
             "compatible", "heartbeat", "shutdown-timeout");
+    /** The hostile-load limits of {@code <rpc:protocol>} (and properties {@code rpc.protocol.*}). */
+    public static final List<String> PROTOCOL_LIMITS = List.of("max-connections", "max-connections-per-host",
+            "calls-per-connection", "memory-budget", "frame-timeout", "write-stall-timeout", "write-buffer",
+            "disclose-services");
+    /** Attributes of {@code <rpc:registry>} (and properties {@code rpc.registry.*}). */
+    public static final List<String> REGISTRY_ATTRIBUTES = List.of("address", "root", "session-timeout",
+            "connection-timeout");
     /** Attributes of {@code <rpc:reference>} that may have defaults in {@code rpc.reference.*}. */
     public static final List<String> REFERENCE_DEFAULTS = List.of("timeout", "retries", "loadbalance", "cluster",
             "check", "connect-timeout", "actives", "propagate-deadline");

@@ -109,7 +109,41 @@ public final class RequestDecoder {
             } catch (IOException e) {
                 throw new SerializationException("reading argument " + i + " failed: " + e.getMessage(), e);
             }
+            if (args[i] != null && !types[i].isPrimitive() && !types[i].isInstance(args[i])) {
+                throw mismatch(i, types[i], args[i], serializer);
+            }
         }
         return args;
+    }
+
+    /**
+     * An argument read as another type than the parameter's: an engine that reads a class it cannot
+     * load as a map of its fields (hessian2, fastjson2) gets here instead of failing, and the method
+     * would fail with "argument type mismatch".
+     */
+    private static SerializationException mismatch(int index, Class<?> type, Object arg, Serializer serializer) {
+        String read = "argument " + (index + 1) + " was read as a " + arg.getClass().getName() + ", but the method takes a "
+                + type.getName();
+        if (arg instanceof Map<?, ?>) {
+            return new SerializationException(read + ": the consumer sent a class this provider does not have, which "
+                    + serializer.name() + " reads as a map of its fields. Deploy the jar that holds the consumer's class"
+                    + " (a " + type.getName() + ") with the provider");
+        }
+        return new SerializationException(read + ": consumer and provider disagree on the method's parameter types;"
+                + " build both from the same version of the interface");
+    }
+
+    /**
+     * The answer to a request whose arguments could not be decoded; a class the provider lacks is named
+     * with where to deploy it (the generic decoding message would blame the bytes).
+     */
+    static String argumentsFailure(String method, String serializer, RuntimeException e) {
+        if (e instanceof io.kestrel.rpc.api.MissingClassException m) {
+            return "cannot decode the arguments of " + method + " with " + serializer + ": the provider cannot load class "
+                    + m.className() + ", which the consumer sent (the allowlist accepts it, but it is not on the"
+                    + " provider's class path). Deploy the jar that holds " + m.className() + " with the provider,"
+                    + " or send only types the provider has";
+        }
+        return "cannot decode the arguments of " + method + " with " + serializer + ": " + e.getMessage();
     }
 }

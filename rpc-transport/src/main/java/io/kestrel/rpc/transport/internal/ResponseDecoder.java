@@ -1,7 +1,9 @@
 package io.kestrel.rpc.transport.internal;
 
+import io.kestrel.rpc.api.MissingClassException;
 import io.kestrel.rpc.api.PayloadTooLargeException;
 import io.kestrel.rpc.api.RemoteInvocationException;
+import io.kestrel.rpc.api.RemoteOrigin;
 import io.kestrel.rpc.api.RpcException;
 import io.kestrel.rpc.api.SerializationException;
 import io.kestrel.rpc.api.serialization.ClassAllowlist;
@@ -58,7 +60,11 @@ public final class ResponseDecoder {
                 call.future.completeExceptionally(Status.toException(f.status, Wire.readString(f.body) + " [" + where + "]"));
             }
         } catch (Throwable t) {
-            call.future.completeExceptionally(t instanceof RpcException ? t
+            call.future.completeExceptionally(t instanceof MissingClassException m ? new MissingClassException(m.className(),
+                    "cannot decode the response of " + where + ": the consumer cannot load class " + m.className()
+                    + ", which the provider returned (the allowlist accepts it, but it is not on the consumer's class"
+                    + " path). Deploy the jar that holds " + m.className() + " with the consumer", m)
+                    : t instanceof RpcException ? t
                     : new SerializationException("cannot decode the response of " + where + ": " + t, t));
         }
     }
@@ -98,22 +104,32 @@ public final class ResponseDecoder {
         return serializer;
     }
 
+    /**
+     * The provider's exception as itself when this side can read it (its class allowed: JDK, named
+     * in the interface, or from the interface's code source), else rebuilt from type and message, else
+     * a {@link RemoteInvocationException}; always marked with a {@link RemoteOrigin} naming the provider.
+     */
     private Throwable remoteException(Frame f, RpcRequest request, String where) {
         ByteBuf body = f.body;
         String className = Wire.readString(body);
         String message = Wire.readString(body);
+        Throwable result = null;
         if (body.isReadable()) {
             try (ByteBufInputStream in = new ByteBufInputStream(body)) {
                 Object o = serializer(f, request).deserialize(in, Throwable.class);
                 if (o instanceof Throwable t) {
-                    return t;
+                    result = RemoteExceptions.withMessage(t, message);
                 }
             } catch (RuntimeException | IOException e) {
                 log.debug("Cannot deserialize {} from {}: {}", className, where, e.toString());
             }
         }
-        Throwable rebuilt = rebuild(className, message);
-        return rebuilt != null ? rebuilt : new RemoteInvocationException(className, message, where);
+        if (result == null) {
+            Throwable rebuilt = rebuild(className, message);
+            result = rebuilt != null ? rebuilt : new RemoteInvocationException(className, message, where);
+        }
+        result.addSuppressed(new RemoteOrigin(address, request.method().displayName()));
+        return result;
     }
 
     /** Recreates an allowed exception type from its name and message, when it has a (String) constructor. */
@@ -125,7 +141,9 @@ public final class ResponseDecoder {
             ClassLoader loader = Thread.currentThread().getContextClassLoader();
             Class<?> type = Class.forName(className, false, loader != null ? loader : ResponseDecoder.class.getClassLoader());
             if (Throwable.class.isAssignableFrom(type)) {
-                return (Throwable) type.getConstructor(String.class).newInstance(message);
+                Throwable t = (Throwable) type.getConstructor(String.class).newInstance(message);
+                t.setStackTrace(new StackTraceElement[0]); // not this event loop's frames: the provider's are unknown
+                return t;
             }
         } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
             log.debug("Cannot rebuild remote exception {}: {}", className, e.toString());

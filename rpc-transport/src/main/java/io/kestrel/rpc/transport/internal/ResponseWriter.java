@@ -22,6 +22,8 @@ public final class ResponseWriter {
     private final WriteQueue<ByteBuf> queue;
     private final int maxBodyBytes;
     private final MemoryBudget budget;
+    private String remote;
+    private String remoteHost;
 
     public ResponseWriter(Channel channel, TransportCounters counters, int maxBodyBytes) {
         this(channel, counters, maxBodyBytes, null);
@@ -93,14 +95,26 @@ public final class ResponseWriter {
         send(request, method, frame, Status.OK, attachments.isEmpty() ? 0 : Wire.FLAG_ATTACHMENTS);
     }
 
-    /** Answers {@code request} with the exception the method threw. */
+    /** Answers {@code request} with the exception the method threw (logged on {@value ProviderLog#ERRORS}). */
     public void exception(Frame request, ServerMethod method, Serializer serializer, Throwable t) {
+        ProviderLog.serviceError(method.displayName(), t, remote(), request.requestId);
         ByteBuf frame = ResponseEncoder.exception(channel.alloc(), serializer, t);
         send(request, method, frame, Status.SERVICE_ERROR, 0);
     }
 
-    /** Answers {@code request} with an error status and its message (nothing for one-way requests). */
+    /**
+     * Answers {@code request} with an error status and its message (nothing for one-way requests), and
+     * logs it: {@value ProviderLog#OVERSIZED} for a payload over the limit, {@value ProviderLog#LATE}
+     * for a call dropped after its caller's deadline, {@value ProviderLog#REFUSED} for the others.
+     */
     public void error(Frame request, Status status, String message) {
+        if (status == Status.PAYLOAD_TOO_LARGE) {
+            ProviderLog.oversized("from " + remoteHost(), message, remote(), request.requestId);
+        } else if (status == Status.SERVER_TIMEOUT) {
+            ProviderLog.late("from " + remoteHost(), message, remote(), request.requestId);
+        } else {
+            ProviderLog.refused(status.name(), "from " + remoteHost(), message, remote(), request.requestId);
+        }
         if (!request.isTwoWay()) {
             return;
         }
@@ -133,6 +147,27 @@ public final class ResponseWriter {
         ByteBuf frame = channel.alloc().ioBuffer(Wire.HEADER_BYTES);
         Wire.writeHeader(frame, Wire.FLAG_EVENT, (byte) 0, status.code(), 0, 0);
         enqueue(frame);
+    }
+
+    /** The consumer's address, host:port, for log lines. */
+    public String remote() {
+        String r = remote;
+        if (r == null) {
+            r = channel.remoteAddress() instanceof java.net.InetSocketAddress a ? a.getHostString() + ":" + a.getPort()
+                    : String.valueOf(channel.remoteAddress());
+            remote = r;
+        }
+        return r;
+    }
+
+    private String remoteHost() {
+        String h = remoteHost;
+        if (h == null) {
+            h = channel.remoteAddress() instanceof java.net.InetSocketAddress a ? a.getHostString()
+                    : String.valueOf(channel.remoteAddress());
+            remoteHost = h;
+        }
+        return h;
     }
 
     private void send(Frame request, ServerMethod method, ByteBuf frame, Status status, int flags) {

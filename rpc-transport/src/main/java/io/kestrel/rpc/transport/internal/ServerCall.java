@@ -36,6 +36,8 @@ final class ServerCall implements Runnable, IncomingCall, Supplier<Map<String, S
     private final AtomicInteger connectionCalls;
     private final long receivedNanos = System.nanoTime();
     private volatile Map<String, String> responseAttachments; // created when a response attachment is set
+    /** Set once the method was invoked: only work that ran can finish late. */
+    private boolean ran;
 
     ServerCall(Frame frame, RequestDecoder.Head head, ServerMethod method, Serializer serializer, String remote,
             ResponseWriter out, Admission admission, AtomicInteger connectionCalls) {
@@ -73,13 +75,13 @@ final class ServerCall implements Runnable, IncomingCall, Supplier<Map<String, S
                 // the caller's deadline passing while decoding means nobody waits for the answer any more
                 Status status = e instanceof DecodeLimitException d && d.limit() == DecodeLimits.Limit.DEADLINE
                         ? Status.SERVER_TIMEOUT : Status.BAD_REQUEST;
-                out.error(frame, status, "cannot decode the arguments of " + method.displayName()
-                        + " with " + serializer.name() + ": " + e.getMessage());
+                out.error(frame, status, RequestDecoder.argumentsFailure(method.displayName(), serializer.name(), e));
                 return;
             } finally {
                 frame.release();
             }
             Object result;
+            ran = true;
             try {
                 result = method.invoke(args, this);
             } catch (Throwable t) {
@@ -186,9 +188,23 @@ final class ServerCall implements Runnable, IncomingCall, Supplier<Map<String, S
 
     /** The call is answered: its budget, its connection's slot and its admission are given back. */
     private void finished() {
+        logIfLate();
         frame.done();
         connectionCalls.decrementAndGet();
         admission.finished();
+    }
+
+    /** Work that outlived its caller's deadline was wasted: say so ({@value ProviderLog#LATE}). */
+    private void logIfLate() {
+        int timeoutMs = head.timeoutMillis();
+        if (ran && timeoutMs > 0) {
+            long tookMs = (System.nanoTime() - receivedNanos) / 1_000_000;
+            if (tookMs > timeoutMs) {
+                ProviderLog.late(method.displayName(), method.displayName() + " finished after " + tookMs + " ms, beyond the caller's timeout of "
+                        + timeoutMs + " ms: the consumer had given up and discards the answer. Make the method faster,"
+                        + " or raise the timeout on the reference or the service", remote, frame.requestId);
+            }
+        }
     }
 
     private static Throwable unwrap(Throwable t) {
