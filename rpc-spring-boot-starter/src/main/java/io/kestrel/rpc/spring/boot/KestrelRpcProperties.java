@@ -26,6 +26,35 @@ public class KestrelRpcProperties {
     /** Settings of defaults of every reference (attributes of <rpc:reference> and @RpcReference win). */
     private final Reference reference = new Reference();
 
+    /** Settings of defaults of every service (attributes of <rpc:service> and @RpcService win). */
+    private final Service service = new Service();
+
+    /** One log line per call on io.kestrel.rpc.access.client / .server. Default false. */
+    private Boolean accessLog;
+
+    /** What an unknown rpc.* key does at startup: fail (default) or warn. */
+    private String unknownKeys;
+
+    public Service getService() {
+        return service;
+    }
+
+    public Boolean getAccessLog() {
+        return accessLog;
+    }
+
+    public void setAccessLog(Boolean accessLog) {
+        this.accessLog = accessLog;
+    }
+
+    public String getUnknownKeys() {
+        return unknownKeys;
+    }
+
+    public void setUnknownKeys(String unknownKeys) {
+        this.unknownKeys = unknownKeys;
+    }
+
     public Application getApplication() {
         return application;
     }
@@ -415,5 +444,41 @@ public class KestrelRpcProperties {
         public void setConnectTimeout(Duration connectTimeout) {
             this.connectTimeout = connectTimeout;
         }
+
+        /** Most calls of each method in flight from this consumer; over it a call fails unsent. 0 = no limit. */
+        private Integer actives;
+
+        /** Outgoing calls made while serving a call get at most its remaining time. Default true. */
+        private Boolean propagateDeadline;
+
+        public Integer getActives() {
+            return actives;
+        }
+
+        public void setActives(Integer actives) {
+            this.actives = actives;
+        }
+
+        public Boolean getPropagateDeadline() {
+            return propagateDeadline;
+        }
+
+        public void setPropagateDeadline(Boolean propagateDeadline) {
+            this.propagateDeadline = propagateDeadline;
+        }
     }
+
+    /** {@code rpc.service.*}: defaults of every service. */
+    public static class Service {
+        /** Most concurrent invocations of each method; over it the provider answers busy. 0 = no limit. */
+        private Integer executes;
+
+        public Integer getExecutes() {
+            return executes;
+        }
+
+        public void setExecutes(Integer executes) {
+            this.executes = executes;
+        }
+}
 }

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.kestrel.rpc.spring.internal.ConfigBinder;
+import io.kestrel.rpc.spring.internal.EnvironmentKeys;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -22,11 +22,6 @@ import org.junit.jupiter.api.Test;
  * and none it does not read.
  */
 class ConfigurationMetadataTest {
-    /** Keys of rpc.protocol.* that ConfigBinder reads besides its PROTOCOL_ATTRIBUTES list: the ServerLimits. */
-    private static final List<String> PROTOCOL_LIMITS = List.of("max-connections", "max-connections-per-host",
-            "calls-per-connection", "memory-budget", "frame-timeout", "write-stall-timeout", "write-buffer",
-            "disclose-services");
-
     @Test
     void everyEnvironmentKeyHasMetadataWithADescription() throws IOException {
         String json;
@@ -40,12 +35,7 @@ class ConfigurationMetadataTest {
         while (m.find()) {
             documented.add(m.group(1));
         }
-        Set<String> expected = new TreeSet<>();
-        expected.add("rpc.application.name");
-        List.of("address", "root", "session-timeout", "connection-timeout").forEach(k -> expected.add("rpc.registry." + k));
-        ConfigBinder.PROTOCOL_ATTRIBUTES.forEach(k -> expected.add("rpc.protocol." + k));
-        PROTOCOL_LIMITS.forEach(k -> expected.add("rpc.protocol." + k));
-        ConfigBinder.REFERENCE_DEFAULTS.forEach(k -> expected.add("rpc.reference." + k));
+        Set<String> expected = EnvironmentKeys.known();
         assertEquals(expected, documented, "keys with metadata and a description vs keys the binding reads");
         for (String hinted : List.of("rpc.protocol.serialization", "rpc.protocol.threads", "rpc.reference.loadbalance",
                 "rpc.reference.cluster")) {

@@ -33,6 +33,8 @@ public final class EnvironmentKeys {
         Set<String> keys = new TreeSet<>();
         keys.add("rpc.application.name");
         keys.add(SWITCH);
+        keys.add("rpc.access-log");
+        keys.add("rpc.service.executes");
         ConfigBinder.REGISTRY_ATTRIBUTES.forEach(a -> keys.add("rpc.registry." + a));
         ConfigBinder.PROTOCOL_ATTRIBUTES.forEach(a -> keys.add("rpc.protocol." + a));
         ConfigBinder.PROTOCOL_LIMITS.forEach(a -> keys.add("rpc.protocol." + a));
