@@ -60,7 +60,7 @@ public final class SerializationFailures {
             }
             return refusal;
         }
-        if (findLimit(e) != null) {
+        if (findLimit(e) != null || findMissingClass(e) != null) {
             return decodeFailed(serializer, expectedType, e);
         }
         String reason = reason(e);
