@@ -1,6 +1,7 @@
 package io.kestrel.rpc.api;
 
 import io.kestrel.rpc.api.internal.ServerContext;
+import io.kestrel.rpc.api.security.CallerIdentity;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
@@ -8,8 +9,8 @@ import java.util.Map;
 /**
  * Per-thread call context. On the consumer, attachments set here before a call travel with that
  * call to the provider and are then cleared (one set of attachments belongs to one call). On the
- * provider, during an invocation, {@link #current()} holds the attachments the consumer sent and
- * the consumer's address.
+ * provider, during an invocation, {@link #current()} holds the attachments the consumer sent, the
+ * consumer's address and, when it proved one, its identity ({@link #getCaller()}).
  *
  * <p>Attachments are string keys and string values (like gRPC metadata): they are encoded by the
  * frame codec, not by the serializer, so they never widen the deserialization allowlist.
@@ -22,11 +23,12 @@ public final class RpcContext {
     static {
         ServerContext.install(new ServerContext.Access() {
             @Override
-            public Object enter(Map<String, String> attachments, String remoteAddress) {
+            public Object enter(Map<String, String> attachments, String remoteAddress, CallerIdentity caller) {
                 RpcContext ctx = current();
-                Snapshot previous = new Snapshot(ctx.attachments, ctx.remoteAddress);
+                Snapshot previous = new Snapshot(ctx.attachments, ctx.remoteAddress, ctx.caller);
                 ctx.attachments = new HashMap<>(attachments);
                 ctx.remoteAddress = remoteAddress;
+                ctx.caller = caller;
                 return previous;
             }
 
@@ -36,12 +38,14 @@ public final class RpcContext {
                 Snapshot s = (Snapshot) previous;
                 ctx.attachments = s.attachments();
                 ctx.remoteAddress = s.remoteAddress();
+                ctx.caller = s.caller();
             }
         });
     }
 
     private Map<String, String> attachments = new HashMap<>();
     private String remoteAddress;
+    private CallerIdentity caller;
 
     private RpcContext() {
     }
@@ -80,6 +84,15 @@ public final class RpcContext {
     }
 
     /**
+     * On the provider, during an invocation: who is calling, as verified for the caller's connection
+     * (its client certificate with mutual TLS, its token with an authenticator); null for an
+     * anonymous caller, and on the consumer.
+     */
+    public CallerIdentity getCaller() {
+        return caller;
+    }
+
+    /**
      * Takes the attachments for an outgoing call and leaves this context empty. Framework use.
      */
     public Map<String, String> takeAttachments() {
@@ -92,6 +105,6 @@ public final class RpcContext {
     }
 
     /** What {@link ServerContext#enter} replaced. */
-    private record Snapshot(Map<String, String> attachments, String remoteAddress) {
+    private record Snapshot(Map<String, String> attachments, String remoteAddress, CallerIdentity caller) {
     }
 }

@@ -37,6 +37,8 @@ public final class ReferenceConfig<T> {
     private final Duration connectTimeout;
     private final Duration heartbeatInterval;
     private final Integer heartbeatMisses;
+    private final TlsConfig tls;
+    private final String token;
     private final Set<String> allowedPackages;
 
     private ReferenceConfig(Builder<T> b) {
@@ -58,6 +60,8 @@ public final class ReferenceConfig<T> {
         this.connectTimeout = b.connectTimeout;
         this.heartbeatInterval = b.heartbeatInterval;
         this.heartbeatMisses = b.heartbeatMisses;
+        this.tls = b.tls;
+        this.token = b.token;
         this.allowedPackages = Set.copyOf(b.allowedPackages);
     }
 
@@ -174,6 +178,19 @@ public final class ReferenceConfig<T> {
         return heartbeatMisses;
     }
 
+    /**
+     * TLS to the providers ({@code tls-*}), or null: the runtime's {@link ClientConfig#tls()}.
+     * Connections are shared, so references to the same provider must agree on it.
+     */
+    public TlsConfig tls() {
+        return tls;
+    }
+
+    /** The token sent once per connection ({@code token}), or null: the runtime's {@link ClientConfig#token()}. */
+    public String token() {
+        return token;
+    }
+
     /** Packages or classes allowed for deserialization besides the defaults. */
     public Set<String> allowedPackages() {
         return allowedPackages;
@@ -205,6 +222,8 @@ public final class ReferenceConfig<T> {
         private Duration connectTimeout;
         private Duration heartbeatInterval;
         private Integer heartbeatMisses;
+        private TlsConfig tls;
+        private String token;
         private final Set<String> allowedPackages = new LinkedHashSet<>();
 
         private Builder(Class<T> interfaceClass) {
@@ -300,6 +319,18 @@ public final class ReferenceConfig<T> {
 
         public Builder<T> heartbeatMisses(int misses) {
             this.heartbeatMisses = Checks.atLeast("reference heartbeat misses", misses, 1);
+            return this;
+        }
+
+        /** See {@link ReferenceConfig#tls()}. */
+        public Builder<T> tls(TlsConfig tls) {
+            this.tls = tls;
+            return this;
+        }
+
+        /** See {@link ReferenceConfig#token()}; null or empty: the runtime's. */
+        public Builder<T> token(String token) {
+            this.token = token == null || token.isBlank() ? null : token.trim();
             return this;
         }
 

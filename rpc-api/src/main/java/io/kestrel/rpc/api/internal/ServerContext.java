@@ -1,6 +1,7 @@
 package io.kestrel.rpc.api.internal;
 
 import io.kestrel.rpc.api.RpcContext;
+import io.kestrel.rpc.api.security.CallerIdentity;
 import java.util.Map;
 import java.util.Objects;
 
@@ -13,7 +14,7 @@ import java.util.Objects;
 public final class ServerContext {
     /** What {@link RpcContext} lets the framework do with its per-thread state. */
     public interface Access {
-        Object enter(Map<String, String> attachments, String remoteAddress);
+        Object enter(Map<String, String> attachments, String remoteAddress, CallerIdentity caller);
 
         void restore(Object previous);
     }
@@ -37,12 +38,17 @@ public final class ServerContext {
      * @return what to pass to {@link #restore} when the call is done
      */
     public static Object enter(Map<String, String> attachments, String remoteAddress) {
+        return enter(attachments, remoteAddress, null);
+    }
+
+    /** As {@link #enter(Map, String)}, with the caller's verified identity (null: anonymous). */
+    public static Object enter(Map<String, String> attachments, String remoteAddress, CallerIdentity caller) {
         Access a = access;
         if (a == null) {
             RpcContext.current(); // initialises RpcContext, which installs its access
             a = access;
         }
-        return a.enter(attachments, remoteAddress);
+        return a.enter(attachments, remoteAddress, caller);
     }
 
     /** Puts back the context {@link #enter} replaced. */
