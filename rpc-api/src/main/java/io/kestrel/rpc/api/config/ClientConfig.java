@@ -176,7 +176,7 @@ public final class ClientConfig {
 
         /** See {@link ClientConfig#token()}; null or empty for none. */
         public Builder token(String token) {
-            this.token = token == null || token.isBlank() ? null : token.trim();
+            this.token = Checks.token("client token", token);
             return this;
         }
 

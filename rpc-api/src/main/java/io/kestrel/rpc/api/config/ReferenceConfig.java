@@ -330,7 +330,7 @@ public final class ReferenceConfig<T> {
 
         /** See {@link ReferenceConfig#token()}; null or empty: the runtime's. */
         public Builder<T> token(String token) {
-            this.token = token == null || token.isBlank() ? null : token.trim();
+            this.token = Checks.token("reference token", token);
             return this;
         }
 

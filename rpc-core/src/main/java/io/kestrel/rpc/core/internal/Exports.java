@@ -4,6 +4,9 @@ import io.kestrel.rpc.api.ServiceKey;
 import io.kestrel.rpc.api.config.ProtocolConfig;
 import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.api.registry.ProviderInfo;
+import io.kestrel.rpc.api.security.Authenticator;
+import io.kestrel.rpc.api.spi.ExtensionPoint;
+import java.util.Map;
 import io.kestrel.rpc.api.registry.Registry;
 import io.kestrel.rpc.api.serialization.Serializations;
 import io.kestrel.rpc.transport.RpcServer;
@@ -22,6 +25,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class Exports {
     private static final Logger log = LoggerFactory.getLogger(Exports.class);
+    private static final ExtensionPoint<Authenticator> AUTHENTICATORS = ExtensionPoint.of(Authenticator.class,
+            "authenticator", Authenticator::name, "Check the protocol's authenticator setting, and that the jar with"
+                    + " the authenticator (listed in META-INF/services/" + Authenticator.class.getName()
+                    + ") is a dependency.");
 
     private final ProtocolConfig protocol;
     private final SerializerCache serializers;
@@ -72,11 +79,21 @@ public final class Exports {
             Serializations.installed().byName(protocol.serialization()); // fail early on a bad name
             dispatcher = new ProviderDispatcher(serializers, protocol.optimizer(), protocol.compatible(),
                     protocol.serialization(), protocol.limits().discloseServices());
-            server = RpcServer.start(protocol, dispatcher);
+            server = RpcServer.start(protocol, dispatcher, authenticator());
         }
         List<Byte> accepted = dispatcher.add(config);
         ProviderInfo info = new ProviderInfo(advertisedHost(), server.port(), config.key(), accepted, config.weight(),
                 ProviderDispatcher.remoteMethodNames(config.interfaceClass()), config.timeout().orElse(null));
+        if (server.requiresTls()) {
+            info = info.withAttributes(Map.of(ProviderInfo.TLS, "true")); // plaintext consumers refuse it at refer
+        }
+        if (config.restrictsCallers() && protocol.tls() == null && protocol.authenticatorName() == null
+                && protocol.authenticator() == null) {
+            log.warn("Service {} admits only {}{}, but the protocol has neither TLS client certificates nor an"
+                    + " authenticator: every caller is anonymous and refused. Set tls-client-auth or authenticator"
+                    + " on the protocol", config.key(), config.allowedPrincipals(), config.allowedRoles().isEmpty()
+                    ? "" : " and roles " + config.allowedRoles());
+        }
         Registry r = registry.get();
         if (r != null) {
             r.register(info);
@@ -85,6 +102,14 @@ public final class Exports {
         exported.add(e);
         log.info("Exported {} on {}{}", config.key(), info.address(), r != null ? " (registered in " + r.address() + ")" : "");
         return e;
+    }
+
+    /** The protocol's authenticator: its instance, or the one named, found with ServiceLoader; null for none. */
+    private Authenticator authenticator() {
+        if (protocol.authenticator() != null) {
+            return protocol.authenticator();
+        }
+        return protocol.authenticatorName() == null ? null : AUTHENTICATORS.installed().get(protocol.authenticatorName());
     }
 
     private String advertisedHost() {

@@ -5,6 +5,7 @@ import io.kestrel.rpc.api.ServiceKey;
 import io.kestrel.rpc.api.ServiceNotFoundException;
 import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.api.internal.ServerContext;
+import io.kestrel.rpc.api.security.CallerIdentity;
 import io.kestrel.rpc.api.serialization.Serialization;
 import io.kestrel.rpc.api.serialization.SerializationOptimizer;
 import io.kestrel.rpc.api.serialization.Serializations;
@@ -61,9 +62,10 @@ public final class ProviderDispatcher implements ServerDispatcher {
             }
         }
         List<String> descriptors = new ArrayList<>();
+        ServiceAccess access = ServiceAccess.of(config);
         for (Method m : RemoteMethods.of(config.interfaceClass())) {
             String d = MethodRef.descriptor(key, m);
-            methods.put(d, new ExportedMethod(key + "#" + m.getName(), config.ref(), m, accepted));
+            methods.put(d, new ExportedMethod(key + "#" + m.getName(), config.ref(), m, accepted, access));
             descriptors.add(d);
         }
         services.put(key, descriptors);
@@ -127,8 +129,10 @@ public final class ProviderDispatcher implements ServerDispatcher {
         private final Method method;
         private final Class<?>[] parameterTypes;
         private final Set<Byte> accepted;
+        private final ServiceAccess access;
 
-        ExportedMethod(String displayName, Object target, Method method, Set<Byte> accepted) {
+        ExportedMethod(String displayName, Object target, Method method, Set<Byte> accepted, ServiceAccess access) {
+            this.access = access;
             this.displayName = displayName;
             this.target = target;
             this.method = method;
@@ -166,9 +170,20 @@ public final class ProviderDispatcher implements ServerDispatcher {
         }
 
         @Override
+        public void checkCaller(CallerIdentity caller, String anonymousBecause) {
+            access.check(caller, anonymousBecause);
+        }
+
+        @Override
         public Object invoke(Object[] arguments, Map<String, String> attachments, String remoteAddress)
                 throws Throwable {
-            Object previous = ServerContext.enter(attachments, remoteAddress);
+            return invoke(arguments, attachments, remoteAddress, null);
+        }
+
+        @Override
+        public Object invoke(Object[] arguments, Map<String, String> attachments, String remoteAddress,
+                CallerIdentity caller) throws Throwable {
+            Object previous = ServerContext.enter(attachments, remoteAddress, caller);
             try {
                 return method.invoke(target, arguments);
             } catch (InvocationTargetException e) {

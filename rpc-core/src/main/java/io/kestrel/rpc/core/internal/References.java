@@ -1,6 +1,7 @@
 package io.kestrel.rpc.core.internal;
 
 import io.kestrel.rpc.api.NoProviderException;
+import io.kestrel.rpc.api.TransportException;
 import io.kestrel.rpc.api.cluster.LoadBalance;
 import io.kestrel.rpc.api.config.ClientConfig;
 import io.kestrel.rpc.api.config.ProtocolConfig;
@@ -69,10 +70,22 @@ public final class References {
                 config.compatible() || protocol.compatible());
         LoadBalance loadBalance = LoadBalances.byName(config.loadBalance());
         ClientTransport transport = transport();
+        if (options.tls() != null) {
+            transport.tls(options.tls()); // reads and checks the PEM files now: errors name the file
+        }
+        if (options.token() != null && options.tls() == null) {
+            log.warn("Reference {} sends a token over plaintext connections: anyone on the network path can read it."
+                    + " Configure TLS (tls-trust) for it", config.key());
+        }
         Directory directory = directory(config, transport, options);
         if (directory.conflict() != null) {
             directory.close();
             throw directory.conflict();
+        }
+        String tlsMismatch = TlsMismatch.describe(config.key(), directory.seen(), options.tls() != null);
+        if (tlsMismatch != null) {
+            directory.close();
+            throw new TransportException(tlsMismatch);
         }
         directories.add(directory);
         ClusterInvoker cluster = new ClusterInvoker(config, directory, loadBalance, serializer);

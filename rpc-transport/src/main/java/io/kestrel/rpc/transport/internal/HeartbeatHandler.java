@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
  *       connection is usable only once the provider answered it, because a frozen process's kernel
  *       still accepts TCP connections.</li>
  * </ul>
- * Other frames, including {@link Status#GOING_AWAY} events, pass on. One instance per channel.
+ * Other frames, including {@link Status#GOING_AWAY}, {@link Status#CREDENTIAL} and
+ * {@link Status#TLS_MISMATCH} events, pass on. One instance per channel.
  */
 public final class HeartbeatHandler extends ChannelInboundHandlerAdapter {
     private static final Logger log = LoggerFactory.getLogger(HeartbeatHandler.class);
@@ -68,7 +69,8 @@ public final class HeartbeatHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        if (!(msg instanceof Frame f) || !f.isEvent() || f.status == Status.GOING_AWAY.code()) {
+        if (!(msg instanceof Frame f) || !f.isEvent() || f.status == Status.GOING_AWAY.code()
+                || f.status == Status.CREDENTIAL.code() || f.status == Status.TLS_MISMATCH.code()) {
             ctx.fireChannelRead(msg);
             return;
         }

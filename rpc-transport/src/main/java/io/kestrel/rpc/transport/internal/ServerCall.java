@@ -1,6 +1,7 @@
 package io.kestrel.rpc.transport.internal;
 
 import io.kestrel.rpc.api.DecodeLimitException;
+import io.kestrel.rpc.api.security.CallerIdentity;
 import io.kestrel.rpc.api.serialization.DecodeBudget;
 import io.kestrel.rpc.api.serialization.DecodeLimits;
 import io.kestrel.rpc.api.serialization.Serializer;
@@ -26,13 +27,15 @@ final class ServerCall implements Runnable {
     private final ServerMethod method;
     private final Serializer serializer;
     private final String remote;
+    private final CallerIdentity caller;
     private final ResponseWriter out;
     private final Admission admission;
     private final AtomicInteger connectionCalls;
     private final long receivedNanos = System.nanoTime();
 
     ServerCall(Frame frame, RequestDecoder.Head head, ServerMethod method, Serializer serializer, String remote,
-            ResponseWriter out, Admission admission, AtomicInteger connectionCalls) {
+            CallerIdentity caller, ResponseWriter out, Admission admission, AtomicInteger connectionCalls) {
+        this.caller = caller;
         this.connectionCalls = connectionCalls;
         this.frame = frame;
         this.head = head;
@@ -75,7 +78,7 @@ final class ServerCall implements Runnable {
             }
             Object result;
             try {
-                result = method.invoke(args, head.attachments(), remote);
+                result = method.invoke(args, head.attachments(), remote, caller);
             } catch (Throwable t) {
                 out.exception(frame, method, serializer, t);
                 return;
