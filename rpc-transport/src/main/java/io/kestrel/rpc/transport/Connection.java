@@ -105,6 +105,11 @@ public final class Connection implements AutoCloseable {
         return state == ConnectionState.READY && ch != null && ch.isActive();
     }
 
+    /** Why the last connection attempt failed or the connection last closed ("none" if it never did). */
+    public String lastError() {
+        return lastError;
+    }
+
     /** Calls sent and not yet answered or timed out. */
     public int pendingCalls() {
         return pending.size();

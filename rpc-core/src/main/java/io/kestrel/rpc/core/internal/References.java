@@ -82,7 +82,9 @@ public final class References {
             directory.close();
             throw directory.conflict();
         }
-        String tlsMismatch = TlsMismatch.describe(config.key(), directory.seen(), options.tls() != null);
+        // direct mode has no records to go by: there the connection attempt itself tells
+        String tlsMismatch = config.url() != null ? null
+                : TlsMismatch.describe(config.key(), directory.seen(), options.tls() != null);
         if (tlsMismatch != null) {
             directory.close();
             throw new TransportException(tlsMismatch);
@@ -90,13 +92,15 @@ public final class References {
         directories.add(directory);
         ClusterInvoker cluster = new ClusterInvoker(config, directory, loadBalance, serializer);
         if (config.check() && directory.endpoints().stream().noneMatch(e -> e.connection().isConnected())) {
+            String errors = directory.endpoints().stream().map(e -> e.provider().address() + ": "
+                    + e.connection().lastError()).collect(Collectors.joining("; "));
             directory.close();
             directories.remove(directory);
             String seen = directory.seen().isEmpty() ? "none" : directory.seen().stream()
                     .map(p -> p.address()).collect(Collectors.joining(", "));
             throw new NoProviderException("No provider available for " + config.key() + " at startup (from "
                     + directory.source() + "; providers seen: " + seen + (directory.seen().isEmpty() ? ""
-                    : ", none reachable") + "). Start a provider first, check the interface/version/group, or set"
+                    : ", none reachable: " + errors) + "). Start a provider first, check the interface/version/group, or set"
                     + " check=\"false\" on the reference to start anyway");
         }
         ReferenceHandler handler = new ReferenceHandler(config, cluster, transport, callbackExecutor);

@@ -6,6 +6,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.ScheduledFuture;
+import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -63,7 +64,8 @@ public final class ServerProtocolDetector extends ByteToMessageDecoder {
         int second = in.getUnsignedByte(in.readerIndex() + 1);
         boolean tlsRecord = first == TLS_HANDSHAKE && second == TLS_MAJOR;
         boolean kestrel = in.getShort(in.readerIndex()) == Wire.MAGIC;
-        String local = String.valueOf(ctx.channel().localAddress());
+        String local = ctx.channel().localAddress() instanceof InetSocketAddress a
+                ? a.getHostString() + ":" + a.getPort() : String.valueOf(ctx.channel().localAddress());
         if (tls == null) {
             if (tlsRecord) {
                 in.skipBytes(in.readableBytes());
