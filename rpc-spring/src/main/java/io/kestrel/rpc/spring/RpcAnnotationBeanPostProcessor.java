@@ -109,6 +109,8 @@ public class RpcAnnotationBeanPostProcessor implements InstantiationAwareBeanPos
         attrs.put("timeout", a.timeout());
         attrs.put("weight", a.weight());
         attrs.put("serialization", String.join(",", a.serialization()));
+        attrs.put("allowed-principals", String.join(",", a.allowedPrincipals()));
+        attrs.put("allowed-roles", String.join(",", a.allowedRoles()));
         ConfigSource src = ConfigSource.attributes(where, attrs, environment);
         Class<?> iface = a.interfaceClass();
         if (iface == void.class) {
@@ -146,6 +148,7 @@ public class RpcAnnotationBeanPostProcessor implements InstantiationAwareBeanPos
         attrs.put("async", a.async());
         attrs.put("idempotent", a.idempotent());
         attrs.put("connect-timeout", a.connectTimeout());
+        attrs.put("token", a.token());
         Class<?> iface = a.interfaceClass() != void.class ? a.interfaceClass() : point.type;
         if (!point.type.isAssignableFrom(iface)) {
             throw new IllegalArgumentException(point.where + " attribute 'interfaceClass' = \"" + iface.getName()

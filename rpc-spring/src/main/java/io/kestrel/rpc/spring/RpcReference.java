@@ -71,4 +71,10 @@ public @interface RpcReference {
 
     /** TCP connect timeout: milliseconds or 500ms/3s. Default 3 s. */
     String connectTimeout() default "";
+
+    /**
+     * Token sent once per connection for the provider's authenticator; use a {@code ${...}} placeholder.
+     * Default: {@code rpc.reference.token}. TLS for annotated references comes from {@code rpc.reference.tls-*}.
+     */
+    String token() default "";
 }

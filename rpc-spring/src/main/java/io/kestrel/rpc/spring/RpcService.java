@@ -48,4 +48,13 @@ public @interface RpcService {
 
     /** Serialization names accepted; empty means the protocol's serialization only. */
     String[] serialization() default {};
+
+    /**
+     * Callers admitted (token principal, certificate subject or SAN; "*" any authenticated caller), as
+     * {@code allowed-principals} of {@code <rpc:service>}. Empty (with {@link #allowedRoles()}): everyone.
+     */
+    String[] allowedPrincipals() default {};
+
+    /** Roles admitted, as {@code allowed-roles} of {@code <rpc:service>}. */
+    String[] allowedRoles() default {};
 }

@@ -12,10 +12,13 @@ public final class BenchSystems {
     public static final List<String> SERIALIZATIONS = List.of("kryo", "fst", "hessian2", "fastjson2", "java", "fory",
             "kryo-compatible", "fory-compatible");
 
-    /** Every system, in run order: the raw limit first, so that ratios can be shown as results arrive. */
-    public static final List<String> ALL = List.of("raw-netty", "kestrel-kryo", "kestrel-fst", "kestrel-hessian2",
-            "kestrel-fastjson2", "kestrel-java", "kestrel-fory", "kestrel-kryo-compatible", "kestrel-fory-compatible",
-            "kestrel-kryo-tls", "kestrel-fory-tls", "rest-netty", "rest-tomcat");
+    /**
+     * Every system, in run order: the raw limit first, so that ratios can be shown as results arrive; each
+     * TLS system right after its plaintext one, so that the two meet the same machine load.
+     */
+    public static final List<String> ALL = List.of("raw-netty", "kestrel-kryo", "kestrel-kryo-tls", "kestrel-fst",
+            "kestrel-hessian2", "kestrel-fastjson2", "kestrel-java", "kestrel-fory", "kestrel-fory-tls",
+            "kestrel-kryo-compatible", "kestrel-fory-compatible", "rest-netty", "rest-tomcat");
     /** Suffix of the framework systems that run over TLS (see {@link io.kestrel.rpc.perf.support.BenchTls}). */
     public static final String TLS = "-tls";
 
