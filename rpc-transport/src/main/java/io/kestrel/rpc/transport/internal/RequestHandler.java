@@ -6,6 +6,7 @@ import io.kestrel.rpc.api.UnauthenticatedException;
 import io.kestrel.rpc.api.security.CallerIdentity;
 import io.kestrel.rpc.transport.internal.tls.CallerState;
 import io.kestrel.rpc.transport.internal.tls.IdentityHandler;
+import io.kestrel.rpc.transport.internal.tls.TlsFailures;
 import io.kestrel.rpc.api.serialization.Serializer;
 import io.kestrel.rpc.transport.ServerDispatcher;
 import io.kestrel.rpc.transport.Status;
@@ -164,7 +165,10 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        if (cause instanceof DecoderException) {
+        if (TlsFailures.isTls(cause)) {
+            // a failed handshake is logged once, with its reason, by IdentityHandler
+            log.debug("TLS failure on the connection from {}: {}", remote, cause.toString());
+        } else if (cause instanceof DecoderException) {
             log.warn("Closing connection from {}: {}", remote, cause.getCause() != null ? cause.getCause().getMessage()
                     : cause.getMessage());
         } else if (cause instanceof IOException) {
