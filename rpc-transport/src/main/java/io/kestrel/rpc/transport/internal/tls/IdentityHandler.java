@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  *       (the consumer sees only the TLS alert);</li>
  *   <li>on the consumer's {@link Status#CREDENTIAL} event (once per connection, before its calls),
  *       the identity the {@link Authenticator} returns for the token, or anonymous with the
- *       authenticator's reason. A second credential on the same connection closes it.</li>
+ *       authenticator's reason. Later credentials on the same connection are ignored.</li>
  * </ul>
  * Sits after the heartbeat handler; other frames pass on. One per connection.
  */
@@ -76,9 +76,9 @@ public final class IdentityHandler extends ChannelInboundHandlerAdapter {
         }
         try {
             if (credentialSeen) {
-                log.warn("Consumer {} sent a second credential on one connection; closing it",
+                // a well-framed event is no reason to close; the authenticator still runs once per connection
+                log.debug("Consumer {} sent a second credential on one connection; ignored",
                         ctx.channel().remoteAddress());
-                ctx.close();
                 return;
             }
             credentialSeen = true;
