@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the Kestrel RPC demo end to end on this machine, in two JVMs:
 #   1. builds demo-provider and demo-consumer and the modules they need (mvn package, tests skipped);
-#   2. starts the provider (Spring XML), which hosts an embedded ZooKeeper on a free port and logs its address;
+#   2. starts the provider (Spring XML), which hosts the embedded ZooKeeper (127.0.0.1:2182, or joins the one
+#      another process on this host runs there) and logs its address;
 #   3. runs the consumer (annotations) against that ZooKeeper: a few calls, then ~3 s of bid() from 10 threads;
 #   4. stops the provider (SIGTERM: services unregistered, in-flight calls drained, ZooKeeper stopped).
 # Exits non-zero if any step fails; leaves nothing running.
@@ -75,7 +76,7 @@ if [ -z "$registry" ]; then
   cat "$provider_log" >&2
   exit 1
 fi
-grep -E "Embedded ZooKeeper started|Exported|demo provider ready" "$provider_log" | sed 's/^/  provider| /'
+grep -E "Embedded ZooKeeper hosted|Joined the embedded|Exported|demo provider ready" "$provider_log" | sed 's/^/  provider| /'
 
 echo "==> Running the consumer against $registry"
 consumer_status=0

@@ -2,13 +2,16 @@ package io.kestrel.rpc.core;
 
 import io.kestrel.rpc.api.NoProviderException;
 import io.kestrel.rpc.api.RegistryException;
+import io.kestrel.rpc.api.ServiceKey;
 import io.kestrel.rpc.api.config.ApplicationConfig;
 import io.kestrel.rpc.api.config.ClientConfig;
 import io.kestrel.rpc.api.config.ProtocolConfig;
 import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.api.config.RegistryConfig;
 import io.kestrel.rpc.api.config.ServiceConfig;
+import io.kestrel.rpc.api.registry.ConsumerInfo;
 import io.kestrel.rpc.api.registry.ProviderInfo;
+import io.kestrel.rpc.api.registry.Registry;
 import io.kestrel.rpc.api.serialization.ClassAllowlist;
 import io.kestrel.rpc.core.internal.Exports;
 import io.kestrel.rpc.core.internal.LazyRegistry;
@@ -60,8 +63,8 @@ public final class RpcRuntime implements AutoCloseable {
         ClassLoader tccl = Thread.currentThread().getContextClassLoader();
         SerializerCache serializers = new SerializerCache(allowlist, tccl != null ? tccl : RpcRuntime.class.getClassLoader());
         protocol.allowedPackages().forEach(allowlist::allowPackage);
-        this.exports = new Exports(protocol, serializers, registry);
-        this.references = new References(client, protocol, serializers, registry, b.callbackExecutor);
+        this.exports = new Exports(protocol, serializers, registry, application);
+        this.references = new References(client, protocol, serializers, registry, b.callbackExecutor, application);
     }
 
     public static Builder builder() {
@@ -130,6 +133,47 @@ public final class RpcRuntime implements AutoCloseable {
     public <T> T refer(ReferenceConfig<T> config) {
         ensureOpen();
         return references.refer(config);
+    }
+
+    /**
+     * Who calls a service: the consumers recorded in the registry for {@code service} (each process that refers
+     * it, with host, application, pid, start time and framework version), read now. Connects to the registry if
+     * needed.
+     *
+     * @throws IllegalStateException if this runtime has no registry (direct mode only)
+     * @throws UnsupportedOperationException if the registry does not record consumers
+     * @throws RegistryException if the registry cannot be read
+     */
+    public List<ConsumerInfo> consumers(ServiceKey service) {
+        ensureOpen();
+        Registry r = registry.get();
+        if (r == null) {
+            throw new IllegalStateException("this RpcRuntime has no registry, so no consumer records; configure one "
+                    + "(RpcRuntime.builder().registry(...))");
+        }
+        return r.consumers(service);
+    }
+
+    /**
+     * Who provides a service: the provider records in the registry for {@code service} now (address, accepted
+     * serializations, methods, and application, pid, start time, framework version). Subscribes once and
+     * stops; connects to the registry if needed.
+     *
+     * @throws IllegalStateException if this runtime has no registry (direct mode only)
+     */
+    public List<ProviderInfo> providers(ServiceKey service) {
+        ensureOpen();
+        Registry r = registry.get();
+        if (r == null) {
+            throw new IllegalStateException("this RpcRuntime has no registry, so no provider records; configure one "
+                    + "(RpcRuntime.builder().registry(...))");
+        }
+        java.util.concurrent.atomic.AtomicReference<List<ProviderInfo>> seen =
+                new java.util.concurrent.atomic.AtomicReference<>(List.of());
+        io.kestrel.rpc.api.registry.ProviderListener listener = (key, list) -> seen.set(list);
+        r.subscribe(service, listener);
+        r.unsubscribe(service, listener);
+        return seen.get();
     }
 
     /** Wire counters of everything this runtime moved: its client connections and its server. */

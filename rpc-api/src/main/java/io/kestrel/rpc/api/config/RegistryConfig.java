@@ -6,8 +6,10 @@ import java.time.Duration;
  * Where providers are published and found. Immutable; build with {@link #builder()}.
  *
  * <p>Addresses: {@code zookeeper://host:port[,host:port...]} for a ZooKeeper ensemble;
- * {@code embedded} (or no address at all) starts a real ZooKeeper server in-process and logs its
- * address; {@code embedded://port} does so on a fixed port.
+ * {@code embedded} (or no address at all) shares one real ZooKeeper among the processes of this host on
+ * 127.0.0.1:2182 (system property {@code kestrel.rpc.registry.embedded.port}; 0 means a private one on a
+ * free port): the first process hosts it (with {@code io.kestrel:rpc-registry-embedded} on its class path),
+ * later ones join it, a survivor takes over when the host ends; {@code embedded://port} uses that port.
  */
 public final class RegistryConfig {
     public static final String EMBEDDED = "embedded";
@@ -28,7 +30,7 @@ public final class RegistryConfig {
         return new Builder();
     }
 
-    /** An embedded ZooKeeper on a free port. */
+    /** The embedded ZooKeeper of this host (port 2182 unless {@code kestrel.rpc.registry.embedded.port} says otherwise). */
     public static RegistryConfig embedded() {
         return builder().build();
     }

@@ -1,6 +1,7 @@
 package io.kestrel.rpc.api.registry;
 
 import io.kestrel.rpc.api.ServiceKey;
+import java.util.List;
 
 /**
  * Publishes providers and tells consumers who provides a service. Thread-safe.
@@ -23,6 +24,29 @@ public interface Registry extends AutoCloseable {
     void subscribe(ServiceKey service, ProviderListener listener);
 
     void unsubscribe(ServiceKey service, ProviderListener listener);
+
+    /**
+     * Records a consumer of a service until {@link #unregisterConsumer} or {@link #close} (kept across session
+     * expiry like a provider). Recording the same consumer again counts: it stays until unregistered as many
+     * times. Never fails a reference: a registry that cannot record it logs why. Default: records nothing.
+     */
+    default void registerConsumer(ConsumerInfo consumer) {
+    }
+
+    /** Removes one registration of a recorded consumer; no-op if it was not recorded. Default: nothing. */
+    default void unregisterConsumer(ConsumerInfo consumer) {
+    }
+
+    /**
+     * The consumers of {@code service} recorded now, read from the registry (not cached).
+     *
+     * @throws UnsupportedOperationException if this registry does not record consumers (the default)
+     * @throws io.kestrel.rpc.api.RegistryException if the registry cannot be read
+     */
+    default List<ConsumerInfo> consumers(ServiceKey service) {
+        throw new UnsupportedOperationException("registry " + address() + " (" + getClass().getName()
+                + ") does not record consumers");
+    }
 
     /** Unregisters everything this instance registered, stops subscriptions and releases resources. */
     @Override

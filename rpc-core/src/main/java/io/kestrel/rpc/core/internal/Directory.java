@@ -129,7 +129,8 @@ public final class Directory implements ProviderListener, AutoCloseable {
             transport.release(gone.provider().host(), gone.provider().port());
         }
         if (registry != null) {
-            log.info("Providers of {}: {}", service, next);
+            // addresses only: connections to new providers are being opened right now, not "disconnected"
+            log.info("Providers of {}: {}", service, next.stream().map(e -> e.provider().address()).toList());
         }
         firstList.countDown();
     }

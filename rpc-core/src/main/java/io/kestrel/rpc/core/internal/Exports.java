@@ -1,12 +1,12 @@
 package io.kestrel.rpc.core.internal;
 
 import io.kestrel.rpc.api.ServiceKey;
+import io.kestrel.rpc.api.config.ApplicationConfig;
 import io.kestrel.rpc.api.config.ProtocolConfig;
 import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.api.registry.ProviderInfo;
 import io.kestrel.rpc.api.security.Authenticator;
 import io.kestrel.rpc.api.spi.ExtensionPoint;
-import java.util.Map;
 import io.kestrel.rpc.api.registry.Registry;
 import io.kestrel.rpc.api.serialization.Serializations;
 import io.kestrel.rpc.transport.RpcServer;
@@ -15,6 +15,7 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,11 +34,16 @@ public final class Exports {
     private final ProtocolConfig protocol;
     private final SerializerCache serializers;
     private final LazyRegistry registry;
+    /** Application, pid, start time and framework version, added to every provider record. */
+    private final Map<String, String> identity;
     private final List<Exported> exported = new CopyOnWriteArrayList<>();
     private ProviderDispatcher dispatcher;
     private RpcServer server;
 
-    public Exports(ProtocolConfig protocol, SerializerCache serializers, LazyRegistry registry) {
+    /** @param application the runtime's application, or null (its name is then not published) */
+    public Exports(ProtocolConfig protocol, SerializerCache serializers, LazyRegistry registry,
+            ApplicationConfig application) {
+        this.identity = ProcessIdentity.attributes(application);
         this.protocol = protocol;
         this.serializers = serializers;
         this.registry = registry;
@@ -83,7 +89,8 @@ public final class Exports {
         }
         List<Byte> accepted = dispatcher.add(config);
         ProviderInfo info = new ProviderInfo(advertisedHost(), server.port(), config.key(), accepted, config.weight(),
-                ProviderDispatcher.remoteMethodNames(config.interfaceClass()), config.timeout().orElse(null));
+                ProviderDispatcher.remoteMethodNames(config.interfaceClass()), config.timeout().orElse(null))
+                .withAttributes(identity);
         if (server.requiresTls()) {
             info = info.withAttributes(Map.of(ProviderInfo.TLS, "true")); // plaintext consumers refuse it at refer
         }

@@ -3,9 +3,11 @@ package io.kestrel.rpc.core.internal;
 import io.kestrel.rpc.api.NoProviderException;
 import io.kestrel.rpc.api.TransportException;
 import io.kestrel.rpc.api.cluster.LoadBalance;
+import io.kestrel.rpc.api.config.ApplicationConfig;
 import io.kestrel.rpc.api.config.ClientConfig;
 import io.kestrel.rpc.api.config.ProtocolConfig;
 import io.kestrel.rpc.api.config.ReferenceConfig;
+import io.kestrel.rpc.api.registry.ConsumerInfo;
 import io.kestrel.rpc.api.registry.Registry;
 import io.kestrel.rpc.api.serialization.ClassAllowlist;
 import io.kestrel.rpc.api.serialization.Serializations;
@@ -18,6 +20,7 @@ import io.kestrel.rpc.transport.TransportCounters;
 import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.stream.Collectors;
@@ -41,10 +44,16 @@ public final class References {
     private final LazyRegistry registry;
     private final Executor callbackExecutor;
     private final List<Directory> directories = new CopyOnWriteArrayList<>();
+    /** Application, pid, start time and framework version, written into consumer records. */
+    private final Map<String, String> identity;
+    /** Consumer records written (one per registry-mode reference), removed on close. */
+    private final List<ConsumerInfo> recorded = new CopyOnWriteArrayList<>();
     private volatile ClientTransport transport;
 
+    /** @param application the runtime's application, or null (its name is then not recorded) */
     public References(ClientConfig client, ProtocolConfig protocol, SerializerCache serializers,
-            LazyRegistry registry, Executor callbackExecutor) {
+            LazyRegistry registry, Executor callbackExecutor, ApplicationConfig application) {
+        this.identity = ProcessIdentity.attributes(application);
         this.client = client;
         this.protocol = protocol;
         this.serializers = serializers;
@@ -103,6 +112,7 @@ public final class References {
                     : ", none reachable: " + errors) + "). Start a provider first, check the interface/version/group, or set"
                     + " check=\"false\" on the reference to start anyway");
         }
+        recordConsumer(config);
         ReferenceHandler handler = new ReferenceHandler(config, cluster, transport, callbackExecutor);
         Class<T> type = config.interfaceClass();
         ClassLoader loader = type.getClassLoader() != null ? type.getClassLoader() : References.class.getClassLoader();
@@ -129,6 +139,21 @@ public final class References {
             Thread.currentThread().interrupt();
         }
         return directory;
+    }
+
+    /** Writes this process into the service's consumers/ folder (registry mode only). */
+    private void recordConsumer(ReferenceConfig<?> config) {
+        Registry r = config.url() == null ? registry.get() : null;
+        if (r == null) {
+            return;
+        }
+        ConsumerInfo me = new ConsumerInfo(ProcessIdentity.localHost(), config.key(), identity);
+        try {
+            r.registerConsumer(me);
+            recorded.add(me);
+        } catch (RuntimeException e) {
+            log.warn("Could not record this consumer of {} in {}: {}", config.key(), r.address(), e.toString());
+        }
     }
 
     /** The client transport, created on first use. */
@@ -160,6 +185,17 @@ public final class References {
 
     /** Stops following the registry and closes every connection (pending calls fail). */
     public void close() {
+        Registry r = registry.ifConnected();
+        if (r != null) {
+            for (ConsumerInfo c : recorded) {
+                try {
+                    r.unregisterConsumer(c);
+                } catch (RuntimeException e) {
+                    log.warn("Could not remove the consumer record {}: {}", c, e.toString());
+                }
+            }
+        }
+        recorded.clear();
         directories.forEach(Directory::close);
         ClientTransport t = transport;
         if (t != null) {

@@ -34,6 +34,17 @@ final class ChildJvm implements AutoCloseable {
     }
 
     static ChildJvm start(String name, Class<?> mainClass, String... args) throws IOException {
+        return start(name, List.of(), mainClass, args);
+    }
+
+    /** @param jvmArgs extra JVM flags, after (so overriding) the default log level "warn" */
+    static ChildJvm start(String name, List<String> jvmArgs, Class<?> mainClass, String... args) throws IOException {
+        return startWithClassPath(name, System.getProperty("java.class.path"), jvmArgs, mainClass, args);
+    }
+
+    /** As {@link #start(String, List, Class, String...)} with another class path (e.g. without an optional jar). */
+    static ChildJvm startWithClassPath(String name, String classPath, List<String> jvmArgs, Class<?> mainClass,
+            String... args) throws IOException {
         List<String> command = new ArrayList<>();
         command.add(System.getProperty("java.home") + File.separator + "bin" + File.separator + "java");
         for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
@@ -42,8 +53,9 @@ final class ChildJvm implements AutoCloseable {
             }
         }
         command.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
+        command.addAll(jvmArgs);
         command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
+        command.add(classPath);
         command.add(mainClass.getName());
         command.addAll(List.of(args));
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();

@@ -5,10 +5,11 @@ import io.kestrel.rpc.api.registry.Registry;
 import io.kestrel.rpc.api.registry.RegistryFactory;
 
 /**
- * Creates {@link ZooKeeperRegistry} instances on the JVM-wide {@link EmbeddedZooKeeper} for the addresses
- * {@code embedded} (any port; a free one if none runs yet) and {@code embedded://port} (that port). All
- * registries on the same embedded server see each other; the server stops when the last of them closes.
- * Listed in {@code META-INF/services}; thread-safe.
+ * Creates {@link ZooKeeperRegistry} instances on the host-wide {@link EmbeddedZooKeeper} for the addresses
+ * {@code embedded} (port {@value EmbeddedZooKeeper#DEFAULT_PORT}, or the system property
+ * {@value EmbeddedZooKeeper#PORT_PROPERTY}; 0 there means a private server on a free port) and
+ * {@code embedded://port} (that port). All registries on the same port of this host see each other, in any
+ * process. Listed in {@code META-INF/services}; thread-safe.
  */
 public final class EmbeddedRegistryFactory implements RegistryFactory {
     /** The scheme this factory serves. */
@@ -29,15 +30,16 @@ public final class EmbeddedRegistryFactory implements RegistryFactory {
      */
     @Override
     public Registry create(RegistryConfig config) {
+        ZooKeeperLogs.quietUnlessVerbose();
         EmbeddedZooKeeper.Lease lease = EmbeddedZooKeeper.acquire(port(config.address()));
         return new ZooKeeperRegistry(config, lease.address(), lease);
     }
 
-    /** 0 for "embedded", else the port of "embedded://port". */
+    /** {@link EmbeddedZooKeeper#defaultPort()} for "embedded", else the port of "embedded://port". */
     static int port(String address) {
         String prefix = SCHEME + "://";
         if (address == null || address.equals(SCHEME) || address.equals(prefix)) {
-            return 0;
+            return EmbeddedZooKeeper.defaultPort();
         }
         if (!address.startsWith(prefix)) {
             throw new IllegalArgumentException("registry address '" + address
@@ -57,6 +59,7 @@ public final class EmbeddedRegistryFactory implements RegistryFactory {
             // fall through to the message below
         }
         throw new IllegalArgumentException("registry address '" + address
-                + "': the port must be a number in 1..65535, e.g. embedded://2181 (or just 'embedded' for a free port)");
+                + "': the port must be a number in 1..65535, e.g. embedded://2182 (or just 'embedded' for port "
+                + EmbeddedZooKeeper.defaultPort() + ")");
     }
 }

@@ -3,83 +3,110 @@ package io.kestrel.rpc.registry.zookeeper;
 import io.kestrel.rpc.api.RegistryException;
 import java.io.File;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.net.InetAddress;
-import java.net.ServerSocket;
+import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
+import java.util.ServiceLoader;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.apache.zookeeper.server.embedded.ExitHandler;
-import org.apache.zookeeper.server.embedded.ZooKeeperServerEmbedded;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A real ZooKeeper server running inside this JVM, bound to 127.0.0.1 only, with its data in a temporary
- * directory deleted when it stops. It lets a provider and a consumer run on a bare machine.
+ * The ZooKeeper behind {@code embedded} registries: one per host and port, shared by every process on the
+ * host that uses the same port, bound to 127.0.0.1 only.
  *
- * <p>Instances are JVM-wide and reference-counted: {@link #acquire(int)} returns a {@link Lease} on a
- * running server (starting one if needed) and the server stops when its last lease is closed. Registries
- * configured as {@code embedded} hold such a lease, so every one of them in a JVM shares one server.
- * ZooKeeper's admin HTTP server is not started.
+ * <p><b>Across processes</b> ({@link #acquire(int)} with a port, {@value #DEFAULT_PORT} by default): the first
+ * process hosts a real ZooKeeper server on that port (it needs {@value EmbeddedServerLauncher#ARTIFACT} on its
+ * class path), later ones find it there and join as clients. Who hosts is decided by a lock file (see
+ * {@link HostLock}). When the host ends, the processes that joined notice the lost connection: one of them takes
+ * over hosting on the same port, the others reconnect to it, and every registry starts a new session, so
+ * providers register again and consumers see them again. A port held by something that is not ZooKeeper is
+ * refused with a message naming the port and the settings to change.
  *
- * <p>It runs on ZooKeeper's own {@link ZooKeeperServerEmbedded} with {@link ExitHandler#LOG_ONLY}: a server
- * failure is logged and never calls {@code System.exit} on the host JVM. (curator-test's {@code TestingServer}
- * uses the exiting handler, so it is kept for tests only.) Note that ZooKeeper keeps that handler in a JVM-wide
- * setting. Thread-safe.
+ * <p><b>In this process only</b> ({@link #acquire(int)} with 0): a private server on a free port that no other
+ * process finds; tests use it (system property {@value #PORT_PROPERTY}{@code =0}).
  *
- * <pre>{@code
- * try (EmbeddedZooKeeper.Lease zk = EmbeddedZooKeeper.acquire(0)) {
- *     log.info("ZooKeeper at {}", zk.address());   // 127.0.0.1:NNNNN
- * }
- * }</pre>
+ * <p>Within one JVM everything is reference-counted: each {@link Lease} holds the server (or membership); the
+ * last lease closed stops a hosted server and deletes its temporary data directory. ZooKeeper's admin HTTP
+ * server is not started. Thread-safe.
  */
 public final class EmbeddedZooKeeper {
     private static final Logger log = LoggerFactory.getLogger(EmbeddedZooKeeper.class);
-    private static final String HOST = "127.0.0.1";
-    private static final int TICK_MS = 1_000;
-    private static final int MIN_SESSION_TIMEOUT_MS = 2_000;
-    private static final int MAX_SESSION_TIMEOUT_MS = 120_000;
-    private static final long START_TIMEOUT_MS = 15_000;
+    /** The port {@code embedded} uses unless {@value #PORT_PROPERTY} says otherwise; 2181 is left to a real ZooKeeper. */
+    public static final int DEFAULT_PORT = 2182;
+    /** System property: the port of {@code embedded} ({@code 0}: a private server on a free port, this process only). */
+    public static final String PORT_PROPERTY = "kestrel.rpc.registry.embedded.port";
+    static final String HOST = "127.0.0.1";
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(15);
+    /** How long a joining process waits for a host that holds the lock but does not answer yet. */
+    private static final long HOST_WAIT_MS = 15_000;
 
     private static final Object LOCK = new Object();
-    /** Running servers by port, in start order. Guarded by LOCK. */
+    /** By port, in start order. Guarded by LOCK. */
     private static final Map<Integer, EmbeddedZooKeeper> RUNNING = new LinkedHashMap<>();
 
-    private final ZooKeeperServerEmbedded server;
-    private final Path dataDir;
     private final int port;
+    private final boolean shared;
+    private final List<Runnable> sessionResetters = new CopyOnWriteArrayList<>();
+    /** Guarded by this: the server while this process hosts it, its data and lock. */
+    private AutoCloseable server;
+    private Path dataDir;
+    private HostLock hostLock;
     /** Guarded by LOCK. */
     private int leases;
+    private final AtomicBoolean recovering = new AtomicBoolean();
+    private volatile boolean stopped;
 
-    private EmbeddedZooKeeper(ZooKeeperServerEmbedded server, Path dataDir, int port) {
-        this.server = server;
-        this.dataDir = dataDir;
+    private EmbeddedZooKeeper(int port, boolean shared) {
         this.port = port;
+        this.shared = shared;
+    }
+
+    /** The port {@code embedded} means: {@value #PORT_PROPERTY}, else {@value #DEFAULT_PORT}. */
+    public static int defaultPort() {
+        String p = System.getProperty(PORT_PROPERTY);
+        if (p == null || p.isBlank()) {
+            return DEFAULT_PORT;
+        }
+        try {
+            int port = Integer.parseInt(p.strip());
+            if (port >= 0 && port <= 65535) {
+                return port;
+            }
+        } catch (NumberFormatException e) {
+            // fall through
+        }
+        throw new IllegalArgumentException("system property " + PORT_PROPERTY + "='" + p + "' must be a port in "
+                + "1..65535 (or 0 for a private embedded ZooKeeper on a free port)");
     }
 
     /**
-     * Takes a lease on the embedded server: for {@code port} 0 on any running one (the first started), or a
-     * new one on a free port; otherwise on the one at that port, starting it if needed.
+     * Takes a lease on the embedded ZooKeeper at {@code port} (hosting it or joining it, see the class comment),
+     * or with 0 on a private one in this process (any already running, else a new one on a free port).
      *
-     * @throws RegistryException if the server cannot start (for example the port is taken)
+     * @throws RegistryException if it can neither be hosted nor joined; the message says why and what to do
      */
     public static Lease acquire(int port) {
         if (port < 0 || port > 65535) {
-            throw new IllegalArgumentException("embedded ZooKeeper port must be 0 (any) or 1..65535, was " + port);
+            throw new IllegalArgumentException("embedded ZooKeeper port must be 0 (private) or 1..65535, was " + port);
         }
         synchronized (LOCK) {
             EmbeddedZooKeeper zk = port == 0
-                    ? RUNNING.values().stream().findFirst().orElse(null)
+                    ? RUNNING.values().stream().filter(z -> !z.shared).findFirst().orElse(null)
                     : RUNNING.get(port);
             if (zk == null) {
-                zk = start(port);
+                zk = port == 0 ? startPrivate() : startShared(port);
                 RUNNING.put(zk.port, zk);
             }
             zk.leases++;
@@ -87,7 +114,7 @@ public final class EmbeddedZooKeeper {
         }
     }
 
-    /** The first-started running embedded server, if any, e.g. to print its address in a demo. */
+    /** The first embedded ZooKeeper this process hosts or joined, if any, e.g. to print its address. */
     public static Optional<EmbeddedZooKeeper> current() {
         synchronized (LOCK) {
             return RUNNING.values().stream().findFirst();
@@ -104,72 +131,206 @@ public final class EmbeddedZooKeeper {
         return port;
     }
 
-    @Override
-    public String toString() {
-        return "EmbeddedZooKeeper{" + address() + "}";
+    /** Whether this process runs the server (rather than having joined another process's). */
+    public synchronized boolean isHostedHere() {
+        return server != null;
     }
 
-    private static EmbeddedZooKeeper start(int requestedPort) {
-        Path dir = null;
-        ZooKeeperServerEmbedded server = null;
-        try {
-            int port = requestedPort == 0 ? freePort() : checkPortFree(requestedPort);
-            dir = Files.createTempDirectory("kestrel-zookeeper-");
-            Properties props = new Properties();
-            props.setProperty("dataDir", dir.resolve("data").toString());
-            props.setProperty("clientPort", String.valueOf(port));
-            props.setProperty("clientPortAddress", HOST); // loopback only
-            props.setProperty("tickTime", String.valueOf(TICK_MS));
-            props.setProperty("minSessionTimeout", String.valueOf(MIN_SESSION_TIMEOUT_MS));
-            props.setProperty("maxSessionTimeout", String.valueOf(MAX_SESSION_TIMEOUT_MS));
-            props.setProperty("admin.enableServer", "false"); // else an HTTP admin server on 8080
-            server = ZooKeeperServerEmbedded.builder()
-                    .baseDir(dir)
-                    .configuration(props)
-                    .exitHandler(ExitHandler.LOG_ONLY)
-                    .build();
-            server.start(START_TIMEOUT_MS);
-            EmbeddedZooKeeper zk = new EmbeddedZooKeeper(server, dir, port);
-            log.info("Embedded ZooKeeper started at {} (data in {})", zk.address(), dir);
-            return zk;
-        } catch (RegistryException e) {
-            deleteRecursively(dir);
-            throw e;
-        } catch (Exception e) {
-            if (server != null) {
-                server.close();
+    @Override
+    public String toString() {
+        return "EmbeddedZooKeeper{" + address() + (isHostedHere() ? ", hosted here" : ", joined") + "}";
+    }
+
+    // ---- start ----
+
+    private static EmbeddedZooKeeper startPrivate() {
+        int port;
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName(HOST))) {
+            port = s.getLocalPort();
+        } catch (IOException e) {
+            throw new RegistryException("Could not find a free port on " + HOST + " for the embedded ZooKeeper: " + e, e);
+        }
+        EmbeddedZooKeeper zk = new EmbeddedZooKeeper(port, false);
+        synchronized (zk) {
+            zk.host(null);
+        }
+        log.info("Embedded ZooKeeper hosted by this process on {} (private: port {}=0, other processes cannot "
+                + "join it; a process on another host needs a real ZooKeeper, zookeeper://host:port)",
+                zk.address(), PORT_PROPERTY);
+        return zk;
+    }
+
+    private static EmbeddedZooKeeper startShared(int port) {
+        EmbeddedZooKeeper zk = new EmbeddedZooKeeper(port, true);
+        long deadline = System.nanoTime() + HOST_WAIT_MS * 1_000_000;
+        while (true) {
+            synchronized (zk) {
+                if (zk.hostOrJoin(false)) {
+                    if (zk.server != null) {
+                        log.info("Embedded ZooKeeper hosted by this process on {}; processes on this host join it "
+                                + "with the registry address 'embedded' (or embedded://{}); a process on another host "
+                                + "needs a real ZooKeeper (zookeeper://host:port)", zk.address(), port);
+                    } else {
+                        log.info("Joined the embedded ZooKeeper at {} hosted by process {} on this host (a process on "
+                                + "another host needs a real ZooKeeper, zookeeper://host:port)", zk.address(),
+                                HostLock.hostPid(port));
+                    }
+                    return zk;
+                }
             }
+            if (System.nanoTime() > deadline) {
+                throw new RegistryException(String.format("Process %s holds the embedded ZooKeeper lock %s for %s but "
+                        + "nothing answered on that port within %d ms; if that process hangs, stop it, or use another "
+                        + "port (embedded://PORT, or -D%s=PORT)", HostLock.hostPid(port), HostLock.path(port),
+                        zk.address(), HOST_WAIT_MS, PORT_PROPERTY));
+            }
+            pause(100);
+        }
+    }
+
+    /**
+     * One attempt: host the server if this process gets the lock and the port is free, or join a ZooKeeper
+     * answering there. Called with this locked.
+     *
+     * @param takeOver whether this is a take-over after the host went away (for the log line)
+     * @return false if another process holds the lock and nothing answers yet
+     * @throws RegistryException if the port is held by something that is not ZooKeeper, or hosting fails
+     */
+    private boolean hostOrJoin(boolean takeOver) {
+        HostLock lock = HostLock.tryAcquire(port);
+        ZooKeeperProbe.Result found = ZooKeeperProbe.probe(HOST, port);
+        if (found.kind() == ZooKeeperProbe.Kind.OTHER) {
+            if (lock != null) {
+                lock.close();
+            }
+            throw notZooKeeper(found);
+        }
+        if (lock == null || found.kind() == ZooKeeperProbe.Kind.ZOOKEEPER) {
+            if (lock != null) {
+                lock.close(); // a ZooKeeper nobody holds the lock for (a real one, or an older Kestrel): join it
+            }
+            return found.kind() == ZooKeeperProbe.Kind.ZOOKEEPER;
+        }
+        if (!bindable(port)) {
+            lock.close(); // a host that just ended may hold its lock file and its port a moment apart
+            return false;
+        }
+        hostLock = lock;
+        try {
+            host(takeOver ? "took over" : null);
+        } catch (RuntimeException e) {
+            hostLock = null;
+            lock.close();
+            throw e;
+        }
+        return true;
+    }
+
+    private static boolean bindable(int port) {
+        try (ServerSocket s = new ServerSocket()) {
+            s.setReuseAddress(true);
+            s.bind(new java.net.InetSocketAddress(InetAddress.getByName(HOST), port), 1);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private RegistryException notZooKeeper(ZooKeeperProbe.Result found) {
+        return new RegistryException(String.format("Port %d on %s is taken by something that is not ZooKeeper (%s), "
+                + "so the embedded ZooKeeper can neither run nor be joined there. Free the port, or give the embedded "
+                + "registry another one: <rpc:registry address=\"embedded://PORT\"/> (rpc.registry.address) or "
+                + "-D%s=PORT for 'embedded'; or use a real ZooKeeper (zookeeper://host:port)",
+                port, HOST, found.answer(), PORT_PROPERTY));
+    }
+
+    /** Starts the server here. Called with this locked. */
+    private void host(String how) {
+        EmbeddedServerLauncher launcher = launcher();
+        Path dir = null;
+        try {
+            dir = Files.createTempDirectory("kestrel-zookeeper-");
+            server = launcher.start(HOST, port, dir, START_TIMEOUT);
+            dataDir = dir;
+            if (how != null) {
+                log.info("Embedded ZooKeeper: the process hosting {} went away; this process {} hosting it", address(),
+                        how);
+            }
+            log.debug("Embedded ZooKeeper data in {}", dir);
+        } catch (Exception e) {
             deleteRecursively(dir);
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
             }
-            throw new RegistryException(String.format(
-                    "Could not start the embedded ZooKeeper on %s:%s: %s; check that the temp directory is "
-                            + "writable and the port free, or point the registry at a real ZooKeeper "
-                            + "(zookeeper://host:port)", HOST, requestedPort == 0 ? "<free port>" : requestedPort, e),
-                    e);
+            throw new RegistryException(String.format("Could not start the embedded ZooKeeper on %s: %s; check that "
+                    + "the temp directory is writable and the port free (or use another: embedded://PORT), or point "
+                    + "the registry at a real ZooKeeper (zookeeper://host:port)", address(), e), e);
         }
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName(HOST))) {
-            return s.getLocalPort();
+    private EmbeddedServerLauncher launcher() {
+        for (ClassLoader cl : new ClassLoader[] {Thread.currentThread().getContextClassLoader(),
+                EmbeddedZooKeeper.class.getClassLoader()}) {
+            if (cl == null) {
+                continue;
+            }
+            Optional<EmbeddedServerLauncher> found = ServiceLoader.load(EmbeddedServerLauncher.class, cl).findFirst();
+            if (found.isPresent()) {
+                return found.get();
+            }
+        }
+        throw new RegistryException(String.format("No ZooKeeper answers on %s and this process cannot host the "
+                + "embedded one: the ZooKeeper server is not on its class path. Add the dependency %s (providers "
+                + "usually do), start a process that hosts it first, or use a real ZooKeeper (zookeeper://host:port)",
+                address(), EmbeddedServerLauncher.ARTIFACT));
+    }
+
+    // ---- recovery ----
+
+    /**
+     * A registry on this ZooKeeper lost its connection. If this process only joined, the host may be gone: try
+     * to take over hosting (or wait for another process to), then have every registry here start a new session.
+     */
+    void connectionLost() {
+        if (!shared || stopped || isHostedHere() || !recovering.compareAndSet(false, true)) {
+            return;
+        }
+        Thread t = new Thread(this::recover, "kestrel-embedded-zookeeper-recovery");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    private void recover() {
+        try {
+            pause(ThreadLocalRandom.current().nextLong(50, 250));
+            while (!stopped) {
+                boolean ready;
+                try {
+                    synchronized (this) {
+                        ready = server != null || hostOrJoin(true);
+                    }
+                } catch (RegistryException e) {
+                    log.warn("Embedded ZooKeeper at {} is gone and cannot be taken over yet: {}", address(),
+                            e.getMessage());
+                    ready = false;
+                    pause(2_000);
+                }
+                if (ready) {
+                    if (!isHostedHere()) {
+                        log.info("Embedded ZooKeeper at {} is back (hosted by process {}); reconnecting",
+                                address(), HostLock.hostPid(port));
+                    }
+                    sessionResetters.forEach(Runnable::run);
+                    return;
+                }
+                pause(200);
+            }
+        } finally {
+            recovering.set(false);
         }
     }
 
-    /** Fails fast with a clear message instead of waiting for ZooKeeper's start timeout. */
-    private static int checkPortFree(int port) {
-        try (ServerSocket s = new ServerSocket()) {
-            s.setReuseAddress(true);
-            s.bind(new java.net.InetSocketAddress(InetAddress.getByName(HOST), port), 1);
-            return port;
-        } catch (IOException e) {
-            throw new RegistryException(String.format("Could not start the embedded ZooKeeper on %s:%d: the port is "
-                    + "in use (%s); is another ZooKeeper already running there? Point the registry at it with "
-                    + "zookeeper://%s:%d, or use 'embedded' for a free port", HOST, port, e.getMessage(), HOST, port),
-                    e);
-        }
-    }
+    // ---- stop ----
 
     private void release() {
         synchronized (LOCK) {
@@ -178,13 +339,32 @@ public final class EmbeddedZooKeeper {
             }
             RUNNING.remove(port, this);
         }
-        try {
-            server.close();
-        } catch (RuntimeException e) {
-            log.warn("Stopping the embedded ZooKeeper at {} failed", address(), e);
+        stopped = true;
+        synchronized (this) {
+            if (server == null) {
+                return;
+            }
+            try {
+                server.close();
+            } catch (Exception e) {
+                log.warn("Stopping the embedded ZooKeeper at {} failed", address(), e);
+            }
+            server = null;
+            if (hostLock != null) {
+                hostLock.close();
+                hostLock = null;
+            }
+            deleteRecursively(dataDir);
         }
-        deleteRecursively(dataDir);
         log.info("Embedded ZooKeeper at {} stopped", address());
+    }
+
+    private static void pause(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private static void deleteRecursively(Path dir) {
@@ -210,10 +390,11 @@ public final class EmbeddedZooKeeper {
         }
     }
 
-    /** A hold on an embedded server; closing it (once; later calls do nothing) may stop the server. */
+    /** A hold on an embedded ZooKeeper; closing it (once; later calls do nothing) may stop the server. */
     public static final class Lease implements AutoCloseable {
         private final EmbeddedZooKeeper server;
         private final AtomicBoolean closed = new AtomicBoolean();
+        private volatile Runnable resetter;
 
         private Lease(EmbeddedZooKeeper server) {
             this.server = server;
@@ -228,9 +409,26 @@ public final class EmbeddedZooKeeper {
             return server.address();
         }
 
+        /** Runs {@code resetSession} after the host was replaced, so the holder's client starts a new session. */
+        void onServerReplaced(Runnable resetSession) {
+            resetter = resetSession;
+            server.sessionResetters.add(resetSession);
+        }
+
+        /** The holder's client lost its connection. */
+        void connectionLost() {
+            if (!closed.get()) {
+                server.connectionLost();
+            }
+        }
+
         @Override
         public void close() {
             if (closed.compareAndSet(false, true)) {
+                Runnable r = resetter;
+                if (r != null) {
+                    server.sessionResetters.remove(r);
+                }
                 server.release();
             }
         }
@@ -241,8 +439,8 @@ public final class EmbeddedZooKeeper {
         }
     }
 
-    /** Where the data of a running server lives; for tests. */
-    File dataDirectory() {
-        return dataDir.toFile();
+    /** Where the data of a server hosted here lives; for tests. */
+    synchronized File dataDirectory() {
+        return dataDir == null ? null : dataDir.toFile();
     }
 }

@@ -1,6 +1,7 @@
 package io.kestrel.rpc.registry.zookeeper;
 
 import io.kestrel.rpc.api.ServiceKey;
+import io.kestrel.rpc.api.registry.ConsumerInfo;
 import io.kestrel.rpc.api.registry.ProviderInfo;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
@@ -9,11 +10,13 @@ import org.apache.curator.utils.ZKPaths;
 
 /**
  * The znode layout, in one place:
- * {@code <root>/<interface>[/<group>:<version>]/providers/<URL-encoded ProviderInfo.toUrl()>}.
+ * {@code <root>/<interface>[/<group>:<version>]/providers/<URL-encoded ProviderInfo.toUrl()>} and, beside it,
+ * {@code <root>/<interface>[/<group>:<version>]/consumers/<URL-encoded ConsumerInfo.toUrl()>}.
  * The middle segment is left out when both group and version are empty.
  */
 final class ZooKeeperPaths {
     static final String PROVIDERS = "providers";
+    static final String CONSUMERS = "consumers";
 
     private ZooKeeperPaths() {
     }
@@ -32,6 +35,23 @@ final class ZooKeeperPaths {
 
     static String providerPath(String root, ProviderInfo provider) {
         return ZKPaths.makePath(providersPath(root, provider.service()), encode(provider.toUrl()));
+    }
+
+    static String consumersPath(String root, ServiceKey service) {
+        return ZKPaths.makePath(servicePath(root, service), CONSUMERS);
+    }
+
+    static String consumerPath(String root, ConsumerInfo consumer) {
+        return ZKPaths.makePath(consumersPath(root, consumer.service()), encode(consumer.toUrl()));
+    }
+
+    /**
+     * Parses a child node name of a consumers folder.
+     *
+     * @throws IllegalArgumentException if the name is not an encoded consumer record
+     */
+    static ConsumerInfo parseConsumerNode(String nodeName) {
+        return ConsumerInfo.fromUrl(URLDecoder.decode(nodeName, StandardCharsets.UTF_8));
     }
 
     /**

@@ -3,6 +3,7 @@ package io.kestrel.rpc.registry.zookeeper;
 import io.kestrel.rpc.api.RegistryException;
 import io.kestrel.rpc.api.ServiceKey;
 import io.kestrel.rpc.api.config.RegistryConfig;
+import io.kestrel.rpc.api.registry.ConsumerInfo;
 import io.kestrel.rpc.api.registry.ProviderInfo;
 import io.kestrel.rpc.api.registry.ProviderListener;
 import io.kestrel.rpc.api.registry.Registry;
@@ -46,7 +47,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Layout.</b> Each registered provider is an EPHEMERAL node
  * {@code <root>/<interface>[/<group>:<version>]/providers/<URL-encoded ProviderInfo.toUrl()>}, holding the
- * unencoded record as UTF-8 data. The {@code <group>:<version>} segment is left out when both are empty.
+ * unencoded record as UTF-8 data; each recorded consumer likewise under {@code .../consumers/}
+ * ({@link ConsumerRecords}). The {@code <group>:<version>} segment is left out when both are empty.
  * Parent folders are ZooKeeper container nodes, removed by the server once empty.
  *
  * <p><b>Registration</b> uses Curator's {@link PersistentNode}: after a session expiry the node is created
@@ -72,26 +74,33 @@ public final class ZooKeeperRegistry implements Registry {
 
     private final RegistryConfig config;
     private final String connectString;
-    private final AutoCloseable onClose;
+    private final EmbeddedZooKeeper.Lease lease;
     private final CuratorFramework client;
     private final ScheduledExecutorService notifier;
     private volatile Thread notifierThread;
     private final ConcurrentMap<String, ProviderNode> registered = new ConcurrentHashMap<>();
+    private final ConsumerRecords consumers;
     /** Guarded by itself. */
     private final Map<ServiceKey, ServiceWatch> watches = new LinkedHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** System.nanoTime() of the last session reset (embedded take-over); recovery thread only. */
+    private long lastSessionReset = System.nanoTime() - TimeUnit.HOURS.toNanos(1);
+    /** How long a client gets to reconnect by itself before it is given a new session. */
+    private static final int RECONNECT_GRACE_MS = 1_500;
+    /** Resets closer together than this are the echo of the previous one. */
+    private static final long RESET_INTERVAL_MS = 10_000;
 
     /**
      * Connects and waits up to {@link RegistryConfig#connectionTimeout()} for the first connection.
      *
      * @param connectString ZooKeeper's "host:port[,host:port...]"
-     * @param onClose released after the client is closed (the embedded server lease), or null
+     * @param lease the embedded ZooKeeper this registry uses, released after the client is closed; null otherwise
      * @throws RegistryException if ZooKeeper cannot be reached in time
      */
-    ZooKeeperRegistry(RegistryConfig config, String connectString, AutoCloseable onClose) {
+    ZooKeeperRegistry(RegistryConfig config, String connectString, EmbeddedZooKeeper.Lease lease) {
         this.config = Objects.requireNonNull(config, "config");
         this.connectString = Objects.requireNonNull(connectString, "connectString");
-        this.onClose = onClose;
+        this.lease = lease;
         this.notifier = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "kestrel-registry-notify");
             t.setDaemon(true);
@@ -120,7 +129,9 @@ public final class ZooKeeperRegistry implements Registry {
                 throw new RegistryException(String.format(
                         "Could not connect to ZooKeeper at %s (%s) within %d ms; check that ZooKeeper is running "
                                 + "there and reachable from this host (host names, ports, firewall), or raise the "
-                                + "registry connectionTimeout", config.address(), connectString, connectMs));
+                                + "registry's connection-timeout (<rpc:registry connection-timeout=\"30s\"/>, "
+                                + "rpc.registry.connection-timeout, RegistryConfig.Builder.connectionTimeout)",
+                        config.address(), connectString, connectMs));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -136,6 +147,10 @@ public final class ZooKeeperRegistry implements Registry {
                     config.address(), connectString, e.getMessage()), e);
         }
         this.client = c;
+        this.consumers = new ConsumerRecords(c, config.root(), config.address(), connectMs);
+        if (lease != null) {
+            lease.onServerReplaced(this::startNewSession);
+        }
         log.info("Registry connected to ZooKeeper {} ({}), root {}, session timeout {} ms",
                 config.address(), connectString, config.root(), config.sessionTimeout().toMillis());
     }
@@ -145,7 +160,7 @@ public final class ZooKeeperRegistry implements Registry {
             c.close();
         }
         notifier.shutdownNow();
-        closeQuietly(onClose);
+        closeQuietly(lease);
     }
 
     @Override
@@ -263,6 +278,27 @@ public final class ZooKeeperRegistry implements Registry {
         }
     }
 
+    @Override
+    public void registerConsumer(ConsumerInfo consumer) {
+        Objects.requireNonNull(consumer, "consumer");
+        ensureOpen();
+        consumers.register(consumer);
+    }
+
+    @Override
+    public void unregisterConsumer(ConsumerInfo consumer) {
+        Objects.requireNonNull(consumer, "consumer");
+        consumers.unregister(consumer);
+    }
+
+    /** {@inheritDoc} Reads {@code <service>/consumers} now; records that do not parse are skipped. */
+    @Override
+    public List<ConsumerInfo> consumers(ServiceKey service) {
+        Objects.requireNonNull(service, "service");
+        ensureOpen();
+        return consumers.read(service);
+    }
+
     /**
      * Stops subscriptions, deletes this instance's provider nodes (when ZooKeeper is reachable; otherwise
      * they vanish when the session ends), closes the client and, for an embedded registry, releases the
@@ -289,9 +325,10 @@ public final class ZooKeeperRegistry implements Registry {
             closeNode(e.getValue(), e.getKey());
         }
         registered.clear();
+        consumers.closeAll(isConnected());
         client.close();
         notifier.shutdownNow();
-        closeQuietly(onClose);
+        closeQuietly(lease);
         log.info("Registry {} closed", config.address());
     }
 
@@ -321,20 +358,60 @@ public final class ZooKeeperRegistry implements Registry {
     private void connectionStateChanged(ConnectionState state) {
         switch (state) {
             case CONNECTED, RECONNECTED -> {
-                log.info("ZooKeeper {} {}", config.address(), state == ConnectionState.CONNECTED
-                        ? "connected" : "reconnected; re-checking providers");
+                if (state == ConnectionState.CONNECTED) {
+                    log.debug("ZooKeeper {} connected", config.address()); // the constructor logs the one line
+                } else {
+                    log.info("ZooKeeper {} reconnected; re-checking providers", config.address());
+                }
                 List<ServiceWatch> all;
                 synchronized (watches) {
                     all = new ArrayList<>(watches.values());
                 }
                 all.forEach(ServiceWatch::schedulePublish);
             }
-            case SUSPENDED -> log.warn("ZooKeeper {} connection suspended; keeping the last known providers",
-                    config.address());
-            case LOST -> log.warn("ZooKeeper {} session lost; keeping the last known providers and re-registering "
-                    + "once reconnected", config.address());
+            case SUSPENDED -> {
+                log.warn("ZooKeeper {} connection suspended; keeping the last known providers", config.address());
+                if (lease != null) {
+                    lease.connectionLost();
+                }
+            }
+            case LOST -> {
+                log.warn("ZooKeeper {} session lost; keeping the last known providers and re-registering "
+                        + "once reconnected", config.address());
+                if (lease != null) {
+                    lease.connectionLost();
+                }
+            }
             case READ_ONLY -> log.warn("ZooKeeper {} is read-only", config.address());
             default -> log.debug("ZooKeeper {} state {}", config.address(), state);
+        }
+    }
+
+    /**
+     * The embedded ZooKeeper was replaced by a new server (its host ended): the old session is unknown there
+     * and the client may refuse the new server's younger transaction ids, so start over with a new session.
+     * Registered nodes are created again and watches set again by Curator on the new session.
+     */
+    private void startNewSession() {
+        if (closed.get()) {
+            return;
+        }
+        try {
+            // The same server came back (a pause, not a new host): the client reconnects by itself.
+            if (client.blockUntilConnected(RECONNECT_GRACE_MS, TimeUnit.MILLISECONDS)) {
+                return;
+            }
+            long now = System.nanoTime();
+            if (now - lastSessionReset < TimeUnit.MILLISECONDS.toNanos(RESET_INTERVAL_MS)) {
+                return; // the last reset is still connecting; closing its handle raised this event
+            }
+            lastSessionReset = now;
+            log.info("Starting a new ZooKeeper session on {} (the embedded ZooKeeper was replaced)", config.address());
+            client.getZookeeperClient().reset();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            log.warn("Could not start a new ZooKeeper session on {}: {}", config.address(), e.toString());
         }
     }
 

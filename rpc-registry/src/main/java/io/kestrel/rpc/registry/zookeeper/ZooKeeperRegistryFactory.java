@@ -31,6 +31,7 @@ public final class ZooKeeperRegistryFactory implements RegistryFactory {
      */
     @Override
     public Registry create(RegistryConfig config) {
+        ZooKeeperLogs.quietUnlessVerbose();
         return new ZooKeeperRegistry(config, connectString(config.address()), null);
     }
 

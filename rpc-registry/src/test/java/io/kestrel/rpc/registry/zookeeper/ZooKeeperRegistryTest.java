@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kestrel.rpc.api.ServiceKey;
+import io.kestrel.rpc.api.registry.ConsumerInfo;
 import io.kestrel.rpc.api.registry.ProviderInfo;
 import io.kestrel.rpc.registry.zookeeper.ZooKeeperTestSupport.RecordingListener;
 import java.net.URLEncoder;
@@ -253,6 +254,47 @@ class ZooKeeperRegistryTest {
             listener.await("p1 and p2 after the consumer's new session", l -> l.equals(List.of(p1, p2)));
             assertTrue(listener.history().stream().noneMatch(List::isEmpty),
                     "the consumer's own session loss never empties the list: " + listener.history());
+        }
+    }
+
+    @Test
+    void consumerRecordsSitBesideProvidersAreCountedSurviveSessionExpiryAndGoOnClose() throws Exception {
+        ServiceKey service = uniqueService("2.0", "green");
+        ConsumerInfo me = new ConsumerInfo("10.0.0.7", service, java.util.Map.of(ProviderInfo.APPLICATION, "shop",
+                ProviderInfo.PID, "4711", ProviderInfo.START_TIME, "1795000000000", ProviderInfo.FRAMEWORK_VERSION, "0.1.0"));
+        String node = ZooKeeperPaths.consumerPath("/kestrel", me);
+        assertEquals("/kestrel/" + service.interfaceName() + "/green:2.0/consumers/"
+                + URLEncoder.encode(me.toUrl(), StandardCharsets.UTF_8), node);
+        assertEquals(me, ConsumerInfo.fromUrl(me.toUrl()));
+        try (ZooKeeperRegistry observer = registry(server.getConnectString())) {
+            ZooKeeperRegistry consumer = registry(server.getConnectString());
+            consumer.registerConsumer(me);
+            consumer.registerConsumer(me); // a second reference of the same process to the same service
+            assertEquals(List.of(me), observer.consumers(service));
+            assertEquals(me.toUrl(), new String(raw.getData().forPath(node), StandardCharsets.UTF_8));
+
+            long oldSession = consumer.curator().getZookeeperClient().getZooKeeper().getSessionId();
+            KillSession.kill(consumer.curator().getZookeeperClient().getZooKeeper());
+            awaitTrue("the consumer record owned by the consumer's new session", () -> {
+                try {
+                    long session = consumer.curator().getZookeeperClient().getZooKeeper().getSessionId();
+                    Stat stat = raw.checkExists().forPath(node);
+                    return session != oldSession && stat != null && stat.getEphemeralOwner() == session;
+                } catch (Exception e) {
+                    return false;
+                }
+            });
+
+            consumer.unregisterConsumer(me);
+            assertEquals(List.of(me), observer.consumers(service), "still held by the other reference");
+            consumer.unregisterConsumer(me);
+            awaitTrue("record removed after the last unregister", () -> observer.consumers(service).isEmpty());
+
+            consumer.registerConsumer(me);
+            assertEquals(List.of(me), observer.consumers(service));
+            consumer.close();
+            awaitTrue("record removed when the registry closes", () -> observer.consumers(service).isEmpty());
+            assertEquals(List.of(), observer.consumers(uniqueService("", "")), "nobody calls a service never referred");
         }
     }
 }

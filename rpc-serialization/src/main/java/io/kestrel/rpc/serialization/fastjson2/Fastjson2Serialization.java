@@ -4,6 +4,7 @@ import io.kestrel.rpc.api.serialization.Serialization;
 import io.kestrel.rpc.api.serialization.SerializationOptions;
 import io.kestrel.rpc.api.serialization.Serializer;
 import io.kestrel.rpc.api.serialization.SerializerIds;
+import io.kestrel.rpc.serialization.internal.SerializerLibrary;
 
 /**
  * fastjson2 in its binary JSONB form (wire id {@value SerializerIds#FASTJSON2}, name "fastjson2";
@@ -50,6 +51,7 @@ public final class Fastjson2Serialization implements Serialization {
 
     @Override
     public Serializer create(SerializationOptions options) {
+        SerializerLibrary.FASTJSON2.require();
         return new Fastjson2Serializer(options);
     }
 

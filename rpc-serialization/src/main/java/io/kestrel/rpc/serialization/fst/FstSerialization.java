@@ -5,6 +5,7 @@ import io.kestrel.rpc.api.serialization.Serialization;
 import io.kestrel.rpc.api.serialization.SerializationOptions;
 import io.kestrel.rpc.api.serialization.Serializer;
 import io.kestrel.rpc.api.serialization.SerializerIds;
+import io.kestrel.rpc.serialization.internal.SerializerLibrary;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiPredicate;
@@ -56,6 +57,7 @@ public final class FstSerialization implements Serialization {
      */
     @Override
     public Serializer create(SerializationOptions options) {
+        SerializerLibrary.FST.require();
         if (options.compatible()) {
             throw new IllegalArgumentException("fst cannot tolerate field changes between versions; use kryo, "
                     + "hessian2 or fastjson2 with compatible=true, or turn compatible off for fst");

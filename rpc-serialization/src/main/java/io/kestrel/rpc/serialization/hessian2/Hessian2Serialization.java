@@ -4,6 +4,7 @@ import io.kestrel.rpc.api.serialization.Serialization;
 import io.kestrel.rpc.api.serialization.SerializationOptions;
 import io.kestrel.rpc.api.serialization.Serializer;
 import io.kestrel.rpc.api.serialization.SerializerIds;
+import io.kestrel.rpc.serialization.internal.SerializerLibrary;
 
 /**
  * Hessian 2 (wire id {@value SerializerIds#HESSIAN2}, name "hessian2"; "hessian" is an alias).
@@ -34,6 +35,7 @@ public final class Hessian2Serialization implements Serialization {
 
     @Override
     public Serializer create(SerializationOptions options) {
+        SerializerLibrary.HESSIAN.require();
         return new Hessian2Serializer(options);
     }
 

@@ -4,6 +4,7 @@ import io.kestrel.rpc.api.serialization.Serialization;
 import io.kestrel.rpc.api.serialization.SerializationOptions;
 import io.kestrel.rpc.api.serialization.Serializer;
 import io.kestrel.rpc.api.serialization.SerializerIds;
+import io.kestrel.rpc.serialization.internal.SerializerLibrary;
 
 /**
  * Kryo 5 (wire id {@value SerializerIds#KRYO}, name "kryo"). Compact and fast; references are on, so
@@ -36,6 +37,7 @@ public final class KryoSerialization implements Serialization {
 
     @Override
     public Serializer create(SerializationOptions options) {
+        SerializerLibrary.KRYO.require();
         return new KryoSerializer(options);
     }
 

@@ -1,7 +1,7 @@
 package io.kestrel.rpc.registry.zookeeper;
 
-import static io.kestrel.rpc.registry.zookeeper.ZooKeeperTestSupport.provider;
-import static io.kestrel.rpc.registry.zookeeper.ZooKeeperTestSupport.uniqueService;
+import static io.kestrel.rpc.registry.zookeeper.EmbeddedTestSupport.provider;
+import static io.kestrel.rpc.registry.zookeeper.EmbeddedTestSupport.uniqueService;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -15,7 +15,7 @@ import io.kestrel.rpc.api.config.RegistryConfig;
 import io.kestrel.rpc.api.registry.ProviderInfo;
 import io.kestrel.rpc.api.registry.Registries;
 import io.kestrel.rpc.api.registry.Registry;
-import io.kestrel.rpc.registry.zookeeper.ZooKeeperTestSupport.RecordingListener;
+import io.kestrel.rpc.registry.zookeeper.EmbeddedTestSupport.RecordingListener;
 import java.io.File;
 import java.io.IOException;
 import java.net.Inet4Address;
@@ -79,18 +79,43 @@ class EmbeddedZooKeeperTest {
     }
 
     @Test
-    void embeddedWithPortStartsThereAndRefusesATakenPort() throws Exception {
-        int port = ZooKeeperTestSupport.unusedPort();
+    void embeddedWithPortStartsThereAndRefusesAPortTakenBySomethingElse() throws Exception {
+        int port = EmbeddedTestSupport.unusedPort();
         try (Registry registry = Registries.create(RegistryConfig.builder().address("embedded://" + port).build())) {
             assertEquals("127.0.0.1:" + port, ((ZooKeeperRegistry) registry).connectString());
+            assertTrue(EmbeddedZooKeeper.current().orElseThrow().isHostedHere());
         }
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             RegistryException e = assertThrows(RegistryException.class, () -> Registries.create(
                     RegistryConfig.builder().address("embedded://" + taken.getLocalPort()).build()));
-            assertTrue(e.getMessage().contains("Could not start the embedded ZooKeeper on 127.0.0.1:"
-                    + taken.getLocalPort()), e.getMessage());
+            assertTrue(e.getMessage().startsWith("Port " + taken.getLocalPort() + " on 127.0.0.1 is taken by "
+                    + "something that is not ZooKeeper (it accepted a connection but did not answer"), e.getMessage());
+            assertTrue(e.getMessage().contains("embedded://PORT"), e.getMessage());
+            assertTrue(e.getMessage().contains("-Dkestrel.rpc.registry.embedded.port=PORT"), e.getMessage());
         }
         assertTrue(EmbeddedZooKeeper.current().isEmpty());
+    }
+
+    @Test
+    void aPortAnsweringSomethingElseIsNamedInTheError() throws Exception {
+        try (ServerSocket http = new ServerSocket(0, 5, InetAddress.getLoopbackAddress())) {
+            Thread server = new Thread(() -> {
+                while (!http.isClosed()) {
+                    try (Socket s = http.accept()) {
+                        s.getInputStream().read(new byte[4]);
+                        s.getOutputStream().write("HTTP/1.1 400 Bad Request\r\n\r\n".getBytes());
+                    } catch (IOException e) {
+                        return;
+                    }
+                }
+            });
+            server.setDaemon(true);
+            server.start();
+            RegistryException e = assertThrows(RegistryException.class, () -> EmbeddedZooKeeper.acquire(
+                    http.getLocalPort()));
+            assertTrue(e.getMessage().contains("is taken by something that is not ZooKeeper (it answered "
+                    + "ZooKeeper's 'srvr' with 'HTTP/1.1 400 Bad Request')"), e.getMessage());
+        }
     }
 
     @Test

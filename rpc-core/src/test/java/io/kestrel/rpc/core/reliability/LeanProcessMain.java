@@ -1,0 +1,57 @@
+package io.kestrel.rpc.core.reliability;
+
+import io.kestrel.rpc.api.config.ProtocolConfig;
+import io.kestrel.rpc.api.config.RegistryConfig;
+import io.kestrel.rpc.api.config.ServiceConfig;
+import io.kestrel.rpc.api.serialization.SerializationOptions;
+import io.kestrel.rpc.api.serialization.Serializations;
+import io.kestrel.rpc.core.RpcRuntime;
+import io.kestrel.rpc.core.fixture.EchoService;
+import io.kestrel.rpc.core.fixture.EchoServiceImpl;
+import java.time.Duration;
+
+/**
+ * A process started without kryo and without rpc-registry-embedded on its class path:
+ * {@code LeanProcessMain <embedded port to join> <free port> <dead port>}. It joins the embedded ZooKeeper
+ * another process hosts and exports {@link EchoService} there (prints {@code READY}), then prints, one line each,
+ * what creating a kryo serializer says ({@code KRYO: ...}), what hosting an embedded ZooKeeper on a free port says
+ * ({@code HOST: ...}) and what a ZooKeeper that is not there says ({@code DEAD: ...}); runs until stdin closes.
+ */
+public final class LeanProcessMain {
+    private LeanProcessMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        RpcRuntime runtime = RpcRuntime.builder()
+                .protocol(ProtocolConfig.builder().host("127.0.0.1").port(0).shutdownTimeout(Duration.ofSeconds(1))
+                        .build())
+                .registry(RegistryConfig.builder().address("embedded://" + args[0]).build())
+                .build();
+        runtime.export(ServiceConfig.builder(EchoService.class, new EchoServiceImpl()).version("lean").build());
+        System.out.println("READY");
+        System.out.println("KRYO: " + failure(() -> Serializations.installed().byName("kryo")
+                .create(SerializationOptions.builder().build())));
+        System.out.println("HOST: " + failure(() -> RpcRuntime.builder()
+                .registry(RegistryConfig.builder().address("embedded://" + args[1]).build()).build()
+                .providers(new io.kestrel.rpc.api.ServiceKey("x.Y", "", ""))));
+        System.out.println("DEAD: " + failure(() -> RpcRuntime.builder()
+                .registry(RegistryConfig.builder().address("zookeeper://127.0.0.1:" + args[2])
+                        .connectionTimeout(Duration.ofSeconds(2)).build()).build()
+                .providers(new io.kestrel.rpc.api.ServiceKey("x.Y", "", ""))));
+        System.out.flush();
+        while (System.in.read() >= 0) {
+            // runs until the test closes our stdin
+        }
+        runtime.close();
+        System.exit(0);
+    }
+
+    private static String failure(Runnable r) {
+        try {
+            r.run();
+            return "no failure";
+        } catch (RuntimeException e) {
+            return e.getClass().getSimpleName() + ": " + e.getMessage();
+        }
+    }
+}

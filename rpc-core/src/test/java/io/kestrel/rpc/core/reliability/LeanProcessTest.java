@@ -1,0 +1,64 @@
+package io.kestrel.rpc.core.reliability;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.kestrel.rpc.api.config.ReferenceConfig;
+import io.kestrel.rpc.api.config.RegistryConfig;
+import io.kestrel.rpc.core.RpcRuntime;
+import io.kestrel.rpc.core.fixture.EchoService;
+import java.io.File;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A process without the optional artifacts (kryo, the embedded ZooKeeper server) still joins an embedded
+ * ZooKeeper and serves with the default serialization; what it lacks fails with the dependency to add, and a
+ * registry that is not there fails with one message and no stack trace in the log.
+ */
+@Timeout(90)
+class LeanProcessTest {
+
+    @Test
+    void withoutOptionalArtifactsAProcessJoinsAndServesAndMissingPiecesNameTheirDependency() throws Exception {
+        int zkPort = freePort();
+        String classPath = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+                .filter(e -> !e.contains("rpc-registry-embedded") && !e.contains(File.separator + "kryo"))
+                .collect(Collectors.joining(File.pathSeparator));
+        assertTrue(classPath.length() < System.getProperty("java.class.path").length(), "something was left out");
+        try (RpcRuntime host = RpcRuntime.builder().registry(RegistryConfig.builder().address("embedded://" + zkPort)
+                .build()).build()) {
+            host.providers(new io.kestrel.rpc.api.ServiceKey("x.Y", "", "")); // connects: this JVM hosts ZooKeeper
+            try (ChildJvm lean = ChildJvm.startWithClassPath("lean", classPath,
+                    List.of("-Dorg.slf4j.simpleLogger.defaultLogLevel=info"), LeanProcessMain.class,
+                    String.valueOf(zkPort), String.valueOf(freePort()), String.valueOf(freePort()))) {
+                lean.awaitLine("^READY$", 60_000);
+                EchoService echo = host.refer(ReferenceConfig.builder(EchoService.class).version("lean").build());
+                assertEquals("lean", echo.echo("lean"), "served by the process that joined without the server");
+
+                String kryo = lean.awaitLine("^KRYO: (.*)$", 30_000).group(1);
+                assertTrue(kryo.startsWith("SerializationException: Serialization 'kryo' needs the library "
+                        + "com.esotericsoftware:kryo, which is not on the class path"), kryo);
+                String hostHere = lean.awaitLine("^HOST: (.*)$", 30_000).group(1);
+                assertTrue(hostHere.contains("this process cannot host the embedded one: the ZooKeeper server is not "
+                        + "on its class path. Add the dependency io.kestrel:rpc-registry-embedded"), hostHere);
+                String dead = lean.awaitLine("^DEAD: (.*)$", 30_000).group(1);
+                assertTrue(dead.contains("within 2000 ms") && dead.contains("connection-timeout"), dead);
+                assertFalse(lean.output().contains("\tat "), "no stack trace in the log:\n" + lean.output());
+                assertTrue(lean.output().lines().count() <= 16, lean.output());
+            }
+        }
+    }
+
+    private static int freePort() throws Exception {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+}
