@@ -1,7 +1,6 @@
 package io.kestrel.rpc.core.tls;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -186,8 +185,8 @@ class TlsConnectionTest {
     }
 
     @Test
-    void failedHandshakesAreNotRetriedOnAnotherProviderAsIfTheCallHadRun() {
-        // the call was never sent: failover may route it to a provider that works
+    void aProviderSpeakingTheOtherKindIsLeftAsideWhileAMatchingOneServes() {
+        // the TLS provider never becomes usable for this plaintext reference; the calls go to the other one
         RpcRuntime tlsProvider = provider(serverTls(ca.server("provider"), TlsConfig.ClientAuth.NONE));
         RpcRuntime plainProvider = provider(null);
         RpcRuntime r = RpcRuntime.builder().build();
@@ -198,6 +197,5 @@ class TlsConnectionTest {
         for (int i = 0; i < 4; i++) {
             assertEquals("anonymous", both.caller());
         }
-        assertInstanceOf(CallerService.class, both);
     }
 }
