@@ -1,6 +1,7 @@
 package io.kestrel.rpc.api;
 
 import io.kestrel.rpc.api.internal.ServerContext;
+import io.kestrel.rpc.api.security.CallerIdentity;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
@@ -29,6 +30,9 @@ import java.util.function.Supplier;
  * context (attachments, caller address, deadline, response attachments) when wrapped with
  * {@link #wrap(Runnable)}, {@link #wrap(Callable)} or {@link #wrap(Executor)}.
  *
+ * <p><b>Caller.</b> On the provider, during an invocation, {@link #getCaller()} is the consumer's
+ * verified identity, when it proved one.
+ *
  * <p>Attachments are string keys and string values (like gRPC metadata): they are encoded by the
  * frame codec, not by the serializer, so they never widen the deserialization allowlist. Their count
  * and size are bounded ({@link AttachmentLimits}).
@@ -45,13 +49,14 @@ public final class RpcContext {
         ServerContext.install(new ServerContext.Access() {
             @Override
             public Object enter(Map<String, String> attachments, String remoteAddress, long deadlineNanos,
-                    Supplier<Map<String, String>> responseAttachments) {
+                    Supplier<Map<String, String>> responseAttachments, CallerIdentity caller) {
                 RpcContext ctx = current();
                 Object previous = ctx.snapshot();
                 ctx.attachments = attachments.isEmpty() ? new HashMap<>() : new HashMap<>(attachments);
                 ctx.remoteAddress = remoteAddress;
                 ctx.deadlineNanos = deadlineNanos;
                 ctx.serverResponse = responseAttachments;
+                ctx.caller = caller;
                 return previous;
             }
 
@@ -66,6 +71,7 @@ public final class RpcContext {
     private String remoteAddress;
     private long deadlineNanos; // 0: none
     private Supplier<Map<String, String>> serverResponse; // null outside an invocation
+    private CallerIdentity caller; // null: anonymous, or not serving a call
     private Map<String, String> received = Map.of();
 
     private RpcContext() {
@@ -121,6 +127,15 @@ public final class RpcContext {
             serverResponse.get().put(key, value);
         }
         return this;
+    }
+
+    /**
+     * On the provider, during an invocation: who is calling, as verified for the caller's connection
+     * (its client certificate with mutual TLS, its token with an authenticator); null for an
+     * anonymous caller, and on the consumer.
+     */
+    public CallerIdentity getCaller() {
+        return caller;
     }
 
     /**
@@ -213,7 +228,7 @@ public final class RpcContext {
     }
 
     private Snapshot snapshot() {
-        return new Snapshot(attachments, remoteAddress, deadlineNanos, serverResponse);
+        return new Snapshot(attachments, remoteAddress, deadlineNanos, serverResponse, caller);
     }
 
     private void restore(Snapshot s) {
@@ -221,6 +236,7 @@ public final class RpcContext {
         remoteAddress = s.remoteAddress();
         deadlineNanos = s.deadlineNanos();
         serverResponse = s.serverResponse();
+        caller = s.caller();
     }
 
     private static void checkKey(String key) {
@@ -231,10 +247,10 @@ public final class RpcContext {
 
     /** The incoming-call part of a context: what {@link #wrap} carries and what an invocation replaces. */
     private record Snapshot(Map<String, String> attachments, String remoteAddress, long deadlineNanos,
-            Supplier<Map<String, String>> serverResponse) {
+            Supplier<Map<String, String>> serverResponse, CallerIdentity caller) {
         /** The same with its own attachment map, for a thread that may change it. */
         Snapshot copy() {
-            return new Snapshot(new HashMap<>(attachments), remoteAddress, deadlineNanos, serverResponse);
+            return new Snapshot(new HashMap<>(attachments), remoteAddress, deadlineNanos, serverResponse, caller);
         }
     }
 }

@@ -112,6 +112,8 @@ public class RpcAnnotationBeanPostProcessor implements InstantiationAwareBeanPos
         attrs.put("serialization", String.join(",", a.serialization()));
         attrs.put("executes", a.executes());
         attrs.put("interceptors", classNames(a.interceptors()));
+        attrs.put("allowed-principals", String.join(",", a.allowedPrincipals()));
+        attrs.put("allowed-roles", String.join(",", a.allowedRoles()));
         ConfigSource src = ConfigSource.attributes(where, attrs, environment);
         Class<?> iface = a.interfaceClass();
         if (iface == void.class) {
@@ -152,6 +154,7 @@ public class RpcAnnotationBeanPostProcessor implements InstantiationAwareBeanPos
         attrs.put("actives", a.actives());
         attrs.put("propagate-deadline", a.propagateDeadline());
         attrs.put("interceptors", classNames(a.interceptors()));
+        attrs.put("token", a.token());
         Class<?> iface = a.interfaceClass() != void.class ? a.interfaceClass() : point.type;
         if (!point.type.isAssignableFrom(iface)) {
             throw new IllegalArgumentException(point.where + " attribute 'interfaceClass' = \"" + iface.getName()

@@ -83,4 +83,10 @@ public @interface RpcReference {
 
     /** Interceptors for this reference only (one instance each, public no-arg constructor); interceptor beans apply to all. */
     Class<? extends io.kestrel.rpc.api.interceptor.ClientInterceptor>[] interceptors() default {};
+
+    /**
+     * Token sent once per connection for the provider's authenticator; use a {@code ${...}} placeholder.
+     * Default: {@code rpc.reference.token}. TLS for annotated references comes from {@code rpc.reference.tls-*}.
+     */
+    String token() default "";
 }

@@ -64,4 +64,13 @@ public @interface RpcService {
 
     /** Interceptors for this service only (one instance each, public no-arg constructor); interceptor beans apply to all. */
     Class<? extends io.kestrel.rpc.api.interceptor.ServerInterceptor>[] interceptors() default {};
+
+    /**
+     * Callers admitted (token principal, certificate subject or SAN; "*" any authenticated caller), as
+     * {@code allowed-principals} of {@code <rpc:service>}. Empty (with {@link #allowedRoles()}): everyone.
+     */
+    String[] allowedPrincipals() default {};
+
+    /** Roles admitted, as {@code allowed-roles} of {@code <rpc:service>}. */
+    String[] allowedRoles() default {};
 }

@@ -1,6 +1,7 @@
 package io.kestrel.rpc.transport;
 
 import io.kestrel.rpc.api.config.ClientConfig;
+import io.kestrel.rpc.api.config.TlsConfig;
 import java.time.Duration;
 
 /**
@@ -12,19 +13,27 @@ import java.time.Duration;
  * @param connectTimeout TCP connect timeout
  * @param heartbeatInterval idle time after which a heartbeat is sent
  * @param heartbeatMisses silent heartbeat intervals after which the connection is closed and reconnected
+ * @param tls TLS to the provider, or null for plaintext
+ * @param token sent once per connection for the provider's authenticator, or null
  */
 public record ClientOptions(int payloadBytes, int maxPendingCalls, Duration connectTimeout, Duration heartbeatInterval,
-        int heartbeatMisses) {
+        int heartbeatMisses, TlsConfig tls, String token) {
+
+    /** Plaintext, no token. */
+    public ClientOptions(int payloadBytes, int maxPendingCalls, Duration connectTimeout, Duration heartbeatInterval,
+            int heartbeatMisses) {
+        this(payloadBytes, maxPendingCalls, connectTimeout, heartbeatInterval, heartbeatMisses, null, null);
+    }
 
     @Override
     public String toString() {
         return "{max-pending=" + maxPendingCalls + ", payload=" + payloadBytes + ", connect-timeout="
                 + connectTimeout.toMillis() + "ms, heartbeat=" + heartbeatInterval.toMillis() + "ms x " + heartbeatMisses
-                + "}";
+                + (tls != null ? ", " + tls : "") + (token != null ? ", token=(set)" : "") + "}";
     }
 
     public static ClientOptions from(ClientConfig config) {
         return new ClientOptions(config.payloadBytes(), config.maxPendingCalls(), config.connectTimeout(),
-                config.heartbeatInterval(), config.heartbeatMisses());
+                config.heartbeatInterval(), config.heartbeatMisses(), config.tls(), config.token());
     }
 }

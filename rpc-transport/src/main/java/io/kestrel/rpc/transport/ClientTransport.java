@@ -1,6 +1,10 @@
 package io.kestrel.rpc.transport;
 
+import io.kestrel.rpc.api.config.TlsConfig;
 import io.kestrel.rpc.api.serialization.ClassAllowlist;
+import io.kestrel.rpc.transport.internal.tls.ClientTlsPeerCheck;
+import io.kestrel.rpc.transport.internal.tls.CredentialSender;
+import io.kestrel.rpc.transport.internal.tls.TlsContext;
 import io.kestrel.rpc.transport.internal.ByteCountingHandler;
 import io.kestrel.rpc.transport.internal.ClientCodec;
 import io.kestrel.rpc.transport.internal.EventLoops;
@@ -37,6 +41,7 @@ public final class ClientTransport implements AutoCloseable {
     final ClassAllowlist allowlist;
     private final ByteCountingHandler byteCounter = new ByteCountingHandler(counters);
     private final ConcurrentHashMap<String, Connection> connections = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<TlsConfig, TlsContext> tlsContexts = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
     /**
@@ -52,13 +57,27 @@ public final class ClientTransport implements AutoCloseable {
     }
 
     /**
+     * The TLS material for these settings, read and checked on first use and shared by every
+     * connection with the same settings.
+     *
+     * @throws IllegalArgumentException naming the file and what is wrong with it
+     */
+    public TlsContext tls(TlsConfig config) {
+        return tlsContexts.computeIfAbsent(config, TlsContext::forClient);
+    }
+
+    /**
      * How connections are opened: the client pipeline, from the socket up to {@code lifecycle}.
      * <pre>
-     *   bytes -> idle -> frame -> heartbeat -> codec -> lifecycle
+     *   bytes -> [tls-check -> tls] -> idle -> frame -> [credential] -> heartbeat -> codec -> lifecycle
      * </pre>
+     * With TLS, {@code tls-check} recognises a plaintext provider's answer before the TLS engine
+     * reads it; {@code credential} sends the token once, ahead of the handshake heartbeat.
      */
-    Bootstrap bootstrap(ClientOptions options, String address, PendingCalls pending,
+    Bootstrap bootstrap(ClientOptions options, String host, int port, PendingCalls pending,
             Supplier<ChannelHandler> lifecycle) {
+        String address = host + ":" + port;
+        TlsContext tls = options.tls() != null ? tls(options.tls()) : null;
         long interval = options.heartbeatInterval().toMillis();
         long silence = interval * options.heartbeatMisses();
         return new Bootstrap()
@@ -75,10 +94,19 @@ public final class ClientTransport implements AutoCloseable {
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        ch.pipeline().addLast("bytes", byteCounter);
+                        if (tls != null) {
+                            ch.pipeline()
+                                    .addLast("tls-check", new ClientTlsPeerCheck(address))
+                                    .addLast("tls", tls.newClientHandler(ch.alloc(), host, port));
+                        }
                         ch.pipeline()
-                                .addLast("bytes", byteCounter)
                                 .addLast("idle", new IdleStateHandler(silence, interval, 0, TimeUnit.MILLISECONDS))
-                                .addLast("frame", new FrameDecoder(options.payloadBytes(), counters))
+                                .addLast("frame", new FrameDecoder(options.payloadBytes(), counters));
+                        if (options.token() != null) {
+                            ch.pipeline().addLast("credential", new CredentialSender(options.token()));
+                        }
+                        ch.pipeline()
                                 .addLast("heartbeat", HeartbeatHandler.consumer(silence))
                                 .addLast("codec", new ClientCodec(pending,
                                         new ResponseDecoder(address, options.payloadBytes(), allowlist), counters,

@@ -23,6 +23,9 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.DecoderException;
 import java.util.Map;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
+import io.kestrel.rpc.transport.internal.tls.TlsFailures;
+import io.kestrel.rpc.transport.internal.tls.TlsMismatchException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
@@ -63,6 +66,8 @@ public final class Connection implements AutoCloseable {
     private volatile String lastError = "none";
     private volatile Map<String, Map<String, String>> providerFacts;
     private int failedAttempts;
+    /** A TLS failure was logged since the connection was last ready (later ones go to debug). */
+    private volatile boolean tlsWarned;
     /** Shares taken with {@link ClientTransport#acquire}; guarded by the transport's map. */
     int users;
 
@@ -74,7 +79,7 @@ public final class Connection implements AutoCloseable {
         this.address = host + ":" + port;
         this.options = options;
         this.pending = new PendingCalls(transport.timer, options.maxPendingCalls(), this::route);
-        this.bootstrap = transport.bootstrap(options, address, pending, Lifecycle::new);
+        this.bootstrap = transport.bootstrap(options, host, port, pending, Lifecycle::new);
         connect();
     }
 
@@ -111,6 +116,11 @@ public final class Connection implements AutoCloseable {
      */
     public Map<String, Map<String, String>> providerFacts() {
         return providerFacts;
+    }
+
+    /** Why the last connection attempt failed or the connection last closed ("none" if it never did). */
+    public String lastError() {
+        return lastError;
     }
 
     /** Calls sent and not yet answered or timed out. */
@@ -286,6 +296,8 @@ public final class Connection implements AutoCloseable {
 
     /** Last in the pipeline: turns channel events into state changes. Event loop only. */
     private final class Lifecycle extends ChannelInboundHandlerAdapter {
+        private boolean tlsErrorSet;
+
         /**
          * TCP is up and {@link HeartbeatHandler} has sent the handshake heartbeat; its answer cannot
          * be read before this returns, so the state is set in time.
@@ -315,10 +327,13 @@ public final class Connection implements AutoCloseable {
                         log.debug("Connected to provider {}", address);
                     }
                     failedAttempts = 0;
+                    tlsWarned = false;
                     firstAttemptDone.countDown();
                 }
             } else if (evt == HeartbeatHandler.Event.PEER_SILENT) {
                 lastError = "heartbeat timeout";
+            } else if (evt instanceof SslHandshakeCompletionEvent done && !done.isSuccess()) {
+                tlsFailed(TlsFailures.explainClientSide(done.cause(), address));
             } else if (evt == ClientCodec.GOING_AWAY) {
                 moveTo(ConnectionState.DRAINING);
                 log.info("Provider {} is shutting down; routing new calls elsewhere ({} still pending here)", address,
@@ -352,9 +367,28 @@ public final class Connection implements AutoCloseable {
             super.channelInactive(ctx);
         }
 
+        /** The first TLS problem of a connection attempt is its error: what failed calls quote. */
+        private void tlsFailed(String message) {
+            if (tlsErrorSet) {
+                return; // what follows the first error (the close, the engine's echo) says less
+            }
+            tlsErrorSet = true;
+            lastError = message;
+            if (!tlsWarned) {
+                tlsWarned = true;
+                log.warn("Cannot use the connection to provider {}: {}", address, message);
+            } else {
+                log.debug("Connection to provider {} failed again: {}", address, message);
+            }
+        }
+
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            if (cause instanceof DecoderException) {
+            if (cause instanceof TlsMismatchException) {
+                tlsFailed(cause.getMessage());
+            } else if (TlsFailures.isTls(cause)) {
+                tlsFailed(TlsFailures.explainClientSide(cause, address));
+            } else if (cause instanceof DecoderException) {
                 lastError = "bad frame: " + (cause.getCause() != null ? cause.getCause().getMessage() : cause.getMessage());
                 log.warn("Closing connection to provider {}: {}", address, lastError);
             } else {

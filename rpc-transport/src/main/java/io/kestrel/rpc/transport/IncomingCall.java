@@ -30,4 +30,7 @@ public interface IncomingCall {
 
     /** {@link #responseAttachments()} as a supplier, without creating the map before it is needed. */
     java.util.function.Supplier<Map<String, String>> responseAttachmentsSupplier();
+
+    /** The caller's verified identity (client certificate or token); null for an anonymous caller. */
+    io.kestrel.rpc.api.security.CallerIdentity caller();
 }

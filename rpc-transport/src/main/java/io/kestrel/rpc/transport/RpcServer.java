@@ -2,6 +2,12 @@ package io.kestrel.rpc.transport;
 
 import io.kestrel.rpc.api.TransportException;
 import io.kestrel.rpc.api.config.ProtocolConfig;
+import io.kestrel.rpc.api.config.TlsConfig;
+import io.kestrel.rpc.api.security.Authenticator;
+import io.kestrel.rpc.transport.internal.tls.CallerState;
+import io.kestrel.rpc.transport.internal.tls.IdentityHandler;
+import io.kestrel.rpc.transport.internal.tls.ServerProtocolDetector;
+import io.kestrel.rpc.transport.internal.tls.TlsContext;
 import io.kestrel.rpc.transport.internal.Admission;
 import io.kestrel.rpc.api.config.ServerLimits;
 import io.kestrel.rpc.transport.internal.BackpressureHandler;
@@ -59,11 +65,14 @@ public final class RpcServer implements AutoCloseable {
     private final MemoryBudget budget;
     private final ConnectionLimiter limiter;
     private final Channel serverChannel;
+    private final TlsContext tls;
     private final int port;
     private volatile boolean closed;
 
-    private RpcServer(ProtocolConfig config, ServerDispatcher dispatcher) {
+    private RpcServer(ProtocolConfig config, ServerDispatcher dispatcher, Authenticator authenticator) {
         this.config = config;
+        // checked before anything starts: an error names the PEM file and what is wrong with it
+        this.tls = config.tls() != null ? TlsContext.forServer(config.tls()) : null;
         this.bossGroup = EventLoops.nio(1, "kestrel-server-boss");
         this.workerGroup = EventLoops.nio(config.ioThreads(), "kestrel-server-io");
         Executor executor;
@@ -115,16 +124,21 @@ public final class RpcServer implements AutoCloseable {
                         }
                         channels.add(ch);
                         ResponseWriter out = new ResponseWriter(ch, counters, config.payloadBytes(), budget);
+                        CallerState caller = new CallerState(tls == null || config.tls().clientAuth()
+                                == TlsConfig.ClientAuth.NONE ? "it sent no token" : "it presented no client"
+                                + " certificate and sent no token");
                         ch.pipeline()
                                 .addLast("bytes", byteCounter)
+                                .addLast("detect", new ServerProtocolDetector(tls))
                                 .addLast("idle", new IdleStateHandler(idleMillis, 0, 0, TimeUnit.MILLISECONDS))
                                 .addLast("frame", new FrameDecoder(config.payloadBytes(), counters, budget,
                                         frameTimeoutMillis))
                                 .addLast("backpressure", new BackpressureHandler(stallMillis))
                                 .addLast("heartbeat", HeartbeatHandler.provider(idleMillis, out, dispatcher::handshake))
+                                .addLast("identity", new IdentityHandler(caller, authenticator))
                                 .addLast("goaway", new GoAwayHandler(out))
                                 .addLast("requests", new RequestHandler(dispatcher, admission, out,
-                                        config.payloadBytes(), callsPerConnection, budget));
+                                        config.payloadBytes(), callsPerConnection, budget, caller));
                     }
                 });
         ChannelFuture bind = b.bind(new InetSocketAddress(config.host(), config.port())).awaitUninterruptibly();
@@ -136,9 +150,10 @@ public final class RpcServer implements AutoCloseable {
         }
         this.serverChannel = bind.channel();
         this.port = ((InetSocketAddress) serverChannel.localAddress()).getPort();
-        log.info("Kestrel RPC server listening on {}:{} ({} I/O threads, {} business threads, queue {}, payload limit {} bytes)",
-                config.host(), port, config.ioThreads(), virtual ? "virtual" : config.threads(), config.queueCapacity(),
-                config.payloadBytes());
+        log.info("Kestrel RPC server listening on {}:{} ({} I/O threads, {} business threads, queue {}, payload limit {} bytes, {})",
+                config.host(), port, config.ioThreads(), virtual ? "virtual" : config.threads(), config.queueCapacity(), config.payloadBytes(),
+                tls == null ? "plaintext" : "TLS " + config.tls().protocols() + ", client-auth "
+                        + config.tls().clientAuth() + ", " + tls.description());
     }
 
     /**
@@ -147,7 +162,22 @@ public final class RpcServer implements AutoCloseable {
      * @throws TransportException naming the address when the port cannot be bound
      */
     public static RpcServer start(ProtocolConfig config, ServerDispatcher dispatcher) {
-        return new RpcServer(config, dispatcher);
+        return new RpcServer(config, dispatcher, null);
+    }
+
+    /**
+     * Binds a server whose consumers' tokens are checked by {@code authenticator} (null: none).
+     *
+     * @throws IllegalArgumentException naming the TLS file and what is wrong with it
+     * @throws TransportException naming the address when the port cannot be bound
+     */
+    public static RpcServer start(ProtocolConfig config, ServerDispatcher dispatcher, Authenticator authenticator) {
+        return new RpcServer(config, dispatcher, authenticator);
+    }
+
+    /** Whether this port speaks only TLS. */
+    public boolean requiresTls() {
+        return tls != null;
     }
 
     /** The bound port (the real one when the config asked for 0). */

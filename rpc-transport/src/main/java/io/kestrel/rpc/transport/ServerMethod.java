@@ -1,5 +1,8 @@
 package io.kestrel.rpc.transport;
 
+import io.kestrel.rpc.api.PermissionDeniedException;
+import io.kestrel.rpc.api.UnauthenticatedException;
+import io.kestrel.rpc.api.security.CallerIdentity;
 import io.kestrel.rpc.api.serialization.Serializer;
 
 /**
@@ -29,4 +32,16 @@ public interface ServerMethod {
      * {@link RefusedException} for an answer with another status.
      */
     Object invoke(Object[] arguments, IncomingCall call) throws Throwable;
+
+    /**
+     * Refuses a caller this method's service does not admit. Called on the I/O thread for every
+     * call, before its arguments are decoded; must be cheap. The default admits everyone.
+     *
+     * @param caller the connection's verified identity, or null for an anonymous caller
+     * @param anonymousBecause why the caller is anonymous, for the message
+     * @throws UnauthenticatedException when the service admits only known callers and this one is anonymous
+     * @throws PermissionDeniedException when the caller is known and not admitted
+     */
+    default void checkCaller(CallerIdentity caller, String anonymousBecause) {
+    }
 }

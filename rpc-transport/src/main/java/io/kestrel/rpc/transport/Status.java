@@ -3,17 +3,19 @@ package io.kestrel.rpc.transport;
 import io.kestrel.rpc.api.BadRequestException;
 import io.kestrel.rpc.api.ConnectionUnavailableException;
 import io.kestrel.rpc.api.PayloadTooLargeException;
+import io.kestrel.rpc.api.PermissionDeniedException;
 import io.kestrel.rpc.api.RpcException;
 import io.kestrel.rpc.api.RpcTimeoutException;
 import io.kestrel.rpc.api.SerializationException;
 import io.kestrel.rpc.api.ServerBusyException;
 import io.kestrel.rpc.api.ServiceNotFoundException;
 import io.kestrel.rpc.api.TransportException;
+import io.kestrel.rpc.api.UnauthenticatedException;
 import java.util.function.Function;
 
 /**
  * The status byte of a response frame. Each status owns its wire code (Apache Dubbo's numbering
- * where Dubbo has the code; {@link #PAYLOAD_TOO_LARGE} and {@link #GOING_AWAY} are ours), what it
+ * where Dubbo has the code; {@link #PAYLOAD_TOO_LARGE}, {@link #GOING_AWAY}, the caller statuses and TLS events are ours), what it
  * means for failover, and the exception the consumer raises for it. The provider picks a status for
  * a failure with {@link #ofRequestFailure}; the consumer turns a status back into an exception with
  * {@link #toException}; the cluster asks {@link #retryOf} whether a failed call may be sent again.
@@ -24,6 +26,13 @@ public enum Status {
     SERVER_TIMEOUT(31, Retry.IF_IDEMPOTENT, RpcTimeoutException.class, RpcTimeoutException::new),
     /** The request could not be decoded or is not allowed: a bad frame body, argument or class. */
     BAD_REQUEST(40, Retry.NEVER, BadRequestException.class, BadRequestException::new),
+    /**
+     * The service admits only known callers and this connection proved no identity (no client
+     * certificate, no token, or a rejected token): the call did not run. Retrying elsewhere does not help.
+     */
+    UNAUTHENTICATED(41, Retry.NEVER, UnauthenticatedException.class, UnauthenticatedException::new),
+    /** The caller is known and not among the service's allowed principals or roles: the call did not run. */
+    PERMISSION_DENIED(42, Retry.NEVER, PermissionDeniedException.class, PermissionDeniedException::new),
     /** The provider ran the call but could not serialize its result. */
     BAD_RESPONSE(50, Retry.NEVER, SerializationException.class, SerializationException::new),
     /** The provider does not export this service or method: the call did not run. */
@@ -40,7 +49,17 @@ public enum Status {
      * On an event frame from the provider: it is shutting down, send nothing more on this connection.
      * The consumer answers with an event frame carrying the same status once it has stopped sending.
      */
-    GOING_AWAY(120, Retry.NEVER, null, null);
+    GOING_AWAY(120, Retry.NEVER, null, null),
+    /**
+     * On a one-way event frame from the consumer, once per connection right after the TLS handshake
+     * and before any call: the body is the consumer's token (UTF-8), for the provider's authenticator.
+     */
+    CREDENTIAL(121, Retry.NEVER, null, null),
+    /**
+     * On an event frame from a provider, sent in plaintext before it closes the connection: the
+     * consumer spoke plaintext to a TLS port, or TLS to a plaintext one. The body says which (UTF-8).
+     */
+    TLS_MISMATCH(122, Retry.NEVER, null, null);
 
     /** What failover may do with a call that failed this way. */
     public enum Retry {
@@ -115,6 +134,12 @@ public enum Status {
         }
         if (failure instanceof ServerBusyException) {
             return SERVER_BUSY;
+        }
+        if (failure instanceof UnauthenticatedException) {
+            return UNAUTHENTICATED;
+        }
+        if (failure instanceof PermissionDeniedException) {
+            return PERMISSION_DENIED;
         }
         return BAD_REQUEST;
     }

@@ -23,9 +23,13 @@ import org.junit.jupiter.api.Test;
 class StatusTest {
     @Test
     void codesAreTheWireContract() {
-        Map<Status, Integer> codes = Map.of(Status.OK, 20, Status.SERVER_TIMEOUT, 31, Status.BAD_REQUEST, 40,
-                Status.BAD_RESPONSE, 50, Status.SERVICE_NOT_FOUND, 60, Status.SERVICE_ERROR, 70, Status.SERVER_ERROR, 80,
-                Status.SERVER_BUSY, 100, Status.PAYLOAD_TOO_LARGE, 110, Status.GOING_AWAY, 120);
+        Map<Status, Integer> codes = Map.ofEntries(Map.entry(Status.OK, 20), Map.entry(Status.SERVER_TIMEOUT, 31),
+                Map.entry(Status.BAD_REQUEST, 40), Map.entry(Status.UNAUTHENTICATED, 41),
+                Map.entry(Status.PERMISSION_DENIED, 42), Map.entry(Status.BAD_RESPONSE, 50),
+                Map.entry(Status.SERVICE_NOT_FOUND, 60), Map.entry(Status.SERVICE_ERROR, 70),
+                Map.entry(Status.SERVER_ERROR, 80), Map.entry(Status.SERVER_BUSY, 100),
+                Map.entry(Status.PAYLOAD_TOO_LARGE, 110), Map.entry(Status.GOING_AWAY, 120),
+                Map.entry(Status.CREDENTIAL, 121), Map.entry(Status.TLS_MISMATCH, 122));
         assertEquals(Status.values().length, codes.size(), "every status has its code pinned here");
         codes.forEach((status, code) -> {
             assertEquals(code.byteValue(), status.code());
@@ -43,6 +47,10 @@ class StatusTest {
         assertInstanceOf(RpcTimeoutException.class, Status.toException(Status.SERVER_TIMEOUT.code(), "m"));
         assertInstanceOf(PayloadTooLargeException.class, Status.toException(Status.PAYLOAD_TOO_LARGE.code(), "m"));
         assertInstanceOf(SerializationException.class, Status.toException(Status.BAD_RESPONSE.code(), "m"));
+        assertInstanceOf(io.kestrel.rpc.api.UnauthenticatedException.class,
+                Status.toException(Status.UNAUTHENTICATED.code(), "m"));
+        assertInstanceOf(io.kestrel.rpc.api.PermissionDeniedException.class,
+                Status.toException(Status.PERMISSION_DENIED.code(), "m"));
         RpcException unknown = Status.toException((byte) 99, "odd");
         assertEquals(RpcException.class, unknown.getClass());
         assertEquals("provider answered UNKNOWN(99): odd", unknown.getMessage());

@@ -4,6 +4,7 @@ import io.kestrel.rpc.api.config.ProtocolConfig;
 import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.api.config.ServerLimits;
 import io.kestrel.rpc.api.config.ServiceConfig;
+import io.kestrel.rpc.api.config.TlsConfig;
 import io.kestrel.rpc.core.RpcRuntime;
 import io.kestrel.rpc.demo.DemoOptimizer;
 import java.time.Duration;
@@ -29,13 +30,20 @@ public final class DirectRpc {
     /** {@link #provider(SerializationVariant, int, ServiceConfig[])} with these limits on its protocol. */
     public static RpcRuntime provider(SerializationVariant variant, int serverThreads, ServerLimits limits,
             ServiceConfig<?>... services) {
+        return provider(variant, serverThreads, limits, null, services);
+    }
+
+    /** As above, over TLS when {@code tls} is not null. */
+    public static RpcRuntime provider(SerializationVariant variant, int serverThreads, ServerLimits limits,
+            TlsConfig tls, ServiceConfig<?>... services) {
         ProtocolConfig.Builder protocol = ProtocolConfig.builder()
                 .host("127.0.0.1")
                 .port(0)
                 .serialization(variant.serialization())
                 .compatible(variant.compatible())
                 .optimizer(DemoOptimizer.class)
-                .limits(limits);
+                .limits(limits)
+                .tls(tls);
         if (serverThreads >= 0) {
             protocol.threads(serverThreads);
         }
@@ -54,7 +62,14 @@ public final class DirectRpc {
     /** A reference to the provider at {@code url} ("host:port"), with the given timeout and no retries. */
     public static <T> ReferenceConfig<T> reference(Class<T> type, String url, SerializationVariant variant,
             Duration timeout) {
+        return reference(type, url, variant, timeout, null);
+    }
+
+    /** As above, over TLS when {@code tls} is not null. */
+    public static <T> ReferenceConfig<T> reference(Class<T> type, String url, SerializationVariant variant,
+            Duration timeout, TlsConfig tls) {
         return ReferenceConfig.builder(type)
+                .tls(tls)
                 .url(url)
                 .serialization(variant.serialization())
                 .compatible(variant.compatible())

@@ -39,6 +39,22 @@ final class Checks {
         return value.trim();
     }
 
+    /** Largest token, in UTF-8 bytes: the provider refuses longer ones unread. */
+    static final int MAX_TOKEN_BYTES = 16 * 1024;
+
+    /** A token, trimmed; null when null or blank. */
+    static String token(String setting, String token) {
+        if (token == null || token.isBlank()) {
+            return null;
+        }
+        int bytes = token.trim().getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        if (bytes > MAX_TOKEN_BYTES) {
+            throw new IllegalArgumentException(setting + " is " + bytes + " bytes; at most " + MAX_TOKEN_BYTES
+                    + " are sent");
+        }
+        return token.trim();
+    }
+
     static String orEmpty(String value) {
         return value == null ? "" : value.trim();
     }

@@ -18,6 +18,8 @@ public final class ClientConfig {
     private final Duration connectTimeout;
     private final Duration heartbeatInterval;
     private final int heartbeatMisses;
+    private final TlsConfig tls;
+    private final String token;
 
     private ClientConfig(Builder b) {
         this.ioThreads = b.ioThreads;
@@ -26,6 +28,8 @@ public final class ClientConfig {
         this.connectTimeout = b.connectTimeout;
         this.heartbeatInterval = b.heartbeatInterval;
         this.heartbeatMisses = b.heartbeatMisses;
+        this.tls = b.tls;
+        this.token = b.token;
     }
 
     public static Builder builder() {
@@ -68,6 +72,23 @@ public final class ClientConfig {
     }
 
     /**
+     * TLS for connections to providers ({@code tls-*} on a reference), or null for plaintext (the
+     * default). Providers that require TLS publish it; a consumer refers them only with TLS.
+     */
+    public TlsConfig tls() {
+        return tls;
+    }
+
+    /**
+     * The bearer token sent to each provider once per connection, right after the TLS handshake
+     * ({@code token}), checked by the provider's authenticator; null for none. Send tokens over TLS
+     * only: on a plaintext connection anyone on the path can read them.
+     */
+    public String token() {
+        return token;
+    }
+
+    /**
      * These settings with the connection settings {@code reference} sets itself in their place.
      *
      * @see ReferenceConfig#maxPendingCalls()
@@ -89,6 +110,12 @@ public final class ClientConfig {
         if (reference.heartbeatMisses() != null) {
             b.heartbeatMisses(reference.heartbeatMisses());
         }
+        if (reference.tls() != null) {
+            b.tls(reference.tls());
+        }
+        if (reference.token() != null) {
+            b.token(reference.token());
+        }
         return b.build();
     }
 
@@ -101,6 +128,8 @@ public final class ClientConfig {
         b.connectTimeout = connectTimeout;
         b.heartbeatInterval = heartbeatInterval;
         b.heartbeatMisses = heartbeatMisses;
+        b.tls = tls;
+        b.token = token;
         return b;
     }
 
@@ -108,19 +137,22 @@ public final class ClientConfig {
     public boolean equals(Object o) {
         return o instanceof ClientConfig c && ioThreads == c.ioThreads && maxPendingCalls == c.maxPendingCalls
                 && payloadBytes == c.payloadBytes && connectTimeout.equals(c.connectTimeout)
-                && heartbeatInterval.equals(c.heartbeatInterval) && heartbeatMisses == c.heartbeatMisses;
+                && heartbeatInterval.equals(c.heartbeatInterval) && heartbeatMisses == c.heartbeatMisses
+                && Objects.equals(tls, c.tls) && Objects.equals(token, c.token);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(ioThreads, maxPendingCalls, payloadBytes, connectTimeout, heartbeatInterval, heartbeatMisses);
+        return Objects.hash(ioThreads, maxPendingCalls, payloadBytes, connectTimeout, heartbeatInterval, heartbeatMisses,
+                tls, token);
     }
 
     @Override
     public String toString() {
         return "ClientConfig{io-threads=" + ioThreads + ", max-pending=" + maxPendingCalls + ", payload=" + payloadBytes
                 + ", connect-timeout=" + connectTimeout.toMillis() + "ms, heartbeat=" + heartbeatInterval.toMillis()
-                + "ms, heartbeat-misses=" + heartbeatMisses + "}";
+                + "ms, heartbeat-misses=" + heartbeatMisses + (tls != null ? ", " + tls : "")
+                + (token != null ? ", token=(set)" : "") + "}";
     }
 
     public static final class Builder {
@@ -130,8 +162,22 @@ public final class ClientConfig {
         private Duration connectTimeout = Duration.ofSeconds(3);
         private Duration heartbeatInterval = Duration.ofSeconds(10);
         private int heartbeatMisses = 3;
+        private TlsConfig tls;
+        private String token;
 
         private Builder() {
+        }
+
+        /** See {@link ClientConfig#tls()}; null for plaintext. */
+        public Builder tls(TlsConfig tls) {
+            this.tls = tls;
+            return this;
+        }
+
+        /** See {@link ClientConfig#token()}; null or empty for none. */
+        public Builder token(String token) {
+            this.token = Checks.token("client token", token);
+            return this;
         }
 
         public Builder ioThreads(int threads) {

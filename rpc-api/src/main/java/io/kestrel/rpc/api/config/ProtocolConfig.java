@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.Objects;
 import java.util.Set;
+import io.kestrel.rpc.api.security.Authenticator;
 
 /**
  * How a provider listens and how frames are encoded: port, serialization, threads, limits.
@@ -30,6 +31,9 @@ public final class ProtocolConfig {
     private final int heartbeatMisses;
     private final Duration shutdownTimeout;
     private final ServerLimits limits;
+    private final TlsConfig tls;
+    private final String authenticatorName;
+    private final Authenticator authenticator;
 
     private ProtocolConfig(Builder b) {
         this.host = b.host;
@@ -48,6 +52,9 @@ public final class ProtocolConfig {
         this.heartbeatMisses = b.heartbeatMisses;
         this.shutdownTimeout = b.shutdownTimeout;
         this.limits = b.limits;
+        this.tls = b.tls;
+        this.authenticatorName = b.authenticatorName;
+        this.authenticator = b.authenticator;
     }
 
     public static Builder builder() {
@@ -156,11 +163,34 @@ public final class ProtocolConfig {
         return limits;
     }
 
+    /**
+     * TLS on this port ({@code tls-*} attributes), or null for plaintext (the default). With TLS the
+     * port speaks only TLS; its registry records say so ({@code tls=true}).
+     */
+    public TlsConfig tls() {
+        return tls;
+    }
+
+    /**
+     * Name of the {@link Authenticator} that checks consumers' tokens ({@code authenticator}), found
+     * with {@link java.util.ServiceLoader}; null when none is named.
+     */
+    public String authenticatorName() {
+        return authenticatorName;
+    }
+
+    /** The {@link Authenticator} instance given programmatically, or null. */
+    public Authenticator authenticator() {
+        return authenticator;
+    }
+
     @Override
     public String toString() {
         return "ProtocolConfig{" + host + ":" + port + ", serialization=" + serialization
                 + (optimizer != null ? ", optimizer=" + optimizer.getName() : "") + ", threads=" + (virtualThreads ? "virtual" : threads)
-                + ", queues=" + queueCapacity + ", payload=" + payloadBytes + (compatible ? ", compatible" : "") + "}";
+                + ", queues=" + queueCapacity + ", payload=" + payloadBytes + (compatible ? ", compatible" : "")
+                + (tls != null ? ", " + tls : "") + (authenticatorName != null ? ", authenticator=" + authenticatorName
+                : authenticator != null ? ", authenticator=" + authenticator.name() : "") + "}";
     }
 
     public static final class Builder {
@@ -180,8 +210,31 @@ public final class ProtocolConfig {
         private int heartbeatMisses = 3;
         private Duration shutdownTimeout = Duration.ofSeconds(10);
         private ServerLimits limits = ServerLimits.defaults();
+        private TlsConfig tls;
+        private String authenticatorName;
+        private Authenticator authenticator;
 
         private Builder() {
+        }
+
+        /** TLS on this port; null for plaintext. See {@link ProtocolConfig#tls()}. */
+        public Builder tls(TlsConfig tls) {
+            this.tls = tls;
+            return this;
+        }
+
+        /** The authenticator by its name ({@code authenticator}); see {@link ProtocolConfig#authenticatorName()}. */
+        public Builder authenticator(String name) {
+            this.authenticatorName = Checks.nonBlank("protocol authenticator", name);
+            this.authenticator = null;
+            return this;
+        }
+
+        /** The authenticator as an instance. */
+        public Builder authenticator(Authenticator authenticator) {
+            this.authenticator = Objects.requireNonNull(authenticator, "protocol authenticator");
+            this.authenticatorName = null;
+            return this;
         }
 
         public Builder host(String host) {

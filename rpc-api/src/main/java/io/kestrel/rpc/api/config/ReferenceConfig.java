@@ -40,6 +40,8 @@ public final class ReferenceConfig<T> {
     private final Duration connectTimeout;
     private final Duration heartbeatInterval;
     private final Integer heartbeatMisses;
+    private final TlsConfig tls;
+    private final String token;
     private final Set<String> allowedPackages;
     private final List<ClientInterceptor> interceptors;
     private final int actives;
@@ -64,6 +66,8 @@ public final class ReferenceConfig<T> {
         this.connectTimeout = b.connectTimeout;
         this.heartbeatInterval = b.heartbeatInterval;
         this.heartbeatMisses = b.heartbeatMisses;
+        this.tls = b.tls;
+        this.token = b.token;
         this.allowedPackages = Set.copyOf(b.allowedPackages);
         this.interceptors = List.copyOf(b.interceptors);
         this.actives = b.actives;
@@ -193,6 +197,19 @@ public final class ReferenceConfig<T> {
         return heartbeatMisses;
     }
 
+    /**
+     * TLS to the providers ({@code tls-*}), or null: the runtime's {@link ClientConfig#tls()}.
+     * Connections are shared, so references to the same provider must agree on it.
+     */
+    public TlsConfig tls() {
+        return tls;
+    }
+
+    /** The token sent once per connection ({@code token}), or null: the runtime's {@link ClientConfig#token()}. */
+    public String token() {
+        return token;
+    }
+
     /** Packages or classes allowed for deserialization besides the defaults. */
     public Set<String> allowedPackages() {
         return allowedPackages;
@@ -251,6 +268,8 @@ public final class ReferenceConfig<T> {
         private Duration connectTimeout;
         private Duration heartbeatInterval;
         private Integer heartbeatMisses;
+        private TlsConfig tls;
+        private String token;
         private final Set<String> allowedPackages = new LinkedHashSet<>();
         private final List<ClientInterceptor> interceptors = new ArrayList<>();
         private int actives;
@@ -349,6 +368,18 @@ public final class ReferenceConfig<T> {
 
         public Builder<T> heartbeatMisses(int misses) {
             this.heartbeatMisses = Checks.atLeast("reference heartbeat misses", misses, 1);
+            return this;
+        }
+
+        /** See {@link ReferenceConfig#tls()}. */
+        public Builder<T> tls(TlsConfig tls) {
+            this.tls = tls;
+            return this;
+        }
+
+        /** See {@link ReferenceConfig#token()}; null or empty: the runtime's. */
+        public Builder<T> token(String token) {
+            this.token = Checks.token("reference token", token);
             return this;
         }
 

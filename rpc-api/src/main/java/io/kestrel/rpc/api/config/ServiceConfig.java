@@ -28,6 +28,8 @@ public final class ServiceConfig<T> {
     private final Set<String> serializations;
     private final List<ServerInterceptor> interceptors;
     private final int executes;
+    private final Set<String> allowedPrincipals;
+    private final Set<String> allowedRoles;
 
     private ServiceConfig(Builder<T> b) {
         this.interfaceClass = b.interfaceClass;
@@ -40,6 +42,8 @@ public final class ServiceConfig<T> {
         this.warmup = b.warmup;
         this.interceptors = List.copyOf(b.interceptors);
         this.executes = b.executes;
+        this.allowedPrincipals = Set.copyOf(b.allowedPrincipals);
+        this.allowedRoles = Set.copyOf(b.allowedRoles);
     }
 
     public static <T> Builder<T> builder(Class<T> interfaceClass, T ref) {
@@ -121,11 +125,35 @@ public final class ServiceConfig<T> {
         return executes;
     }
 
+    /**
+     * Callers allowed to call this service ({@code allowed-principals}): a caller's name, its client
+     * certificate's subject or one of the certificate's alternative names; {@code "*"} admits any
+     * authenticated caller. With {@link #allowedRoles()}, a caller needs to match either list. Both
+     * empty (the default): every caller, anonymous ones too. When either is set, an anonymous caller
+     * gets {@link io.kestrel.rpc.api.UnauthenticatedException} and a caller matching neither
+     * {@link io.kestrel.rpc.api.PermissionDeniedException}, before its arguments are decoded.
+     */
+    public Set<String> allowedPrincipals() {
+        return allowedPrincipals;
+    }
+
+    /** Roles allowed to call this service ({@code allowed-roles}); see {@link #allowedPrincipals()}. */
+    public Set<String> allowedRoles() {
+        return allowedRoles;
+    }
+
+    /** Whether only some callers may call this service (see {@link #allowedPrincipals()}). */
+    public boolean restrictsCallers() {
+        return !allowedPrincipals.isEmpty() || !allowedRoles.isEmpty();
+    }
+
     @Override
     public String toString() {
         return "ServiceConfig{" + key() + ", ref=" + ref.getClass().getName() + ", weight=" + weight
                 + (timeout != null ? ", timeout=" + timeout.toMillis() + "ms" : "")
-                + (warmup != null ? ", warmup=" + warmup.toMillis() + "ms" : "") + "}";
+                + (warmup != null ? ", warmup=" + warmup.toMillis() + "ms" : "")
+                + (allowedPrincipals.isEmpty() ? "" : ", allowed-principals=" + allowedPrincipals)
+                + (allowedRoles.isEmpty() ? "" : ", allowed-roles=" + allowedRoles) + "}";
     }
 
     public static final class Builder<T> {
@@ -139,6 +167,8 @@ public final class ServiceConfig<T> {
         private final Set<String> serializations = new LinkedHashSet<>();
         private final List<ServerInterceptor> interceptors = new ArrayList<>();
         private int executes;
+        private final Set<String> allowedPrincipals = new LinkedHashSet<>();
+        private final Set<String> allowedRoles = new LinkedHashSet<>();
 
         private Builder(Class<T> interfaceClass, T ref) {
             Objects.requireNonNull(interfaceClass, "service interface");
@@ -196,6 +226,18 @@ public final class ServiceConfig<T> {
         /** See {@link ServiceConfig#executes()}; 0 for no limit. */
         public Builder<T> executes(int executes) {
             this.executes = Checks.atLeast("service executes", executes, 0);
+            return this;
+        }
+
+        /** Admits this principal; see {@link ServiceConfig#allowedPrincipals()}. */
+        public Builder<T> allowPrincipal(String principal) {
+            this.allowedPrincipals.add(Checks.nonBlank("service allowed-principals entry", principal));
+            return this;
+        }
+
+        /** Admits callers with this role; see {@link ServiceConfig#allowedRoles()}. */
+        public Builder<T> allowRole(String role) {
+            this.allowedRoles.add(Checks.nonBlank("service allowed-roles entry", role));
             return this;
         }
 

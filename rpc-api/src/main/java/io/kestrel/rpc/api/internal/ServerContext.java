@@ -1,6 +1,7 @@
 package io.kestrel.rpc.api.internal;
 
 import io.kestrel.rpc.api.RpcContext;
+import io.kestrel.rpc.api.security.CallerIdentity;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -15,7 +16,7 @@ public final class ServerContext {
     /** What {@link RpcContext} lets the framework do with its per-thread state. */
     public interface Access {
         Object enter(Map<String, String> attachments, String remoteAddress, long deadlineNanos,
-                Supplier<Map<String, String>> responseAttachments);
+                Supplier<Map<String, String>> responseAttachments, CallerIdentity caller);
 
         void restore(Object previous);
     }
@@ -39,16 +40,23 @@ public final class ServerContext {
      *
      * @param deadlineNanos on {@link System#nanoTime()}'s clock; 0 for none
      * @param responseAttachments the map the call's answer will carry (modifiable), created on first use
+     * @param caller the caller's verified identity; null for an anonymous caller
      * @return what to pass to {@link #restore} when the call is done
      */
     public static Object enter(Map<String, String> attachments, String remoteAddress, long deadlineNanos,
-            Supplier<Map<String, String>> responseAttachments) {
+            Supplier<Map<String, String>> responseAttachments, CallerIdentity caller) {
         Access a = access;
         if (a == null) {
             RpcContext.current(); // initialises RpcContext, which installs its access
             a = access;
         }
-        return a.enter(attachments, remoteAddress, deadlineNanos, responseAttachments);
+        return a.enter(attachments, remoteAddress, deadlineNanos, responseAttachments, caller);
+    }
+
+    /** As {@link #enter(Map, String, long, Supplier, CallerIdentity)} for an anonymous caller. */
+    public static Object enter(Map<String, String> attachments, String remoteAddress, long deadlineNanos,
+            Supplier<Map<String, String>> responseAttachments) {
+        return enter(attachments, remoteAddress, deadlineNanos, responseAttachments, null);
     }
 
     /** Puts back the context {@link #enter} replaced. */

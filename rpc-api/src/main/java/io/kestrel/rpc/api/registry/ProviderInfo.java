@@ -73,6 +73,18 @@ public final class ProviderInfo {
      */
     public static final String COMPATIBLE = "compatible";
 
+    /**
+     * Attribute: "true" when the provider's port speaks only TLS. A consumer without TLS refuses to
+     * refer a service whose every provider requires it (and a TLS consumer one whose every provider
+     * is plaintext), saying so, instead of connecting in vain.
+     */
+    public static final String TLS = "tls";
+
+    /** Whether the record says the provider's port requires TLS (attribute {@link #TLS}). */
+    public boolean requiresTls() {
+        return "true".equals(attributes.get(TLS));
+    }
+
     /** A provider that publishes no timeout. */
     public ProviderInfo(String host, int port, ServiceKey service, List<Byte> serializationIds, int weight,
             List<String> methods) {

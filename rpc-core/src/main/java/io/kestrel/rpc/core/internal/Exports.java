@@ -5,6 +5,8 @@ import io.kestrel.rpc.api.config.ApplicationConfig;
 import io.kestrel.rpc.api.config.ProtocolConfig;
 import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.api.registry.ProviderInfo;
+import io.kestrel.rpc.api.security.Authenticator;
+import io.kestrel.rpc.api.spi.ExtensionPoint;
 import io.kestrel.rpc.api.registry.Registry;
 import io.kestrel.rpc.api.serialization.Serializations;
 import io.kestrel.rpc.core.ServiceView;
@@ -27,6 +29,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class Exports {
     private static final Logger log = LoggerFactory.getLogger(Exports.class);
+    private static final ExtensionPoint<Authenticator> AUTHENTICATORS = ExtensionPoint.of(Authenticator.class,
+            "authenticator", Authenticator::name, "Check the protocol's authenticator setting, and that the jar with"
+                    + " the authenticator (listed in META-INF/services/" + Authenticator.class.getName()
+                    + ") is a dependency.");
 
     private final ProtocolConfig protocol;
     private final SerializerCache serializers;
@@ -84,7 +90,7 @@ public final class Exports {
             Serializations.installed().byName(protocol.serialization()); // fail early on a bad name
             dispatcher = new ProviderDispatcher(serializers, protocol.optimizer(), protocol.compatible(),
                     protocol.serialization(), protocol.limits().discloseServices());
-            server = RpcServer.start(protocol, dispatcher);
+            server = RpcServer.start(protocol, dispatcher, authenticator());
         }
         List<Byte> accepted = dispatcher.add(config, interceptors.forService(config));
         ServiceFacts facts = ServiceFacts.of(accepted, preferredSerialization(config), protocol.compatible(),
@@ -96,6 +102,16 @@ public final class Exports {
                 .withAttributes(identity).withAttributes(facts.recordAttributes());
         if (config.warmup().isPresent()) {
             info = info.withAttributes(warmupAttributes(info, config.warmup().get().toMillis()));
+        }
+        if (server.requiresTls()) {
+            info = info.withAttributes(Map.of(ProviderInfo.TLS, "true")); // plaintext consumers refuse it at refer
+        }
+        if (config.restrictsCallers() && protocol.tls() == null && protocol.authenticatorName() == null
+                && protocol.authenticator() == null) {
+            log.warn("Service {} admits only {}{}, but the protocol has neither TLS client certificates nor an"
+                    + " authenticator: every caller is anonymous and refused. Set tls-client-auth or authenticator"
+                    + " on the protocol", config.key(), config.allowedPrincipals(), config.allowedRoles().isEmpty()
+                    ? "" : " and roles " + config.allowedRoles());
         }
         Registry r = registry.get();
         if (r != null) {
@@ -146,6 +162,14 @@ public final class Exports {
 
     private static String serializationName(byte id) {
         return Serializations.installed().byId(id).name();
+    }
+
+    /** The protocol's authenticator: its instance, or the one named, found with ServiceLoader; null for none. */
+    private Authenticator authenticator() {
+        if (protocol.authenticator() != null) {
+            return protocol.authenticator();
+        }
+        return protocol.authenticatorName() == null ? null : AUTHENTICATORS.installed().get(protocol.authenticatorName());
     }
 
     private String advertisedHost() {

@@ -7,6 +7,7 @@ import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.api.interceptor.ServerInterceptor;
 import io.kestrel.rpc.api.internal.NearestName;
 import io.kestrel.rpc.api.internal.ServerContext;
+import io.kestrel.rpc.api.security.CallerIdentity;
 import io.kestrel.rpc.api.serialization.Serialization;
 import io.kestrel.rpc.api.serialization.SerializationOptimizer;
 import io.kestrel.rpc.api.serialization.Serializations;
@@ -76,10 +77,11 @@ public final class ProviderDispatcher implements ServerDispatcher {
             }
         }
         List<String> descriptors = new ArrayList<>();
+        ServiceAccess access = ServiceAccess.of(config);
         for (Method m : RemoteMethods.of(config.interfaceClass())) {
             String d = MethodRef.descriptor(key, m);
             methods.put(d, new ExportedMethod(key, config.ref(), m, accepted,
-                    interceptors.isEmpty() ? null : interceptors.toArray(new ServerInterceptor[0])));
+                    interceptors.isEmpty() ? null : interceptors.toArray(new ServerInterceptor[0]), access));
             descriptors.add(d);
         }
         services.put(key, descriptors);
@@ -166,12 +168,14 @@ public final class ProviderDispatcher implements ServerDispatcher {
         private final Class<?>[] parameterTypes;
         private final Set<Byte> accepted;
         private final ServerInterceptor[] interceptors; // null: none
+        private final ServiceAccess access;
 
         ExportedMethod(ServiceKey service, Object target, Method method, Set<Byte> accepted,
-                ServerInterceptor[] interceptors) {
+                ServerInterceptor[] interceptors, ServiceAccess access) {
             this.service = service;
             this.displayName = service + "#" + method.getName();
             this.interceptors = interceptors;
+            this.access = access;
             this.target = target;
             this.method = method;
             this.parameterTypes = method.getParameterTypes();
@@ -208,9 +212,14 @@ public final class ProviderDispatcher implements ServerDispatcher {
         }
 
         @Override
+        public void checkCaller(CallerIdentity caller, String anonymousBecause) {
+            access.check(caller, anonymousBecause);
+        }
+
+        @Override
         public Object invoke(Object[] arguments, IncomingCall call) throws Throwable {
             Object previous = ServerContext.enter(call.attachments(), call.remoteAddress(), call.deadlineNanos(),
-                    call.responseAttachmentsSupplier());
+                    call.responseAttachmentsSupplier(), call.caller());
             try {
                 if (interceptors != null) {
                     return new ServerInvocation(service, method, target, interceptors, arguments, call).run();

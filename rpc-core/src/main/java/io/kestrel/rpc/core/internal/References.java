@@ -1,6 +1,7 @@
 package io.kestrel.rpc.core.internal;
 
 import io.kestrel.rpc.api.NoProviderException;
+import io.kestrel.rpc.api.TransportException;
 import io.kestrel.rpc.api.cluster.LoadBalance;
 import io.kestrel.rpc.api.config.ApplicationConfig;
 import io.kestrel.rpc.api.config.ClientConfig;
@@ -22,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -87,10 +89,24 @@ public final class References {
         Agreement agreement = new Agreement(config, protocol, serializers);
         LoadBalance loadBalance = LoadBalances.byName(config.loadBalance());
         ClientTransport transport = transport();
+        if (options.tls() != null) {
+            transport.tls(options.tls()); // reads and checks the PEM files now: errors name the file
+        }
+        if (options.token() != null && options.tls() == null) {
+            log.warn("Reference {} sends a token over plaintext connections: anyone on the network path can read it."
+                    + " Configure TLS (tls-trust) for it", config.key());
+        }
         Directory directory = directory(config, transport, options, agreement);
         if (directory.conflict() != null) {
             directory.close();
             throw directory.conflict();
+        }
+        // direct mode has no records to go by: there the connection attempt itself tells
+        String tlsMismatch = config.url() != null ? null
+                : TlsMismatch.describe(config.key(), directory.seen(), options.tls() != null);
+        if (tlsMismatch != null) {
+            directory.close();
+            throw new TransportException(tlsMismatch);
         }
         directories.add(directory);
         ClusterInvoker cluster = new ClusterInvoker(config, directory, loadBalance, agreement);
@@ -99,10 +115,14 @@ public final class References {
                 .noneMatch(e -> e.connection().isConnected() && e.terms().usable())) {
             boolean leftOut = directory.endpoints().stream().anyMatch(e -> !e.terms().usable());
             String providers = directory.explainProviders();
+            String errors = directory.endpoints().stream().filter(e -> !e.connection().isConnected())
+                    .map(e -> e.provider().address() + ": " + e.connection().lastError())
+                    .collect(Collectors.joining("; "));
             directory.close();
             directories.remove(directory);
             throw new NoProviderException("No provider available for " + config.key() + " at startup (from "
-                    + directory.source() + "; providers seen: " + providers + directory.otherVersions() + "; "
+                    + directory.source() + "; providers seen: " + providers
+                    + (errors.isEmpty() ? "" : "; not reachable: " + errors) + directory.otherVersions() + "; "
                     + agreement.describe() + "). " + (leftOut ? "Fix what the providers left out name, or set"
                     : "Start a provider first, check the interface/version/group, or set")
                     + " check=\"false\" on the reference to start anyway");

@@ -9,6 +9,9 @@ import io.kestrel.rpc.api.config.ServerLimits;
 import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.api.interceptor.ClientInterceptor;
 import io.kestrel.rpc.api.interceptor.ServerInterceptor;
+import io.kestrel.rpc.api.config.TlsConfig;
+import java.nio.file.Path;
+import java.time.Duration;
 import io.kestrel.rpc.api.serialization.SerializationOptimizer;
 import io.kestrel.rpc.api.serialization.Serializations;
 import io.kestrel.rpc.core.cluster.loadbalance.LoadBalances;
@@ -26,7 +29,8 @@ public final class ConfigBinder {
     /** Attributes of {@code <rpc:protocol>} (and properties {@code rpc.protocol.*}). */
     public static final List<String> PROTOCOL_ATTRIBUTES = List.of("name", "host", "advertised-host", "port",
             "serialization", "optimizer", "threads", "queues", "iothreads", "payload", "allowed-packages",
-            "compatible", "heartbeat", "shutdown-timeout");
+            "compatible", "heartbeat", "shutdown-timeout", "authenticator", "tls-cert", "tls-key", "tls-trust",
+            "tls-client-auth", "tls-protocols", "tls-ciphers", "tls-handshake-timeout", "tls-reload", "tls-engine");
     /** The hostile-load limits of {@code <rpc:protocol>} (and properties {@code rpc.protocol.*}). */
     public static final List<String> PROTOCOL_LIMITS = List.of("max-connections", "max-connections-per-host",
             "calls-per-connection", "memory-budget", "frame-timeout", "write-stall-timeout", "write-buffer",
@@ -36,7 +40,11 @@ public final class ConfigBinder {
             "connection-timeout");
     /** Attributes of {@code <rpc:reference>} that may have defaults in {@code rpc.reference.*}. */
     public static final List<String> REFERENCE_DEFAULTS = List.of("timeout", "retries", "loadbalance", "cluster",
-            "check", "connect-timeout", "actives", "propagate-deadline");
+            "check", "connect-timeout", "actives", "propagate-deadline", "token", "tls-cert", "tls-key", "tls-trust",
+            "tls-protocols", "tls-ciphers", "tls-handshake-timeout", "tls-reload", "tls-verify-hostname", "tls-engine");
+    /** TLS attributes of {@code <rpc:protocol>} and {@code <rpc:reference>}; any of them set turns TLS on. */
+    static final List<String> TLS_ATTRIBUTES = List.of("tls-cert", "tls-key", "tls-trust", "tls-client-auth",
+            "tls-protocols", "tls-ciphers", "tls-handshake-timeout", "tls-reload", "tls-verify-hostname", "tls-engine");
     /** The only protocol name this framework implements. */
     public static final String PROTOCOL_NAME = "kestrel";
 
@@ -96,6 +104,8 @@ public final class ConfigBinder {
         src.ifSet("write-buffer", v -> limits.writeBufferBytes(ConfigSource.integer(v)));
         src.ifSet("disclose-services", v -> limits.discloseServices(ConfigSource.bool(v)));
         b.limits(limits.build());
+        src.ifSet("authenticator", b::authenticator);
+        b.tls(tls(src, null, true));
         return b.build();
     }
 
@@ -132,6 +142,8 @@ public final class ConfigBinder {
         }
         src.ifSet("executes", v -> b.executes(ConfigSource.integer(v)));
         src.ifSet("interceptors", v -> instances(v, ServerInterceptor.class, loaderOf(iface)).forEach(b::interceptor));
+        src.ifSet("allowed-principals", v -> split(v).forEach(b::allowPrincipal));
+        src.ifSet("allowed-roles", v -> split(v).forEach(b::allowRole));
         return b.build();
     }
 
@@ -160,6 +172,7 @@ public final class ConfigBinder {
         src.ifSet("compatible", v -> b.compatible(ConfigSource.bool(v)));
         src.ifSet("idempotent", v -> b.idempotent(ConfigSource.bool(v)));
         src.ifSet("interceptors", v -> instances(v, ClientInterceptor.class, loader).forEach(b::interceptor));
+        b.tls(tls(src, defaults, false));
         src.ifSet("async", v -> {
             if (ConfigSource.bool(v) && !hasAsyncMethod(iface)) {
                 throw new IllegalArgumentException(iface.getName() + " declares no method returning CompletableFuture"
@@ -182,6 +195,7 @@ public final class ConfigBinder {
         src.ifSet("connect-timeout", v -> b.connectTimeout(ConfigSource.duration(v)));
         src.ifSet("actives", v -> b.actives(ConfigSource.integer(v)));
         src.ifSet("propagate-deadline", v -> b.propagateDeadline(ConfigSource.bool(v)));
+        src.ifSet("token", b::token);
     }
 
     /**
@@ -205,6 +219,54 @@ public final class ConfigBinder {
     private static ClassLoader loaderOf(Class<?> iface) {
         ClassLoader tccl = Thread.currentThread().getContextClassLoader();
         return tccl != null ? tccl : iface.getClassLoader();
+    }
+
+    /**
+     * The {@code tls-*} attributes as a {@link TlsConfig}, or null when none is set (plaintext). Each
+     * attribute comes from {@code src}, else from {@code defaults} (may be null). File paths are only
+     * parsed here; the files are read and checked when the protocol starts or the reference is created.
+     */
+    static TlsConfig tls(ConfigSource src, ConfigSource defaults, boolean provider) {
+        java.util.function.Function<String, ConfigSource> from = name -> src.has(name) || defaults == null
+                || !defaults.has(name) ? src : defaults;
+        if (TLS_ATTRIBUTES.stream().noneMatch(n -> from.apply(n).has(n))) {
+            return null;
+        }
+        if (!provider && src.has("tls-client-auth")) {
+            throw src.error("tls-client-auth", src.get("tls-client-auth"), "is a provider setting; set it on"
+                    + " <rpc:protocol>", null);
+        }
+        TlsConfig.Builder b = TlsConfig.builder();
+        from.apply("tls-cert").ifSet("tls-cert", v -> b.certificateChain(Path.of(v)));
+        from.apply("tls-key").ifSet("tls-key", v -> b.privateKey(Path.of(v)));
+        from.apply("tls-trust").ifSet("tls-trust", v -> b.trustRoots(Path.of(v)));
+        from.apply("tls-client-auth").ifSet("tls-client-auth", v -> b.clientAuth(choice(v,
+                TlsConfig.ClientAuth.class)));
+        from.apply("tls-protocols").ifSet("tls-protocols", v -> b.protocols(split(v)));
+        from.apply("tls-ciphers").ifSet("tls-ciphers", v -> b.ciphers(split(v)));
+        from.apply("tls-handshake-timeout").ifSet("tls-handshake-timeout",
+                v -> b.handshakeTimeout(ConfigSource.duration(v)));
+        from.apply("tls-reload").ifSet("tls-reload", v -> b.reloadInterval(v.equals("0") ? Duration.ZERO
+                : ConfigSource.duration(v)));
+        from.apply("tls-verify-hostname").ifSet("tls-verify-hostname", v -> b.verifyHostname(ConfigSource.bool(v)));
+        from.apply("tls-engine").ifSet("tls-engine", v -> b.engine(choice(v, TlsConfig.Engine.class)));
+        ConfigSource keySource = from.apply("tls-cert");
+        try {
+            return b.build();
+        } catch (IllegalArgumentException e) {
+            throw keySource.error("tls-cert", keySource.get("tls-cert"), e.getMessage(), e);
+        }
+    }
+
+    /** An enum constant by its name, case-insensitively; the message lists the choices. */
+    private static <E extends Enum<E>> E choice(String value, Class<E> type) {
+        for (E e : type.getEnumConstants()) {
+            if (e.name().equalsIgnoreCase(value.trim())) {
+                return e;
+            }
+        }
+        throw new IllegalArgumentException("must be one of " + java.util.Arrays.stream(type.getEnumConstants())
+                .map(e -> e.name().toLowerCase(java.util.Locale.ROOT)).toList());
     }
 
     /** Whether the interface has a method whose calls the proxy makes asynchronously. */

@@ -6,6 +6,7 @@ import io.kestrel.rpc.api.RpcException;
 import io.kestrel.rpc.transport.MethodRef;
 import io.kestrel.rpc.transport.RpcRequest;
 import io.kestrel.rpc.transport.Status;
+import io.kestrel.rpc.transport.internal.tls.TlsMismatchException;
 import io.kestrel.rpc.transport.TransportCounters;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelDuplexHandler;
@@ -105,6 +106,11 @@ public final class ClientCodec extends ChannelDuplexHandler {
             if (f.isEvent()) {
                 if (f.status == Status.GOING_AWAY.code()) {
                     onGoingAway(ctx);
+                } else if (f.status == Status.TLS_MISMATCH.code()) {
+                    String explanation = f.body != null && f.body.isReadable() ? Wire.readString(f.body, 4096) : null;
+                    ctx.fireExceptionCaught(new TlsMismatchException(explanation != null ? explanation
+                            : "provider " + address + " refused this plaintext connection: it requires TLS"));
+                    ctx.close();
                 }
             } else if (!f.isRequest()) {
                 PendingCall call = pending.take(f.requestId);

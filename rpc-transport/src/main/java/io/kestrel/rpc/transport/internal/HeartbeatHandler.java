@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
  *       facts of its exported services; the consumer fires them as a {@link Handshake.Facts} event
  *       just before {@link Event#PEER_ANSWERED}.</li>
  * </ul>
- * Other frames, including {@link Status#GOING_AWAY} events, pass on. One instance per channel.
+ * Other frames, including {@link Status#GOING_AWAY}, {@link Status#CREDENTIAL} and
+ * {@link Status#TLS_MISMATCH} events, pass on. One instance per channel.
  */
 public final class HeartbeatHandler extends ChannelInboundHandlerAdapter {
     private static final Logger log = LoggerFactory.getLogger(HeartbeatHandler.class);
@@ -86,7 +87,8 @@ public final class HeartbeatHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        if (!(msg instanceof Frame f) || !f.isEvent() || f.status == Status.GOING_AWAY.code()) {
+        if (!(msg instanceof Frame f) || !f.isEvent() || f.status == Status.GOING_AWAY.code()
+                || f.status == Status.CREDENTIAL.code() || f.status == Status.TLS_MISMATCH.code()) {
             ctx.fireChannelRead(msg);
             return;
         }

@@ -1,6 +1,12 @@
 package io.kestrel.rpc.transport.internal;
 
+import io.kestrel.rpc.api.PermissionDeniedException;
 import io.kestrel.rpc.api.RpcException;
+import io.kestrel.rpc.api.UnauthenticatedException;
+import io.kestrel.rpc.api.security.CallerIdentity;
+import io.kestrel.rpc.transport.internal.tls.CallerState;
+import io.kestrel.rpc.transport.internal.tls.IdentityHandler;
+import io.kestrel.rpc.transport.internal.tls.TlsFailures;
 import io.kestrel.rpc.api.serialization.Serializer;
 import io.kestrel.rpc.transport.ServerDispatcher;
 import io.kestrel.rpc.transport.Status;
@@ -17,7 +23,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The provider's request path on the event loop, for one connection: reads a request's body up to
  * the arguments ({@link RequestDecoder}), binds its method reference to the method and serializer
- * ({@link MethodTable}), and hands the call to the business executor ({@link Admission}) as a
+ * ({@link MethodTable}), refuses callers the method's service does not admit, and hands the call to the business executor ({@link Admission}) as a
  * {@link ServerCall}. Whatever fails here is answered with the status that says so; the connection
  * is closed only when the frame stream itself cannot be trusted.
  */
@@ -31,6 +37,7 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
     private final int maxCalls;
     private final MemoryBudget budget;
     private final AtomicInteger calls = new AtomicInteger();
+    private final CallerState caller;
     private String remote = "?";
 
     /**
@@ -39,6 +46,13 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
      */
     public RequestHandler(ServerDispatcher dispatcher, Admission admission, ResponseWriter out, int maxBodyBytes,
             int maxCalls, MemoryBudget budget) {
+        this(dispatcher, admission, out, maxBodyBytes, maxCalls, budget, new CallerState("it sent no token"));
+    }
+
+    /** @param caller who the connection's caller is (see {@link IdentityHandler}) */
+    public RequestHandler(ServerDispatcher dispatcher, Admission admission, ResponseWriter out, int maxBodyBytes,
+            int maxCalls, MemoryBudget budget, CallerState caller) {
+        this.caller = caller;
         this.methods = new MethodTable(dispatcher);
         this.admission = admission;
         this.out = out;
@@ -97,6 +111,15 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
             out.error(f, status, "bad request " + f.requestId + ": " + (described ? e.getMessage() : e.toString()));
             return;
         }
+        CallerIdentity identity = caller.identity();
+        try {
+            // before the arguments are decoded: a refused caller costs no deserialization
+            entry.method().checkCaller(identity, caller.anonymousBecause());
+        } catch (UnauthenticatedException | PermissionDeniedException e) {
+            discard(f);
+            out.error(f, Status.ofRequestFailure(e), e.getMessage());
+            return;
+        }
         if (admission.closing()) {
             discard(f);
             out.error(f, Status.SERVER_BUSY, "provider " + ctx.channel().localAddress()
@@ -111,7 +134,8 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
                     + " did not run. Retry later or on another provider");
             return;
         }
-        if (!admission.submit(new ServerCall(f, head, entry.method(), serializer, remote, out, admission, calls))) {
+        if (!admission.submit(new ServerCall(f, head, entry.method(), serializer, remote, identity, out, admission,
+                calls))) {
             calls.decrementAndGet();
             discard(f);
             out.error(f, Status.SERVER_BUSY, "provider " + ctx.channel().localAddress()
@@ -141,7 +165,10 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        if (cause instanceof DecoderException) {
+        if (TlsFailures.isTls(cause)) {
+            // a failed handshake is logged once, with its reason, by IdentityHandler
+            log.debug("TLS failure on the connection from {}: {}", remote, cause.toString());
+        } else if (cause instanceof DecoderException) {
             log.warn("Closing connection from {}: {}", remote, cause.getCause() != null ? cause.getCause().getMessage()
                     : cause.getMessage());
         } else if (cause instanceof IOException) {

@@ -1,6 +1,7 @@
 package io.kestrel.rpc.transport.internal;
 
 import io.kestrel.rpc.api.DecodeLimitException;
+import io.kestrel.rpc.api.security.CallerIdentity;
 import io.kestrel.rpc.api.serialization.DecodeBudget;
 import io.kestrel.rpc.api.serialization.DecodeLimits;
 import io.kestrel.rpc.api.serialization.Serializer;
@@ -31,6 +32,7 @@ final class ServerCall implements Runnable, IncomingCall, Supplier<Map<String, S
     private final ServerMethod method;
     private final Serializer serializer;
     private final String remote;
+    private final CallerIdentity caller;
     private final ResponseWriter out;
     private final Admission admission;
     private final AtomicInteger connectionCalls;
@@ -40,7 +42,8 @@ final class ServerCall implements Runnable, IncomingCall, Supplier<Map<String, S
     private boolean ran;
 
     ServerCall(Frame frame, RequestDecoder.Head head, ServerMethod method, Serializer serializer, String remote,
-            ResponseWriter out, Admission admission, AtomicInteger connectionCalls) {
+            CallerIdentity caller, ResponseWriter out, Admission admission, AtomicInteger connectionCalls) {
+        this.caller = caller;
         this.connectionCalls = connectionCalls;
         this.frame = frame;
         this.head = head;
@@ -122,6 +125,11 @@ final class ServerCall implements Runnable, IncomingCall, Supplier<Map<String, S
     @Override
     public String remoteAddress() {
         return remote;
+    }
+
+    @Override
+    public CallerIdentity caller() {
+        return caller;
     }
 
     @Override

@@ -12,10 +12,15 @@ public final class BenchSystems {
     public static final List<String> SERIALIZATIONS = List.of("kryo", "fst", "hessian2", "fastjson2", "java", "fory",
             "kryo-compatible", "fory-compatible");
 
-    /** Every system, in run order: the raw limit first, so that ratios can be shown as results arrive. */
-    public static final List<String> ALL = List.of("raw-netty", "kestrel-kryo", "kestrel-fst", "kestrel-hessian2",
-            "kestrel-fastjson2", "kestrel-java", "kestrel-fory", "kestrel-kryo-compatible", "kestrel-fory-compatible",
-            "rest-netty", "rest-tomcat");
+    /**
+     * Every system, in run order: the raw limit first, so that ratios can be shown as results arrive; each
+     * TLS system right after its plaintext one, so that the two meet the same machine load.
+     */
+    public static final List<String> ALL = List.of("raw-netty", "kestrel-kryo", "kestrel-kryo-tls", "kestrel-fst",
+            "kestrel-hessian2", "kestrel-fastjson2", "kestrel-java", "kestrel-fory", "kestrel-fory-tls",
+            "kestrel-kryo-compatible", "kestrel-fory-compatible", "rest-netty", "rest-tomcat");
+    /** Suffix of the framework systems that run over TLS (see {@link io.kestrel.rpc.perf.support.BenchTls}). */
+    public static final String TLS = "-tls";
 
     private BenchSystems() {
     }
@@ -28,7 +33,11 @@ public final class BenchSystems {
     public static BenchSystem create(String name, SystemSettings settings) {
         String n = name.trim().toLowerCase(Locale.ROOT);
         if (n.startsWith("kestrel-") && SERIALIZATIONS.contains(n.substring("kestrel-".length()))) {
-            return new KestrelRpcSystem(n.substring("kestrel-".length()), settings);
+            return new KestrelRpcSystem(n.substring("kestrel-".length()), false, settings);
+        }
+        if (n.startsWith("kestrel-") && n.endsWith(TLS)
+                && SERIALIZATIONS.contains(n.substring("kestrel-".length(), n.length() - TLS.length()))) {
+            return new KestrelRpcSystem(n.substring("kestrel-".length(), n.length() - TLS.length()), true, settings);
         }
         return switch (n) {
             case "raw-netty" -> new RawNettySystem(settings);

@@ -1,6 +1,8 @@
 package io.kestrel.rpc.perf.compare.system;
 
+import io.kestrel.rpc.api.config.ServerLimits;
 import io.kestrel.rpc.api.config.ServiceConfig;
+import io.kestrel.rpc.perf.support.BenchTls;
 import io.kestrel.rpc.core.RpcRuntime;
 import io.kestrel.rpc.core.TransportStats;
 import io.kestrel.rpc.demo.DemoOptimizer;
@@ -23,9 +25,14 @@ public final class KestrelRpcSystem implements BenchSystem {
     private final String name;
     private final SerializationVariant variant;
     private final SystemSettings settings;
+    private final boolean tls;
 
-    /** @param variant a serialization name, optionally with "-compatible" for its compatible mode */
-    public KestrelRpcSystem(String variant, SystemSettings settings) {
+    /**
+     * @param variant a serialization name, optionally with "-compatible" for its compatible mode
+     * @param tls whether calls go over TLS (TLS 1.3, JDK engine, certificates of {@link BenchTls})
+     */
+    public KestrelRpcSystem(String variant, boolean tls, SystemSettings settings) {
+        this.tls = tls;
         this.name = variant;
         this.variant = SerializationVariant.of(variant);
         this.settings = settings;
@@ -33,13 +40,14 @@ public final class KestrelRpcSystem implements BenchSystem {
 
     @Override
     public String name() {
-        return "kestrel-" + name;
+        return "kestrel-" + name + (tls ? BenchSystems.TLS : "");
     }
 
     @Override
     public String description() {
         return "Kestrel RPC, direct mode, serialization " + variant.serialization()
-                + (variant.compatible() ? " (compatible mode)" : "") + " with DemoOptimizer, server threads "
+                + (variant.compatible() ? " (compatible mode)" : "") + (tls ? ", over TLS (" + BenchTls.DESCRIPTION
+                + ")" : "") + " with DemoOptimizer, server threads "
                 + (settings.rpcServerThreads() < 0 ? "default" : settings.rpcServerThreads())
                 + "; one shared reference (multiplexed connection); bytes from RpcRuntime.transportStats()";
     }
@@ -57,7 +65,8 @@ public final class KestrelRpcSystem implements BenchSystem {
 
     @Override
     public BenchServer startServer() {
-        RpcRuntime runtime = DirectRpc.provider(variant, settings.rpcServerThreads(),
+        RpcRuntime runtime = DirectRpc.provider(variant, settings.rpcServerThreads(), ServerLimits.defaults(),
+                tls ? BenchTls.server() : null,
                 ServiceConfig.builder(BenchmarkService.class, new BenchmarkServiceImpl()).build());
         return BenchServer.of(runtime.boundPort(), runtime::close);
     }
@@ -68,7 +77,7 @@ public final class KestrelRpcSystem implements BenchSystem {
         BenchmarkService service;
         try {
             service = runtime.refer(DirectRpc.reference(BenchmarkService.class, host + ":" + port, variant,
-                    settings.callTimeout()));
+                    settings.callTimeout(), tls ? BenchTls.client() : null));
         } catch (RuntimeException e) {
             runtime.close();
             throw e;
