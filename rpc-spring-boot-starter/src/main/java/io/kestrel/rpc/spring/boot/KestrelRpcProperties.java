@@ -375,6 +375,116 @@ public class KestrelRpcProperties {
         public void setDiscloseServices(Boolean discloseServices) {
             this.discloseServices = discloseServices;
         }
+
+        /** Name of the Authenticator (ServiceLoader) that checks consumers' tokens. Default none. */
+        private String authenticator;
+
+        public String getAuthenticator() {
+            return authenticator;
+        }
+
+        public void setAuthenticator(String authenticator) {
+            this.authenticator = authenticator;
+        }
+
+        /** PEM certificate chain of this provider; setting any tls-* turns TLS on. */
+        private String tlsCert;
+
+        public String getTlsCert() {
+            return tlsCert;
+        }
+
+        public void setTlsCert(String tlsCert) {
+            this.tlsCert = tlsCert;
+        }
+
+        /** PEM private key (PKCS#8) of tls-cert. */
+        private String tlsKey;
+
+        public String getTlsKey() {
+            return tlsKey;
+        }
+
+        public void setTlsKey(String tlsKey) {
+            this.tlsKey = tlsKey;
+        }
+
+        /** PEM trust roots for client certificates. */
+        private String tlsTrust;
+
+        public String getTlsTrust() {
+            return tlsTrust;
+        }
+
+        public void setTlsTrust(String tlsTrust) {
+            this.tlsTrust = tlsTrust;
+        }
+
+        /** none, optional or require. Default none. */
+        private String tlsClientAuth;
+
+        public String getTlsClientAuth() {
+            return tlsClientAuth;
+        }
+
+        public void setTlsClientAuth(String tlsClientAuth) {
+            this.tlsClientAuth = tlsClientAuth;
+        }
+
+        /** TLS versions, comma-separated. Default TLSv1.3,TLSv1.2. */
+        private String tlsProtocols;
+
+        public String getTlsProtocols() {
+            return tlsProtocols;
+        }
+
+        public void setTlsProtocols(String tlsProtocols) {
+            this.tlsProtocols = tlsProtocols;
+        }
+
+        /** Cipher suites, comma-separated. Default: the engine's. */
+        private String tlsCiphers;
+
+        public String getTlsCiphers() {
+            return tlsCiphers;
+        }
+
+        public void setTlsCiphers(String tlsCiphers) {
+            this.tlsCiphers = tlsCiphers;
+        }
+
+        /** Time a connection has to finish its TLS handshake. Default 10s. */
+        private String tlsHandshakeTimeout;
+
+        public String getTlsHandshakeTimeout() {
+            return tlsHandshakeTimeout;
+        }
+
+        public void setTlsHandshakeTimeout(String tlsHandshakeTimeout) {
+            this.tlsHandshakeTimeout = tlsHandshakeTimeout;
+        }
+
+        /** How often the PEM files are checked for renewal; 0 turns it off. Default 60s. */
+        private String tlsReload;
+
+        public String getTlsReload() {
+            return tlsReload;
+        }
+
+        public void setTlsReload(String tlsReload) {
+            this.tlsReload = tlsReload;
+        }
+
+        /** jdk, openssl or auto. Default jdk. */
+        private String tlsEngine;
+
+        public String getTlsEngine() {
+            return tlsEngine;
+        }
+
+        public void setTlsEngine(String tlsEngine) {
+            this.tlsEngine = tlsEngine;
+        }
     }
 
     /** {@code rpc.reference.*}: defaults of every reference (attributes of {@code <rpc:reference>} and {@code @RpcReference} win). */
@@ -465,6 +575,116 @@ public class KestrelRpcProperties {
 
         public void setPropagateDeadline(Boolean propagateDeadline) {
             this.propagateDeadline = propagateDeadline;
+        }
+
+        /** Token sent once per connection for the provider's authenticator (use a placeholder). */
+        private String token;
+
+        public String getToken() {
+            return token;
+        }
+
+        public void setToken(String token) {
+            this.token = token;
+        }
+
+        /** PEM client certificate chain (mutual TLS); setting any tls-* turns TLS on. */
+        private String tlsCert;
+
+        public String getTlsCert() {
+            return tlsCert;
+        }
+
+        public void setTlsCert(String tlsCert) {
+            this.tlsCert = tlsCert;
+        }
+
+        /** PEM private key (PKCS#8) of tls-cert. */
+        private String tlsKey;
+
+        public String getTlsKey() {
+            return tlsKey;
+        }
+
+        public void setTlsKey(String tlsKey) {
+            this.tlsKey = tlsKey;
+        }
+
+        /** PEM trust roots for provider certificates. Default: the JDK's trust store. */
+        private String tlsTrust;
+
+        public String getTlsTrust() {
+            return tlsTrust;
+        }
+
+        public void setTlsTrust(String tlsTrust) {
+            this.tlsTrust = tlsTrust;
+        }
+
+        /** TLS versions, comma-separated. Default TLSv1.3,TLSv1.2. */
+        private String tlsProtocols;
+
+        public String getTlsProtocols() {
+            return tlsProtocols;
+        }
+
+        public void setTlsProtocols(String tlsProtocols) {
+            this.tlsProtocols = tlsProtocols;
+        }
+
+        /** Cipher suites, comma-separated. Default: the engine's. */
+        private String tlsCiphers;
+
+        public String getTlsCiphers() {
+            return tlsCiphers;
+        }
+
+        public void setTlsCiphers(String tlsCiphers) {
+            this.tlsCiphers = tlsCiphers;
+        }
+
+        /** Time a connection has to finish its TLS handshake. Default 10s. */
+        private String tlsHandshakeTimeout;
+
+        public String getTlsHandshakeTimeout() {
+            return tlsHandshakeTimeout;
+        }
+
+        public void setTlsHandshakeTimeout(String tlsHandshakeTimeout) {
+            this.tlsHandshakeTimeout = tlsHandshakeTimeout;
+        }
+
+        /** How often the PEM files are checked for renewal; 0 turns it off. Default 60s. */
+        private String tlsReload;
+
+        public String getTlsReload() {
+            return tlsReload;
+        }
+
+        public void setTlsReload(String tlsReload) {
+            this.tlsReload = tlsReload;
+        }
+
+        /** The provider's certificate must name the host dialled. Default true. */
+        private String tlsVerifyHostname;
+
+        public String getTlsVerifyHostname() {
+            return tlsVerifyHostname;
+        }
+
+        public void setTlsVerifyHostname(String tlsVerifyHostname) {
+            this.tlsVerifyHostname = tlsVerifyHostname;
+        }
+
+        /** jdk, openssl or auto. Default jdk. */
+        private String tlsEngine;
+
+        public String getTlsEngine() {
+            return tlsEngine;
+        }
+
+        public void setTlsEngine(String tlsEngine) {
+            this.tlsEngine = tlsEngine;
         }
     }
 
