@@ -11,6 +11,7 @@ import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.api.interceptor.ClientInterceptor;
 import io.kestrel.rpc.api.interceptor.ServerInterceptor;
 import io.kestrel.rpc.api.registry.ProviderInfo;
+import io.kestrel.rpc.api.registry.Registry;
 import io.kestrel.rpc.api.serialization.ClassAllowlist;
 import io.kestrel.rpc.core.internal.Exports;
 import io.kestrel.rpc.core.internal.Interceptors;
@@ -182,6 +183,40 @@ public final class RpcRuntime implements AutoCloseable {
     /** Connections this runtime's server refused at its connection limits. */
     public long refusedConnections() {
         return exports.refusedConnections();
+    }
+
+    /** Business threads of this runtime's server running a call now (0 when nothing is exported). */
+    public int businessPoolActive() {
+        return exports.businessActive();
+    }
+
+    /** Calls waiting for a business thread of this runtime's server (the protocol's {@code queues}). */
+    public int businessPoolQueued() {
+        return exports.businessQueued();
+    }
+
+    /** Where this runtime's registry connection is now; never connects. */
+    public RegistryState registryState() {
+        if (registry.config() == null) {
+            return RegistryState.NONE;
+        }
+        Registry r = registry.ifConnected();
+        if (r == null) {
+            return RegistryState.NOT_STARTED;
+        }
+        return r.connected() ? RegistryState.CONNECTED : RegistryState.DISCONNECTED;
+    }
+
+    /** The state of a runtime's registry connection ({@link #registryState()}). */
+    public enum RegistryState {
+        /** No registry configured (direct mode only). */
+        NONE,
+        /** Configured, not used yet: it connects on the first export or registry reference. */
+        NOT_STARTED,
+        /** Reachable. */
+        CONNECTED,
+        /** Unreachable now; registrations are kept and consumers use the last known providers. */
+        DISCONNECTED
     }
 
     /** Calls this runtime sent to providers and not yet answered or timed out. */

@@ -173,6 +173,16 @@ public final class RpcServer implements AutoCloseable {
         return channels.size();
     }
 
+    /** Business threads running a call now (0 when the protocol's {@code threads} is 0). */
+    public int businessActive() {
+        return businessPool == null ? 0 : businessPool.getActiveCount();
+    }
+
+    /** Calls waiting in the business pool's queue (0 when the protocol's {@code queues} is 0). */
+    public int businessQueued() {
+        return businessPool == null ? 0 : businessPool.getQueue().size();
+    }
+
     /**
      * Stops accepting connections, answers new calls on open connections with SERVER_BUSY (the call
      * did not run, so failover consumers retry elsewhere), and tells every consumer connection that

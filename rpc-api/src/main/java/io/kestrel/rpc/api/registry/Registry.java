@@ -13,6 +13,15 @@ public interface Registry extends AutoCloseable {
     /** The registry's address as configured, for error messages, e.g. "zookeeper://127.0.0.1:2181". */
     String address();
 
+    /**
+     * Whether the registry is reachable now (for health checks and metrics); while it is not,
+     * registrations and subscriptions are kept and consumers go on with the last known providers.
+     * Default: true.
+     */
+    default boolean connected() {
+        return true;
+    }
+
     /** Publishes a provider until {@link #unregister} or {@link #close}. */
     void register(ProviderInfo provider);
 

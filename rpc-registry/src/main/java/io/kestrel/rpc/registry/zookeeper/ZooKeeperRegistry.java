@@ -153,6 +153,11 @@ public final class ZooKeeperRegistry implements Registry {
         return config.address();
     }
 
+    @Override
+    public boolean connected() {
+        return !closed.get() && client.getZookeeperClient().isConnected();
+    }
+
     /** The ZooKeeper connect string in use, e.g. "127.0.0.1:2181" (for the embedded server, its real address). */
     public String connectString() {
         return connectString;
