@@ -17,7 +17,6 @@ public final class RpcServerContext extends RequestReplyReceiverContext<Map<Stri
         super((carrier, key) -> carrier.get(key));
         this.call = call;
         setCarrier(call.requestAttachments());
-        setRemoteServiceAddress(call.peerAddress());
     }
 
     /** The call. */
