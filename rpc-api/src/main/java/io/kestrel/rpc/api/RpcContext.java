@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Executor;
+import java.util.function.Supplier;
 
 /**
  * Per-thread call context, the same type on both sides.
@@ -44,7 +45,7 @@ public final class RpcContext {
         ServerContext.install(new ServerContext.Access() {
             @Override
             public Object enter(Map<String, String> attachments, String remoteAddress, long deadlineNanos,
-                    Map<String, String> responseAttachments) {
+                    Supplier<Map<String, String>> responseAttachments) {
                 RpcContext ctx = current();
                 Object previous = ctx.snapshot();
                 ctx.attachments = attachments.isEmpty() ? new HashMap<>() : new HashMap<>(attachments);
@@ -64,7 +65,7 @@ public final class RpcContext {
     private Map<String, String> attachments = new HashMap<>();
     private String remoteAddress;
     private long deadlineNanos; // 0: none
-    private Map<String, String> serverResponse; // null outside an invocation
+    private Supplier<Map<String, String>> serverResponse; // null outside an invocation
     private Map<String, String> received = Map.of();
 
     private RpcContext() {
@@ -115,9 +116,9 @@ public final class RpcContext {
                     + " provider serving a call (or work wrapped with RpcContext.wrap there) can answer with attachments");
         }
         if (value == null) {
-            serverResponse.remove(key);
+            serverResponse.get().remove(key);
         } else {
-            serverResponse.put(key, value);
+            serverResponse.get().put(key, value);
         }
         return this;
     }
@@ -230,7 +231,7 @@ public final class RpcContext {
 
     /** The incoming-call part of a context: what {@link #wrap} carries and what an invocation replaces. */
     private record Snapshot(Map<String, String> attachments, String remoteAddress, long deadlineNanos,
-            Map<String, String> serverResponse) {
+            Supplier<Map<String, String>> serverResponse) {
         /** The same with its own attachment map, for a thread that may change it. */
         Snapshot copy() {
             return new Snapshot(new HashMap<>(attachments), remoteAddress, deadlineNanos, serverResponse);

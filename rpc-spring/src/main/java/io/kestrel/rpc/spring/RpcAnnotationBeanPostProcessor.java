@@ -109,6 +109,8 @@ public class RpcAnnotationBeanPostProcessor implements InstantiationAwareBeanPos
         attrs.put("timeout", a.timeout());
         attrs.put("weight", a.weight());
         attrs.put("serialization", String.join(",", a.serialization()));
+        attrs.put("executes", a.executes());
+        attrs.put("interceptors", classNames(a.interceptors()));
         ConfigSource src = ConfigSource.attributes(where, attrs, environment);
         Class<?> iface = a.interfaceClass();
         if (iface == void.class) {
@@ -146,6 +148,9 @@ public class RpcAnnotationBeanPostProcessor implements InstantiationAwareBeanPos
         attrs.put("async", a.async());
         attrs.put("idempotent", a.idempotent());
         attrs.put("connect-timeout", a.connectTimeout());
+        attrs.put("actives", a.actives());
+        attrs.put("propagate-deadline", a.propagateDeadline());
+        attrs.put("interceptors", classNames(a.interceptors()));
         Class<?> iface = a.interfaceClass() != void.class ? a.interfaceClass() : point.type;
         if (!point.type.isAssignableFrom(iface)) {
             throw new IllegalArgumentException(point.where + " attribute 'interfaceClass' = \"" + iface.getName()
@@ -170,6 +175,10 @@ public class RpcAnnotationBeanPostProcessor implements InstantiationAwareBeanPos
         ReferenceConfig<T> config = ConfigBinder.reference(src, ConfigSource.environment("rpc.reference.", environment),
                 iface, classLoader);
         return ReferenceBean.refer(beanFactory.getBean(KestrelRpcBeans.RUNTIME, RpcRuntime.class), config, where);
+    }
+
+    private static String classNames(Class<?>[] types) {
+        return java.util.Arrays.stream(types).map(Class::getName).collect(java.util.stream.Collectors.joining(","));
     }
 
     private List<InjectionPoint> findInjectionPoints(Class<?> type) {

@@ -71,4 +71,13 @@ public @interface RpcReference {
 
     /** TCP connect timeout: milliseconds or 500ms/3s. Default 3 s. */
     String connectTimeout() default "";
+
+    /** Most calls of each method in flight from this consumer, failed at once beyond; "" or "0": no limit. */
+    String actives() default "";
+
+    /** Whether calls made while serving a call get at most its remaining time. Default true. */
+    String propagateDeadline() default "";
+
+    /** Interceptors for this reference only (one instance each, public no-arg constructor); interceptor beans apply to all. */
+    Class<? extends io.kestrel.rpc.api.interceptor.ClientInterceptor>[] interceptors() default {};
 }

@@ -3,6 +3,8 @@ package io.kestrel.rpc.spring;
 import io.kestrel.rpc.api.config.ApplicationConfig;
 import io.kestrel.rpc.api.config.ProtocolConfig;
 import io.kestrel.rpc.api.config.RegistryConfig;
+import io.kestrel.rpc.api.interceptor.ClientInterceptor;
+import io.kestrel.rpc.api.interceptor.ServerInterceptor;
 import io.kestrel.rpc.core.RpcRuntime;
 import io.kestrel.rpc.spring.internal.ConfigBinder;
 import io.kestrel.rpc.spring.internal.ConfigSource;
@@ -36,6 +38,11 @@ import org.springframework.core.env.Environment;
  *       {@code .allowed-packages}, {@code .compatible}, {@code .heartbeat}, {@code .shutdown-timeout}</td>
  *       <td>as {@link ProtocolConfig.Builder}: 127.0.0.1:20880, fory</td></tr>
  * </table>
+ *
+ * <p>Every bean of type {@link ClientInterceptor} or {@link ServerInterceptor} is added to the runtime
+ * (all its references or services; {@code <bean class="..."/>}, {@code @Bean} or {@code @Component}),
+ * in bean definition order; interceptors for one service or reference are named by class in its
+ * {@code interceptors} attribute instead. {@code rpc.access-log=true} turns on the access log.
  *
  * <p>The runtime is closed by {@link KestrelRpcLifecycle#stop()} when the context closes (and, as a
  * fallback, when this bean is destroyed). Thread-safe.
@@ -80,7 +87,12 @@ public class RpcRuntimeFactoryBean implements FactoryBean<RpcRuntime>, BeanFacto
             if (protocol == null) {
                 protocol = ConfigBinder.protocol(ConfigSource.environment("rpc.protocol.", environment), classLoader);
             }
-            runtime = RpcRuntime.builder().application(application).registry(registry).protocol(protocol).build();
+            RpcRuntime.Builder builder = RpcRuntime.builder().application(application).registry(registry).protocol(protocol)
+                    .accessLog(Boolean.parseBoolean(environment.getProperty("rpc.access-log", "false").trim()));
+            // every interceptor bean applies to the whole runtime, in bean definition order (then by order())
+            beanFactory.getBeansOfType(ClientInterceptor.class, false, true).values().forEach(builder::clientInterceptor);
+            beanFactory.getBeansOfType(ServerInterceptor.class, false, true).values().forEach(builder::serverInterceptor);
+            runtime = builder.build();
             log.info("RpcRuntime of {} created: {}, {}", application.name(), registry, protocol);
         }
         return runtime;

@@ -48,4 +48,10 @@ public @interface RpcService {
 
     /** Serialization names accepted; empty means the protocol's serialization only. */
     String[] serialization() default {};
+
+    /** Most concurrent invocations of each method on this provider, answered "busy" beyond; "" or "0": no limit. */
+    String executes() default "";
+
+    /** Interceptors for this service only (one instance each, public no-arg constructor); interceptor beans apply to all. */
+    Class<? extends io.kestrel.rpc.api.interceptor.ServerInterceptor>[] interceptors() default {};
 }

@@ -22,6 +22,12 @@ public interface IncomingCall {
     /** Name of the request's serialization. */
     String serialization();
 
-    /** Where the call puts the attachments of its answer; read once the result is complete. */
+    /**
+     * Where the call puts the attachments of its answer (created on first use, thread-safe creation);
+     * read once the result is complete.
+     */
     Map<String, String> responseAttachments();
+
+    /** {@link #responseAttachments()} as a supplier, without creating the map before it is needed. */
+    java.util.function.Supplier<Map<String, String>> responseAttachmentsSupplier();
 }

@@ -3,6 +3,7 @@ package io.kestrel.rpc.api.internal;
 import io.kestrel.rpc.api.RpcContext;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
  * Framework plumbing, not for applications: installs the {@link RpcContext} of an incoming call on
@@ -14,7 +15,7 @@ public final class ServerContext {
     /** What {@link RpcContext} lets the framework do with its per-thread state. */
     public interface Access {
         Object enter(Map<String, String> attachments, String remoteAddress, long deadlineNanos,
-                Map<String, String> responseAttachments);
+                Supplier<Map<String, String>> responseAttachments);
 
         void restore(Object previous);
     }
@@ -37,11 +38,11 @@ public final class ServerContext {
      * current thread's context.
      *
      * @param deadlineNanos on {@link System#nanoTime()}'s clock; 0 for none
-     * @param responseAttachments the map the call's answer will carry (modifiable)
+     * @param responseAttachments the map the call's answer will carry (modifiable), created on first use
      * @return what to pass to {@link #restore} when the call is done
      */
     public static Object enter(Map<String, String> attachments, String remoteAddress, long deadlineNanos,
-            Map<String, String> responseAttachments) {
+            Supplier<Map<String, String>> responseAttachments) {
         Access a = access;
         if (a == null) {
             RpcContext.current(); // initialises RpcContext, which installs its access

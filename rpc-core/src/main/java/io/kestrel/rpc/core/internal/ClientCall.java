@@ -1,5 +1,6 @@
 package io.kestrel.rpc.core.internal;
 
+import io.kestrel.rpc.api.AttachmentLimits;
 import io.kestrel.rpc.api.ServiceKey;
 import io.kestrel.rpc.api.interceptor.ClientCallInfo;
 import io.kestrel.rpc.api.interceptor.ClientInterceptor;
@@ -47,6 +48,12 @@ final class ClientCall implements ClientCallInfo {
 
     private CompletableFuture<Object> proceedFrom(int index) {
         if (index == interceptors.length) {
+            // interceptors may have added attachments: refuse here rather than have the provider drop the connection
+            String tooMany = AttachmentLimits.violation(requestAttachments, "the request of " + displayName()
+                    + " (with what its interceptors added)");
+            if (tooMany != null) {
+                return CompletableFuture.failedFuture(new IllegalArgumentException(tooMany));
+            }
             return cluster.invoke(method, arguments, Map.copyOf(requestAttachments), deadlineNanos, this)
                     .thenApply(this::received);
         }

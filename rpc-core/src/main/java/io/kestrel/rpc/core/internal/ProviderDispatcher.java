@@ -186,7 +186,7 @@ public final class ProviderDispatcher implements ServerDispatcher {
         @Override
         public Object invoke(Object[] arguments, IncomingCall call) throws Throwable {
             Object previous = ServerContext.enter(call.attachments(), call.remoteAddress(), call.deadlineNanos(),
-                    call.responseAttachments());
+                    call.responseAttachmentsSupplier());
             try {
                 if (interceptors != null) {
                     return new ServerInvocation(service, method, target, interceptors, arguments, call).run();

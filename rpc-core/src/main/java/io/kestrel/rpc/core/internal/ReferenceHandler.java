@@ -65,9 +65,11 @@ public final class ReferenceHandler implements InvocationHandler {
         }
         RpcContext context = RpcContext.current();
         Map<String, String> attachments = context.takeAttachments();
-        String tooMany = AttachmentLimits.violation(attachments, "the request of " + info.ref.displayName());
-        if (tooMany != null) {
-            throw new IllegalArgumentException(tooMany);
+        if (!attachments.isEmpty()) {
+            String tooMany = AttachmentLimits.violation(attachments, "the request of " + info.ref.displayName());
+            if (tooMany != null) {
+                throw new IllegalArgumentException(tooMany);
+            }
         }
         // deadline propagation: while this thread serves a call, no attempt gets more than what is left of it
         long deadlineNanos = propagateDeadline ? context.deadlineNanos() : 0L;

@@ -48,9 +48,13 @@ class DeadlinePropagationTest {
         runtimeA = RpcRuntime.builder().build();
         bFromA = runtimeA.refer(ReferenceConfig.builder(HopService.class).url("127.0.0.1:" + runtimeB.boundPort())
                 .timeout(Duration.ofMillis(600)).build());
-        // first calls set up serializers on every hop; A's timer starts after that work, the test's clock before
-        bFromA.forwardRemaining(0);
-        bFromA.forwardRemainingAsync(0, true).join();
+        // first calls set up serializers on every hop (slow on a cold, shared machine): through a reference with a
+        // generous timeout, since A's timer starts after that work and the test's clock before it
+        HopService warmUp = runtimeA.refer(ReferenceConfig.builder(HopService.class)
+                .url("127.0.0.1:" + runtimeB.boundPort()).timeout(Duration.ofSeconds(20)).build());
+        warmUp.forwardRemaining(0);
+        warmUp.forwardRemainingAsync(0, true).join();
+        bFromA.remaining();
         c.deadlinesSeen.clear();
         c.invocations.set(0);
         b.invocations.set(0);
@@ -110,7 +114,7 @@ class DeadlinePropagationTest {
         // B's failure is visible from a direct call on B's side (same thread rules): call C from a served call
         RpcTimeoutException unsent = assertThrows(RpcTimeoutException.class, () -> {
             Object previous = io.kestrel.rpc.api.internal.ServerContext.enter(java.util.Map.of(), "test:1",
-                    System.nanoTime() - 1_000_000, new java.util.HashMap<>());
+                    System.nanoTime() - 1_000_000, java.util.HashMap::new);
             try {
                 b.next.remaining();
             } finally {

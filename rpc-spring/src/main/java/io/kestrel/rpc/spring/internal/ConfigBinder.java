@@ -7,6 +7,8 @@ import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.api.config.RegistryConfig;
 import io.kestrel.rpc.api.config.ServerLimits;
 import io.kestrel.rpc.api.config.ServiceConfig;
+import io.kestrel.rpc.api.interceptor.ClientInterceptor;
+import io.kestrel.rpc.api.interceptor.ServerInterceptor;
 import io.kestrel.rpc.api.serialization.SerializationOptimizer;
 import io.kestrel.rpc.api.serialization.Serializations;
 import io.kestrel.rpc.core.cluster.loadbalance.LoadBalances;
@@ -27,7 +29,7 @@ public final class ConfigBinder {
             "compatible", "heartbeat", "shutdown-timeout");
     /** Attributes of {@code <rpc:reference>} that may have defaults in {@code rpc.reference.*}. */
     public static final List<String> REFERENCE_DEFAULTS = List.of("timeout", "retries", "loadbalance", "cluster",
-            "check", "connect-timeout");
+            "check", "connect-timeout", "actives", "propagate-deadline");
     /** The only protocol name this framework implements. */
     public static final String PROTOCOL_NAME = "kestrel";
 
@@ -85,7 +87,7 @@ public final class ConfigBinder {
     }
 
     /**
-     * {@code <rpc:service interface=".." ref=".." version group timeout weight serialization/>}; the
+     * {@code <rpc:service interface=".." ref=".." version group timeout weight serialization executes interceptors/>}; the
      * interface and the implementation are resolved by the caller.
      */
     public static <T> ServiceConfig<T> service(ConfigSource src, Class<T> iface, Object ref) {
@@ -103,6 +105,8 @@ public final class ConfigBinder {
         src.ifSet("timeout", v -> b.timeout(ConfigSource.duration(v)));
         src.ifSet("weight", v -> b.weight(ConfigSource.integer(v)));
         src.ifSet("serialization", v -> split(v).forEach(n -> b.serialization(checkSerialization(n))));
+        src.ifSet("executes", v -> b.executes(ConfigSource.integer(v)));
+        src.ifSet("interceptors", v -> instances(v, ServerInterceptor.class, loaderOf(iface)).forEach(b::interceptor));
         return b.build();
     }
 
@@ -130,6 +134,7 @@ public final class ConfigBinder {
         src.ifSet("payload", v -> b.payloadBytes(ConfigSource.integer(v)));
         src.ifSet("compatible", v -> b.compatible(ConfigSource.bool(v)));
         src.ifSet("idempotent", v -> b.idempotent(ConfigSource.bool(v)));
+        src.ifSet("interceptors", v -> instances(v, ClientInterceptor.class, loader).forEach(b::interceptor));
         src.ifSet("async", v -> {
             if (ConfigSource.bool(v) && !hasAsyncMethod(iface)) {
                 throw new IllegalArgumentException(iface.getName() + " declares no method returning CompletableFuture"
@@ -150,6 +155,31 @@ public final class ConfigBinder {
         src.ifSet("cluster", v -> b.cluster(ClusterMode.byName(v)));
         src.ifSet("check", v -> b.check(ConfigSource.bool(v)));
         src.ifSet("connect-timeout", v -> b.connectTimeout(ConfigSource.duration(v)));
+        src.ifSet("actives", v -> b.actives(ConfigSource.integer(v)));
+        src.ifSet("propagate-deadline", v -> b.propagateDeadline(ConfigSource.bool(v)));
+    }
+
+    /**
+     * One new instance of each class in a comma-separated list (public no-arg constructor): the
+     * {@code interceptors} of one service or reference. Interceptors that are Spring beans apply to the
+     * whole runtime instead (see {@code RpcRuntimeFactoryBean}).
+     */
+    static <T> List<T> instances(String classNames, Class<T> type, ClassLoader loader) {
+        return split(classNames).stream().<T>map(name -> {
+            Class<? extends T> c = ConfigSource.type(name, type, loader);
+            try {
+                return c.getConstructor().newInstance();
+            } catch (ReflectiveOperationException | LinkageError e) {
+                throw new IllegalArgumentException("cannot create " + c.getName() + " with a public no-arg constructor ("
+                        + e + "); give it one, or make it a bean (bean interceptors apply to every service and"
+                        + " reference)", e);
+            }
+        }).toList();
+    }
+
+    private static ClassLoader loaderOf(Class<?> iface) {
+        ClassLoader tccl = Thread.currentThread().getContextClassLoader();
+        return tccl != null ? tccl : iface.getClassLoader();
     }
 
     /** Whether the interface has a method whose calls the proxy makes asynchronously. */

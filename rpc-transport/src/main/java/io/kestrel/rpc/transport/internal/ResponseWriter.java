@@ -75,10 +75,12 @@ public final class ResponseWriter {
     /** Answers {@code request} with the method's result and the call's response attachments. */
     public void value(Frame request, ServerMethod method, Serializer serializer, Object value,
             Map<String, String> attachments) {
-        String problem = AttachmentLimits.violation(attachments, "the response of " + method.displayName());
-        if (problem != null) {
-            error(request, Status.SERVER_ERROR, problem);
-            return;
+        if (!attachments.isEmpty()) {
+            String problem = AttachmentLimits.violation(attachments, "the response of " + method.displayName());
+            if (problem != null) {
+                error(request, Status.SERVER_ERROR, problem);
+                return;
+            }
         }
         ByteBuf frame;
         try {

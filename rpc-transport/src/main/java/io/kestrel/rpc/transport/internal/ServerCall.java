@@ -8,12 +8,13 @@ import io.kestrel.rpc.transport.IncomingCall;
 import io.kestrel.rpc.transport.RefusedException;
 import io.kestrel.rpc.transport.ServerMethod;
 import io.kestrel.rpc.transport.Status;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * arguments, run the method, answer (at once, or when an asynchronous method's stage completes).
  * Owns the request frame and releases it once the arguments are decoded.
  */
-final class ServerCall implements Runnable, IncomingCall {
+final class ServerCall implements Runnable, IncomingCall, Supplier<Map<String, String>> {
     private static final Logger log = LoggerFactory.getLogger(ServerCall.class);
 
     private final Frame frame;
@@ -34,8 +35,7 @@ final class ServerCall implements Runnable, IncomingCall {
     private final Admission admission;
     private final AtomicInteger connectionCalls;
     private final long receivedNanos = System.nanoTime();
-    // a HashMap has no table until something is put in it
-    private final Map<String, String> responseAttachments = new HashMap<>();
+    private volatile Map<String, String> responseAttachments; // created when a response attachment is set
 
     ServerCall(Frame frame, RequestDecoder.Head head, ServerMethod method, Serializer serializer, String remote,
             ResponseWriter out, Admission admission, AtomicInteger connectionCalls) {
@@ -93,14 +93,14 @@ final class ServerCall implements Runnable, IncomingCall {
                         if (error != null) {
                             answerFailure(unwrap(error));
                         } else {
-                            out.value(frame, method, serializer, value, responseAttachments);
+                            out.value(frame, method, serializer, value, answerAttachments());
                         }
                     } finally {
                         finished();
                     }
                 });
             } else {
-                out.value(frame, method, serializer, result, responseAttachments);
+                out.value(frame, method, serializer, result, answerAttachments());
             }
         } catch (Throwable t) {
             log.error("Unexpected failure serving {} request {} from {}", method.displayName(), frame.requestId, remote, t);
@@ -145,7 +145,34 @@ final class ServerCall implements Runnable, IncomingCall {
 
     @Override
     public Map<String, String> responseAttachments() {
-        return responseAttachments;
+        Map<String, String> m = responseAttachments;
+        if (m == null) {
+            synchronized (this) {
+                m = responseAttachments;
+                if (m == null) {
+                    m = new ConcurrentHashMap<>(4);
+                    responseAttachments = m;
+                }
+            }
+        }
+        return m;
+    }
+
+    @Override
+    public Supplier<Map<String, String>> responseAttachmentsSupplier() {
+        return this;
+    }
+
+    /** As {@link #responseAttachments()}: ServerCall is its own supplier, so the hot path allocates none. */
+    @Override
+    public Map<String, String> get() {
+        return responseAttachments();
+    }
+
+    /** What the answer carries: the attachments set, or none. */
+    private Map<String, String> answerAttachments() {
+        Map<String, String> m = responseAttachments;
+        return m == null ? Map.of() : m;
     }
 
     /** An exception the service threw, or a status the invocation layer chose ({@link RefusedException}). */
