@@ -29,6 +29,12 @@ public final class DirectRpc {
     /** {@link #provider(SerializationVariant, int, ServiceConfig[])} with these limits on its protocol. */
     public static RpcRuntime provider(SerializationVariant variant, int serverThreads, ServerLimits limits,
             ServiceConfig<?>... services) {
+        return provider(RpcRuntime.builder(), variant, serverThreads, limits, services);
+    }
+
+    /** The same, on a runtime builder prepared by the caller (interceptors, for example). */
+    public static RpcRuntime provider(RpcRuntime.Builder builder, SerializationVariant variant, int serverThreads,
+            ServerLimits limits, ServiceConfig<?>... services) {
         ProtocolConfig.Builder protocol = ProtocolConfig.builder()
                 .host("127.0.0.1")
                 .port(0)
@@ -39,7 +45,7 @@ public final class DirectRpc {
         if (serverThreads >= 0) {
             protocol.threads(serverThreads);
         }
-        RpcRuntime runtime = RpcRuntime.builder().protocol(protocol.build()).build();
+        RpcRuntime runtime = builder.protocol(protocol.build()).build();
         try {
             for (ServiceConfig<?> service : services) {
                 runtime.export(service);

@@ -12,10 +12,19 @@ public final class BenchSystems {
     public static final List<String> SERIALIZATIONS = List.of("kryo", "fst", "hessian2", "fastjson2", "java", "fory",
             "kryo-compatible", "fory-compatible");
 
-    /** Every system, in run order: the raw limit first, so that ratios can be shown as results arrive. */
-    public static final List<String> ALL = List.of("raw-netty", "kestrel-kryo", "kestrel-fst", "kestrel-hessian2",
-            "kestrel-fastjson2", "kestrel-java", "kestrel-fory", "kestrel-kryo-compatible", "kestrel-fory-compatible",
-            "rest-netty", "rest-tomcat");
+    /** Suffix of a framework system with metrics and tracing on both ends. */
+    public static final String OBSERVED = "-observed";
+
+    /** The serializations measured with metrics and tracing on as well as off. */
+    public static final List<String> OBSERVED_SERIALIZATIONS = List.of("kryo", "fory");
+
+    /**
+     * Every system, in run order: the raw limit first, so that ratios can be shown as results arrive;
+     * each observed system right after its plain one, so that the two run minutes apart.
+     */
+    public static final List<String> ALL = List.of("raw-netty", "kestrel-kryo", "kestrel-kryo" + OBSERVED,
+            "kestrel-fst", "kestrel-hessian2", "kestrel-fastjson2", "kestrel-java", "kestrel-fory",
+            "kestrel-fory" + OBSERVED, "kestrel-kryo-compatible", "kestrel-fory-compatible", "rest-netty", "rest-tomcat");
 
     private BenchSystems() {
     }
@@ -30,12 +39,16 @@ public final class BenchSystems {
         if (n.startsWith("kestrel-") && SERIALIZATIONS.contains(n.substring("kestrel-".length()))) {
             return new KestrelRpcSystem(n.substring("kestrel-".length()), settings);
         }
+        if (n.startsWith("kestrel-") && n.endsWith(OBSERVED)
+                && OBSERVED_SERIALIZATIONS.contains(n.substring("kestrel-".length(), n.length() - OBSERVED.length()))) {
+            return new KestrelRpcSystem(n.substring("kestrel-".length(), n.length() - OBSERVED.length()), settings, true);
+        }
         return switch (n) {
             case "raw-netty" -> new RawNettySystem(settings);
             case "rest-netty" -> new NettyHttpSystem(settings);
             case "rest-tomcat" -> new TomcatHttpSystem(settings);
             default -> throw new IllegalArgumentException("Unknown system '" + name + "'; known: " + ALL
-                    + " and the groups 'all', 'kestrel', 'rest'");
+                    + " and the groups 'all', 'kestrel', 'observed', 'rest'");
         };
     }
 
@@ -54,10 +67,14 @@ public final class BenchSystems {
                 case "all" -> wanted.addAll(ALL);
                 case "kestrel" -> ALL.stream().filter(s -> s.startsWith("kestrel-")).forEach(wanted::add);
                 case "rest" -> ALL.stream().filter(s -> s.startsWith("rest-")).forEach(wanted::add);
+                case "observed" -> OBSERVED_SERIALIZATIONS.forEach(s -> {
+                    wanted.add("kestrel-" + s);
+                    wanted.add("kestrel-" + s + OBSERVED);
+                });
                 default -> {
                     if (!ALL.contains(p)) {
                         throw new IllegalArgumentException("Unknown system '" + part + "'; known: " + ALL
-                                + " and the groups 'all', 'kestrel', 'rest'");
+                                + " and the groups 'all', 'kestrel', 'observed', 'rest'");
                     }
                     wanted.add(p);
                 }

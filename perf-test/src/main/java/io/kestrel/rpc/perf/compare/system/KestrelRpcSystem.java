@@ -1,5 +1,6 @@
 package io.kestrel.rpc.perf.compare.system;
 
+import io.kestrel.rpc.api.config.ServerLimits;
 import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.core.RpcRuntime;
 import io.kestrel.rpc.core.TransportStats;
@@ -9,6 +10,7 @@ import io.kestrel.rpc.perf.support.BenchmarkService;
 import io.kestrel.rpc.perf.support.BenchmarkServiceImpl;
 import io.kestrel.rpc.perf.support.DirectRpc;
 import io.kestrel.rpc.perf.support.Encodings;
+import io.kestrel.rpc.perf.support.ObservedRpc;
 import io.kestrel.rpc.perf.support.ResultCheck;
 import io.kestrel.rpc.perf.support.SerializationVariant;
 import io.kestrel.rpc.perf.support.Workload;
@@ -23,17 +25,27 @@ public final class KestrelRpcSystem implements BenchSystem {
     private final String name;
     private final SerializationVariant variant;
     private final SystemSettings settings;
+    private final boolean observed;
 
     /** @param variant a serialization name, optionally with "-compatible" for its compatible mode */
     public KestrelRpcSystem(String variant, SystemSettings settings) {
+        this(variant, settings, false);
+    }
+
+    /**
+     * @param observed whether both ends run with metrics and tracing ({@link ObservedRpc}); the
+     *     system is then called "kestrel-VARIANT-observed"
+     */
+    public KestrelRpcSystem(String variant, SystemSettings settings, boolean observed) {
         this.name = variant;
         this.variant = SerializationVariant.of(variant);
         this.settings = settings;
+        this.observed = observed;
     }
 
     @Override
     public String name() {
-        return "kestrel-" + name;
+        return "kestrel-" + name + (observed ? BenchSystems.OBSERVED : "");
     }
 
     @Override
@@ -41,7 +53,9 @@ public final class KestrelRpcSystem implements BenchSystem {
         return "Kestrel RPC, direct mode, serialization " + variant.serialization()
                 + (variant.compatible() ? " (compatible mode)" : "") + " with DemoOptimizer, server threads "
                 + (settings.rpcServerThreads() < 0 ? "default" : settings.rpcServerThreads())
-                + "; one shared reference (multiplexed connection); bytes from RpcRuntime.transportStats()";
+                + "; one shared reference (multiplexed connection); bytes from RpcRuntime.transportStats()"
+                + (observed ? "; metrics (Prometheus registry, histograms) and tracing (OpenTelemetry SDK, every call"
+                        + " sampled, no-op exporter) on both ends" : "");
     }
 
     @Override
@@ -57,20 +71,35 @@ public final class KestrelRpcSystem implements BenchSystem {
 
     @Override
     public BenchServer startServer() {
-        RpcRuntime runtime = DirectRpc.provider(variant, settings.rpcServerThreads(),
-                ServiceConfig.builder(BenchmarkService.class, new BenchmarkServiceImpl()).build());
-        return BenchServer.of(runtime.boundPort(), runtime::close);
+        ServiceConfig<BenchmarkService> service = ServiceConfig.builder(BenchmarkService.class,
+                new BenchmarkServiceImpl()).build();
+        if (!observed) {
+            RpcRuntime runtime = DirectRpc.provider(variant, settings.rpcServerThreads(), service);
+            return BenchServer.of(runtime.boundPort(), runtime::close);
+        }
+        ObservedRpc observability = new ObservedRpc();
+        RpcRuntime runtime = observability.bind(DirectRpc.provider(observability.install(RpcRuntime.builder()), variant,
+                settings.rpcServerThreads(), ServerLimits.defaults(), service));
+        return BenchServer.of(runtime.boundPort(), () -> {
+            runtime.close();
+            observability.close();
+        });
     }
 
     @Override
     public BenchClient openClient(String host, int port) {
-        RpcRuntime runtime = RpcRuntime.builder().build();
+        ObservedRpc observability = observed ? new ObservedRpc() : null;
+        RpcRuntime runtime = observed ? observability.bind(observability.install(RpcRuntime.builder()).build())
+                : RpcRuntime.builder().build();
         BenchmarkService service;
         try {
             service = runtime.refer(DirectRpc.reference(BenchmarkService.class, host + ":" + port, variant,
                     settings.callTimeout()));
         } catch (RuntimeException e) {
             runtime.close();
+            if (observability != null) {
+                observability.close();
+            }
             throw e;
         }
         return new BenchClient() {
@@ -94,6 +123,9 @@ public final class KestrelRpcSystem implements BenchSystem {
             @Override
             public void close() {
                 runtime.close();
+                if (observability != null) {
+                    observability.close();
+                }
             }
         };
     }
