@@ -8,7 +8,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /** {@link Greeter}; remembers the attachments of the last call per method. */
-public final class GreeterImpl implements Greeter {
+public class GreeterImpl implements Greeter {
     private final String name;
     private volatile Greeter next;
     private final CountDownLatch held = new CountDownLatch(1);

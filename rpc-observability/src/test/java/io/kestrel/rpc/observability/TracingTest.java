@@ -8,14 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.kestrel.rpc.api.RpcTimeoutException;
 import io.kestrel.rpc.core.RpcRuntime;
 import io.kestrel.rpc.observability.tracing.KestrelTracing;
-import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
-import io.micrometer.tracing.handler.DefaultTracingObservationHandler;
-import io.micrometer.tracing.handler.PropagatingReceiverTracingObservationHandler;
-import io.micrometer.tracing.handler.PropagatingSenderTracingObservationHandler;
-import io.micrometer.tracing.otel.bridge.OtelCurrentTraceContext;
-import io.micrometer.tracing.otel.bridge.OtelPropagator;
-import io.micrometer.tracing.otel.bridge.OtelTracer;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;
@@ -23,14 +16,10 @@ import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.TraceFlags;
 import io.opentelemetry.api.trace.TraceState;
-import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
-import io.opentelemetry.context.propagation.ContextPropagators;
 import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
-import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.data.SpanData;
-import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -46,10 +35,9 @@ import org.junit.jupiter.api.Test;
 class TracingTest {
     private static final String SERVICE = Greeter.class.getName();
 
-    private final InMemorySpanExporter exporter = InMemorySpanExporter.create();
-    private final SdkTracerProvider tracerProvider = SdkTracerProvider.builder()
-            .addSpanProcessor(SimpleSpanProcessor.create(exporter)).build();
-    private final io.opentelemetry.api.trace.Tracer otel = tracerProvider.get("kestrel-test");
+    private final OtelTestTracing otelTracing = new OtelTestTracing();
+    private final InMemorySpanExporter exporter = otelTracing.exporter();
+    private final io.opentelemetry.api.trace.Tracer otel = otelTracing.otel();
     private final GreeterImpl b = new GreeterImpl("b");
     private final GreeterImpl c = new GreeterImpl("c");
     private RpcRuntime runtimeA;
@@ -60,15 +48,7 @@ class TracingTest {
 
     @BeforeEach
     void start() {
-        OtelTracer tracer = new OtelTracer(otel, new OtelCurrentTraceContext(), event -> { });
-        OtelPropagator propagator = new OtelPropagator(
-                ContextPropagators.create(W3CTraceContextPropagator.getInstance()), otel);
-        ObservationRegistry observations = ObservationRegistry.create();
-        observations.observationConfig().observationHandler(new ObservationHandler.FirstMatchingCompositeObservationHandler(
-                new PropagatingSenderTracingObservationHandler<>(tracer, propagator),
-                new PropagatingReceiverTracingObservationHandler<>(tracer, propagator),
-                new DefaultTracingObservationHandler(tracer)));
-        KestrelTracing tracing = KestrelTracing.of(observations);
+        KestrelTracing tracing = KestrelTracing.of(otelTracing.observationRegistry());
         runtimeC = Runtimes.provider(tracing.addTo(RpcRuntime.builder()), Runtimes.loopback().build(), c);
         runtimeB = Runtimes.provider(tracing.addTo(RpcRuntime.builder()), Runtimes.loopback().build(), b);
         b.next(Runtimes.refer(runtimeB, runtimeC, Duration.ofSeconds(5)));
@@ -82,7 +62,7 @@ class TracingTest {
         runtimeA.close();
         runtimeB.close();
         runtimeC.close();
-        tracerProvider.close();
+        otelTracing.close();
     }
 
     private List<SpanData> spans(int count) throws InterruptedException {
