@@ -6,9 +6,8 @@ import io.kestrel.rpc.core.RpcRuntime;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
-import java.util.List;
+import java.util.Arrays;
 import java.util.Objects;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * Micrometer metrics for Kestrel RPC: call duration timers recorded by two interceptors, and gauges
@@ -64,7 +63,7 @@ public final class KestrelMetrics {
     private final Tags tags;
     private final ClientInterceptor client;
     private final ServerInterceptor server;
-    private final List<RuntimeMetrics> bound = new CopyOnWriteArrayList<>();
+    private volatile RuntimeMetrics[] bound = new RuntimeMetrics[0]; // read per call: an array, no iterator
 
     private KestrelMetrics(Builder b) {
         this.registry = b.registry;
@@ -114,7 +113,11 @@ public final class KestrelMetrics {
     public KestrelMetrics bindTo(RpcRuntime runtime) {
         RuntimeMetrics m = new RuntimeMetrics(runtime, tags);
         m.bindTo(registry);
-        bound.add(m);
+        synchronized (this) {
+            RuntimeMetrics[] more = Arrays.copyOf(bound, bound.length + 1);
+            more[bound.length] = m;
+            bound = more;
+        }
         return this;
     }
 
