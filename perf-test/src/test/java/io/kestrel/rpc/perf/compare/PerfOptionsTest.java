@@ -18,7 +18,7 @@ class PerfOptionsTest {
         assertEquals(10, o.threads());
         assertEquals(Duration.ofSeconds(5), o.warmup());
         assertEquals(Duration.ofSeconds(10), o.measure());
-        assertEquals(11, o.systems().size()); // raw, 8 framework variants (incl. fory and the compatible ones), 2 REST
+        assertEquals(13, o.systems().size()); // raw, 8 framework variants (incl. fory and the compatible ones), 2 of them observed, 2 REST
         assertEquals(List.of(Workload.values()), o.workloads());
         assertEquals(Path.of("perf-results"), o.outputDir());
     }
