@@ -129,7 +129,7 @@ public class RpcAnnotationBeanPostProcessor implements InstantiationAwareBeanPos
             }
             iface = candidates.get(0);
         }
-        return ConfigBinder.service(src, iface, bean);
+        return ConfigBinder.service(src, ConfigSource.environment("rpc.service.", environment), iface, bean);
     }
 
     private Object reference(InjectionPoint point) {

@@ -55,7 +55,7 @@ public class ServiceBean implements InitializingBean, EnvironmentAware {
         if (ref == null) {
             throw src.error("ref", null, "is required: the name of the bean implementing " + interfaceClass.getName(), null);
         }
-        config = ConfigBinder.service(src, interfaceClass, ref);
+        config = ConfigBinder.service(src, ConfigSource.environment("rpc.service.", environment), interfaceClass, ref);
     }
 
     /** The service to export; available once the bean is initialised. */

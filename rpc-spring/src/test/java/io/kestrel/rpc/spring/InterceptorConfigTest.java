@@ -120,6 +120,18 @@ class InterceptorConfigTest {
     }
 
     @Test
+    void executesDefaultsToTheEnvironmentWhenTheServiceSetsNone() {
+        try (GenericXmlApplicationContext provider = TestContexts.xml("provider.xml", Map.of("zk", zk, "tag", "env",
+                "root", "/executes-default", "rpc.service.executes", "7"))) {
+            assertEquals(7, provider.getBean(ServiceBean.class).getServiceConfig().executes());
+        }
+        try (GenericXmlApplicationContext provider = TestContexts.xml("interceptor-provider.xml", Map.of("zk", zk,
+                "rpc.service.executes", "7"))) {
+            assertEquals(3, provider.getBean(ServiceBean.class).getServiceConfig().executes(), "the attribute wins");
+        }
+    }
+
+    @Test
     void anInterceptorClassThatCannotBeUsedIsNamedWithTheAttribute() {
         BeanCreationException e = assertThrows(BeanCreationException.class, () -> TestContexts.xml(
                 "interceptor-consumer.xml", Map.of("zk", zk, "reference.interceptors", "com.example.Missing")).close());

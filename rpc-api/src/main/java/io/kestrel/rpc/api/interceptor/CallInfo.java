@@ -46,10 +46,10 @@ public interface CallInfo {
 
     /**
      * Attachments of the response. On the provider: modifiable until the call's future completes; what
-     * it holds then is sent back (with what the service set through
-     * {@link io.kestrel.rpc.api.RpcContext#setResponseAttachment}, the same map). On the consumer:
-     * read-only, empty until the future returned by {@code proceed()} completes, then what the
-     * provider sent.
+     * it holds then is sent back with an answer that carries a value (not with an exception), together
+     * with what the service set through {@link io.kestrel.rpc.api.RpcContext#setResponseAttachment}
+     * (the same map; no null keys or values). On the consumer: read-only, empty until the future
+     * returned by {@code proceed()} completes with a value, then what the provider sent.
      */
     Map<String, String> responseAttachments();
 

@@ -91,6 +91,14 @@ public final class ConfigBinder {
      * interface and the implementation are resolved by the caller.
      */
     public static <T> ServiceConfig<T> service(ConfigSource src, Class<T> iface, Object ref) {
+        return service(src, null, iface, ref);
+    }
+
+    /**
+     * As {@link #service(ConfigSource, Class, Object)}, with {@code executes} taken from {@code defaults}
+     * (e.g. {@code rpc.service.*}) when the service does not set it.
+     */
+    public static <T> ServiceConfig<T> service(ConfigSource src, ConfigSource defaults, Class<T> iface, Object ref) {
         if (!iface.isInstance(ref)) {
             throw src.error("ref", ref.getClass().getName(), "the bean does not implement " + iface.getName(), null);
         }
@@ -105,6 +113,9 @@ public final class ConfigBinder {
         src.ifSet("timeout", v -> b.timeout(ConfigSource.duration(v)));
         src.ifSet("weight", v -> b.weight(ConfigSource.integer(v)));
         src.ifSet("serialization", v -> split(v).forEach(n -> b.serialization(checkSerialization(n))));
+        if (defaults != null) {
+            defaults.ifSet("executes", v -> b.executes(ConfigSource.integer(v)));
+        }
         src.ifSet("executes", v -> b.executes(ConfigSource.integer(v)));
         src.ifSet("interceptors", v -> instances(v, ServerInterceptor.class, loaderOf(iface)).forEach(b::interceptor));
         return b.build();

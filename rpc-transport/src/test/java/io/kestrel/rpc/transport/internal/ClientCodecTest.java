@@ -11,6 +11,7 @@ import io.kestrel.rpc.api.ConnectionUnavailableException;
 import io.kestrel.rpc.api.PayloadTooLargeException;
 import io.kestrel.rpc.api.RemoteInvocationException;
 import io.kestrel.rpc.api.ServerBusyException;
+import io.kestrel.rpc.transport.AttachedValue;
 import io.kestrel.rpc.transport.MethodRef;
 import io.kestrel.rpc.transport.RpcRequest;
 import io.kestrel.rpc.transport.Status;
@@ -99,6 +100,29 @@ class ClientCodecTest {
         assertInstanceOf(ServerBusyException.class, e.getCause());
         assertEquals("busy now [" + TestSupport.KEY + "#greet on provider provider:1]", e.getCause().getMessage());
         assertEquals(0, pending.size());
+    }
+
+    @Test
+    void responseAttachmentsArriveWithTheValueAndTooManyFailTheCallNamingTheLimit() throws Exception {
+        PendingCall call = send(TestSupport.request(greet, 60_000, Map.of(), "a"));
+        PendingCall flooded = send(TestSupport.request(greet, 60_000, Map.of(), "b"));
+        TestSupport.drain(ch);
+        ByteBuf body = Unpooled.buffer();
+        Wire.writeAttachments(body, Map.of("region", "eu-1"));
+        body.writeBytes(valueBody("for a"));
+        ch.writeInbound(new Frame(Wire.FLAG_ATTACHMENTS, TestSupport.UTF8.id(), Status.OK.code(), call.id(),
+                body.readableBytes(), body));
+        assertEquals(new AttachedValue("for a", Map.of("region", "eu-1")), call.future().get(1, TimeUnit.SECONDS));
+
+        ByteBuf tooMany = Unpooled.buffer();
+        Wire.writeVarint(tooMany, 100_000);
+        tooMany.writeBytes(valueBody("for b"));
+        ch.writeInbound(new Frame(Wire.FLAG_ATTACHMENTS, TestSupport.UTF8.id(), Status.OK.code(), flooded.id(),
+                tooMany.readableBytes(), tooMany));
+        ExecutionException e = assertThrows(ExecutionException.class, () -> flooded.future().get(1, TimeUnit.SECONDS));
+        assertTrue(e.getCause().getMessage().contains("response carries 100000 attachments; at most 256"
+                + " (-Dkestrel.rpc.attachments.maxCount)"), e.getCause().getMessage());
+        assertTrue(ch.isOpen(), "one bad response does not close the connection");
     }
 
     @Test
