@@ -1,10 +1,14 @@
 package io.kestrel.rpc.observability.tracing;
 
+import io.kestrel.rpc.api.ServiceKey;
 import io.kestrel.rpc.api.interceptor.CallInfo;
 import io.kestrel.rpc.api.interceptor.CallOutcome;
 import io.micrometer.common.KeyValues;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationConvention;
+import java.lang.reflect.Method;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 
 /**
  * The default names and key values of Kestrel's observations, after OpenTelemetry's RPC semantic
@@ -81,12 +85,59 @@ public final class RpcObservationConventions {
     }
 
     static String spanName(CallInfo call) {
-        return call.service() + "/" + call.methodName();
+        return names(call).spanName();
     }
 
     static KeyValues low(CallInfo call, CallOutcome outcome) {
-        KeyValues kv = KeyValues.of("rpc.system", "kestrel", "rpc.service", call.service().toString(),
-                "rpc.method", call.methodName(), "serialization", String.valueOf(call.serialization()));
-        return outcome == null ? kv : kv.and("status", outcome.tag());
+        Names n = names(call);
+        return outcome == null ? n.base() : n.withOutcome(outcome);
+    }
+
+    // Names and key values are the same for every call of a method: built once, not per call.
+    private static final ConcurrentMap<MethodKey, Names> NAMES = new ConcurrentHashMap<>();
+    private static final int MAX_CACHED = 10_000; // beyond it (a runaway number of services), built per call
+
+    private static Names names(CallInfo call) {
+        MethodKey key = new MethodKey(call.service(), call.method(), call.serialization());
+        Names n = NAMES.get(key);
+        if (n == null) {
+            n = new Names(call);
+            if (NAMES.size() < MAX_CACHED) {
+                NAMES.putIfAbsent(key, n);
+            }
+        }
+        return n;
+    }
+
+    private record MethodKey(ServiceKey service, Method method, String serialization) {
+    }
+
+    /** A method's span name and key values, with each outcome's. */
+    private static final class Names {
+        private static final CallOutcome[] OUTCOMES = CallOutcome.values();
+        private final String spanName;
+        private final KeyValues base;
+        private final KeyValues[] withOutcome = new KeyValues[OUTCOMES.length];
+
+        Names(CallInfo call) {
+            spanName = call.service() + "/" + call.methodName();
+            base = KeyValues.of("rpc.system", "kestrel", "rpc.service", call.service().toString(),
+                    "rpc.method", call.methodName(), "serialization", String.valueOf(call.serialization()));
+            for (CallOutcome o : OUTCOMES) {
+                withOutcome[o.ordinal()] = base.and("status", o.tag());
+            }
+        }
+
+        String spanName() {
+            return spanName;
+        }
+
+        KeyValues base() {
+            return base;
+        }
+
+        KeyValues withOutcome(CallOutcome outcome) {
+            return withOutcome[outcome.ordinal()];
+        }
     }
 }
