@@ -222,8 +222,7 @@ public final class RpcRuntime implements AutoCloseable {
      * the first export or registry reference connected it.
      */
     public boolean registryConnected() {
-        Registry r = registry.ifConnected();
-        return !closed && r != null && r.isConnected();
+        return !closed && registryState() == RegistryState.CONNECTED;
     }
 
     /** Consumer connections open to this runtime's server. */
@@ -242,6 +241,40 @@ public final class RpcRuntime implements AutoCloseable {
     /** Connections this runtime's server refused at its connection limits. */
     public long refusedConnections() {
         return exports.refusedConnections();
+    }
+
+    /** Business threads of this runtime's server running a call now (0 when nothing is exported). */
+    public int businessPoolActive() {
+        return exports.businessActive();
+    }
+
+    /** Calls waiting for a business thread of this runtime's server (the protocol's {@code queues}). */
+    public int businessPoolQueued() {
+        return exports.businessQueued();
+    }
+
+    /** Where this runtime's registry connection is now; never connects. */
+    public RegistryState registryState() {
+        if (registry.config() == null) {
+            return RegistryState.NONE;
+        }
+        Registry r = registry.ifConnected();
+        if (r == null) {
+            return RegistryState.NOT_STARTED;
+        }
+        return r.isConnected() ? RegistryState.CONNECTED : RegistryState.DISCONNECTED;
+    }
+
+    /** The state of a runtime's registry connection ({@link #registryState()}). */
+    public enum RegistryState {
+        /** No registry configured (direct mode only). */
+        NONE,
+        /** Configured, not used yet: it connects on the first export or registry reference. */
+        NOT_STARTED,
+        /** Reachable. */
+        CONNECTED,
+        /** Unreachable now; registrations are kept and consumers use the last known providers. */
+        DISCONNECTED
     }
 
     /** Calls this runtime sent to providers and not yet answered or timed out. */

@@ -214,6 +214,19 @@ public final class RpcServer implements AutoCloseable {
     }
 
     /**
+     * Business threads running a call now (0 when the protocol's {@code threads} is 0 or
+     * {@code virtual}: virtual threads are not pooled; in-flight calls count them).
+     */
+    public int businessActive() {
+        return businessPool instanceof java.util.concurrent.ThreadPoolExecutor p ? p.getActiveCount() : 0;
+    }
+
+    /** Calls waiting in the business pool's queue (0 when the protocol's {@code queues} is 0, or virtual threads). */
+    public int businessQueued() {
+        return businessPool instanceof java.util.concurrent.ThreadPoolExecutor p ? p.getQueue().size() : 0;
+    }
+
+    /**
      * Stops accepting connections, answers new calls on open connections with SERVER_BUSY (the call
      * did not run, so failover consumers retry elsewhere), and tells every consumer connection that
      * this provider is going away.

@@ -16,8 +16,8 @@ import java.util.Set;
 /**
  * Options of one benchmark run, parsed from the command line ({@link #parse}). Immutable.
  *
- * <p>Defaults (10 threads, 5 s warm-up, 10 s measured, all 11 systems x 3 workloads) finish in about
- * 9 minutes on 2 cores; {@code --quick} (2 threads, 0.3 s warm-up, 1 s measured) in under a minute.
+ * <p>Defaults (10 threads, 5 s warm-up, 10 s measured, all 13 systems x 3 workloads) finish in about
+ * 11 minutes on 2 cores; {@code --quick} (2 threads, 0.3 s warm-up, 1 s measured) in under a minute.
  */
 public final class PerfOptions {
     static final String USAGE = """
@@ -25,7 +25,8 @@ public final class PerfOptions {
               --threads N              client threads calling synchronously (default 10; quick 2)
               --warmup DURATION        warm-up per configuration, e.g. 5s, 500ms (default 5s; quick 300ms)
               --measure DURATION       measured window per configuration (default 10s; quick 1s)
-              --systems LIST           comma-separated: all, kestrel, rest, or names from
+              --systems LIST           comma-separated: all, kestrel, rest, observed (kryo and fory
+                                       with and without metrics + tracing), or names from
                                        %s (default all)
               --workloads LIST         comma-separated: bid, echo-50k, exists (default all)
               --quick                  smoke-test sizes (explicit options still win)

@@ -242,6 +242,16 @@ public final class ReportWriter {
             num(overhead, "%.1f"), "<= 32", verdict(overhead <= 32, overhead)});
         rows.add(new String[] {"kestrel-kryo bid allocation per call, client / server",
             bytes(kryo.clientAllocPerCall()) + " / " + bytes(kryo.serverAllocPerCall()), "reported", "reported"});
+        for (String serialization : BenchSystems.OBSERVED_SERIALIZATIONS) {
+            RunResult off = find(results, "kestrel-" + serialization, Workload.BID);
+            RunResult on = find(results, "kestrel-" + serialization + BenchSystems.OBSERVED, Workload.BID);
+            if (off != null && on != null) {
+                double ratio = off.status() == RunResult.Status.OK && on.status() == RunResult.Status.OK
+                        ? on.tps() / off.tps() : Double.NaN;
+                rows.add(new String[] {"kestrel-" + serialization + " bid TPS with metrics + tracing / without",
+                    num(ratio, "%.2f"), ">= 0.9", verdict(ratio >= 0.9, ratio)});
+            }
+        }
         return markdownTable(new String[] {"target", "measured", "wanted", "verdict"}, rows);
     }
 

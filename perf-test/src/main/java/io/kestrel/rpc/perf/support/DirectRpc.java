@@ -30,12 +30,15 @@ public final class DirectRpc {
     /** {@link #provider(SerializationVariant, int, ServiceConfig[])} with these limits on its protocol. */
     public static RpcRuntime provider(SerializationVariant variant, int serverThreads, ServerLimits limits,
             ServiceConfig<?>... services) {
-        return provider(variant, serverThreads, limits, null, services);
+        return provider(RpcRuntime.builder(), variant, serverThreads, limits, null, services);
     }
 
-    /** As above, over TLS when {@code tls} is not null. */
-    public static RpcRuntime provider(SerializationVariant variant, int serverThreads, ServerLimits limits,
-            TlsConfig tls, ServiceConfig<?>... services) {
+    /**
+     * The same, on a runtime builder prepared by the caller (interceptors, for example), over TLS when
+     * {@code tls} is not null.
+     */
+    public static RpcRuntime provider(RpcRuntime.Builder builder, SerializationVariant variant, int serverThreads,
+            ServerLimits limits, TlsConfig tls, ServiceConfig<?>... services) {
         ProtocolConfig.Builder protocol = ProtocolConfig.builder()
                 .host("127.0.0.1")
                 .port(0)
@@ -47,7 +50,7 @@ public final class DirectRpc {
         if (serverThreads >= 0) {
             protocol.threads(serverThreads);
         }
-        RpcRuntime runtime = RpcRuntime.builder().protocol(protocol.build()).build();
+        RpcRuntime runtime = builder.protocol(protocol.build()).build();
         try {
             for (ServiceConfig<?> service : services) {
                 runtime.export(service);

@@ -18,7 +18,7 @@ class PerfOptionsTest {
         assertEquals(10, o.threads());
         assertEquals(Duration.ofSeconds(5), o.warmup());
         assertEquals(Duration.ofSeconds(10), o.measure());
-        assertEquals(13, o.systems().size()); // raw, 10 framework variants (incl. fory, the compatible and TLS ones), 2 REST
+        assertEquals(15, o.systems().size()); // raw, 12 framework variants (incl. fory, the compatible, TLS and observed ones), 2 REST
         assertEquals(List.of(Workload.values()), o.workloads());
         assertEquals(Path.of("perf-results"), o.outputDir());
     }

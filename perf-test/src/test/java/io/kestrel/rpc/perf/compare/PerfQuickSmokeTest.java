@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Timeout;
 class PerfQuickSmokeTest {
 
     @Test
-    @Timeout(value = 5, unit = TimeUnit.MINUTES) // 13 systems x 3 workloads, each in its own server JVM
+    @Timeout(value = 6, unit = TimeUnit.MINUTES) // 15 systems x 3 workloads, each in its own server JVM
     void quickMatrixCompletesWithoutErrorsAndWritesTheReport() throws Exception {
         Path out = Path.of("target", "perf-smoke");
         PerfOptions options = PerfOptions.builder()

@@ -49,8 +49,9 @@ public interface Registry extends AutoCloseable {
     }
 
     /**
-     * Whether the registry is reachable right now (health checks). Default true, for registries that cannot
-     * tell.
+     * Whether the registry is reachable now (health checks and metrics); while it is not, registrations
+     * and subscriptions are kept and consumers go on with the last known providers. Default true, for
+     * registries that cannot tell.
      */
     default boolean isConnected() {
         return true;

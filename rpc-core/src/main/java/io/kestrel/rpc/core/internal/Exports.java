@@ -220,6 +220,16 @@ public final class Exports {
         return server == null ? 0 : server.connectionCount();
     }
 
+    /** Business threads running a call now. */
+    public synchronized int businessActive() {
+        return server == null ? 0 : server.businessActive();
+    }
+
+    /** Calls waiting for a business thread. */
+    public synchronized int businessQueued() {
+        return server == null ? 0 : server.businessQueued();
+    }
+
     /**
      * Unregisters every service, keeps serving for about a second while consumers notice, then
      * closes the server gracefully: new calls refused as not run, in-flight calls finished within

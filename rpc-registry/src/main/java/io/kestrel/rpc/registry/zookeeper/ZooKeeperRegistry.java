@@ -176,7 +176,7 @@ public final class ZooKeeperRegistry implements Registry {
     /** Whether the client is connected to ZooKeeper right now. */
     @Override
     public boolean isConnected() {
-        return client.getZookeeperClient().isConnected();
+        return !closed.get() && client.getZookeeperClient().isConnected();
     }
 
     /**

@@ -12,15 +12,23 @@ public final class BenchSystems {
     public static final List<String> SERIALIZATIONS = List.of("kryo", "fst", "hessian2", "fastjson2", "java", "fory",
             "kryo-compatible", "fory-compatible");
 
-    /**
-     * Every system, in run order: the raw limit first, so that ratios can be shown as results arrive; each
-     * TLS system right after its plaintext one, so that the two meet the same machine load.
-     */
-    public static final List<String> ALL = List.of("raw-netty", "kestrel-kryo", "kestrel-kryo-tls", "kestrel-fst",
-            "kestrel-hessian2", "kestrel-fastjson2", "kestrel-java", "kestrel-fory", "kestrel-fory-tls",
-            "kestrel-kryo-compatible", "kestrel-fory-compatible", "rest-netty", "rest-tomcat");
     /** Suffix of the framework systems that run over TLS (see {@link io.kestrel.rpc.perf.support.BenchTls}). */
     public static final String TLS = "-tls";
+
+    /** Suffix of a framework system with metrics and tracing on both ends. */
+    public static final String OBSERVED = "-observed";
+
+    /** The serializations measured with metrics and tracing on as well as off. */
+    public static final List<String> OBSERVED_SERIALIZATIONS = List.of("kryo", "fory");
+
+    /**
+     * Every system, in run order: the raw limit first, so that ratios can be shown as results arrive;
+     * each TLS and observed system right after its plain one, so that they meet the same machine load.
+     */
+    public static final List<String> ALL = List.of("raw-netty", "kestrel-kryo", "kestrel-kryo" + TLS,
+            "kestrel-kryo" + OBSERVED, "kestrel-fst", "kestrel-hessian2", "kestrel-fastjson2", "kestrel-java",
+            "kestrel-fory", "kestrel-fory" + TLS, "kestrel-fory" + OBSERVED, "kestrel-kryo-compatible",
+            "kestrel-fory-compatible", "rest-netty", "rest-tomcat");
 
     private BenchSystems() {
     }
@@ -33,18 +41,23 @@ public final class BenchSystems {
     public static BenchSystem create(String name, SystemSettings settings) {
         String n = name.trim().toLowerCase(Locale.ROOT);
         if (n.startsWith("kestrel-") && SERIALIZATIONS.contains(n.substring("kestrel-".length()))) {
-            return new KestrelRpcSystem(n.substring("kestrel-".length()), false, settings);
+            return new KestrelRpcSystem(n.substring("kestrel-".length()), settings, false, false);
         }
         if (n.startsWith("kestrel-") && n.endsWith(TLS)
                 && SERIALIZATIONS.contains(n.substring("kestrel-".length(), n.length() - TLS.length()))) {
-            return new KestrelRpcSystem(n.substring("kestrel-".length(), n.length() - TLS.length()), true, settings);
+            return new KestrelRpcSystem(n.substring("kestrel-".length(), n.length() - TLS.length()), settings, true, false);
+        }
+        if (n.startsWith("kestrel-") && n.endsWith(OBSERVED)
+                && OBSERVED_SERIALIZATIONS.contains(n.substring("kestrel-".length(), n.length() - OBSERVED.length()))) {
+            return new KestrelRpcSystem(n.substring("kestrel-".length(), n.length() - OBSERVED.length()), settings, false,
+                    true);
         }
         return switch (n) {
             case "raw-netty" -> new RawNettySystem(settings);
             case "rest-netty" -> new NettyHttpSystem(settings);
             case "rest-tomcat" -> new TomcatHttpSystem(settings);
             default -> throw new IllegalArgumentException("Unknown system '" + name + "'; known: " + ALL
-                    + " and the groups 'all', 'kestrel', 'rest'");
+                    + " and the groups 'all', 'kestrel', 'observed', 'rest'");
         };
     }
 
@@ -63,10 +76,14 @@ public final class BenchSystems {
                 case "all" -> wanted.addAll(ALL);
                 case "kestrel" -> ALL.stream().filter(s -> s.startsWith("kestrel-")).forEach(wanted::add);
                 case "rest" -> ALL.stream().filter(s -> s.startsWith("rest-")).forEach(wanted::add);
+                case "observed" -> OBSERVED_SERIALIZATIONS.forEach(s -> {
+                    wanted.add("kestrel-" + s);
+                    wanted.add("kestrel-" + s + OBSERVED);
+                });
                 default -> {
                     if (!ALL.contains(p)) {
                         throw new IllegalArgumentException("Unknown system '" + part + "'; known: " + ALL
-                                + " and the groups 'all', 'kestrel', 'rest'");
+                                + " and the groups 'all', 'kestrel', 'observed', 'rest'");
                     }
                     wanted.add(p);
                 }

@@ -11,6 +11,7 @@ import io.kestrel.rpc.perf.support.BenchmarkService;
 import io.kestrel.rpc.perf.support.BenchmarkServiceImpl;
 import io.kestrel.rpc.perf.support.DirectRpc;
 import io.kestrel.rpc.perf.support.Encodings;
+import io.kestrel.rpc.perf.support.ObservedRpc;
 import io.kestrel.rpc.perf.support.ResultCheck;
 import io.kestrel.rpc.perf.support.SerializationVariant;
 import io.kestrel.rpc.perf.support.Workload;
@@ -26,21 +27,24 @@ public final class KestrelRpcSystem implements BenchSystem {
     private final SerializationVariant variant;
     private final SystemSettings settings;
     private final boolean tls;
+    private final boolean observed;
 
     /**
      * @param variant a serialization name, optionally with "-compatible" for its compatible mode
      * @param tls whether calls go over TLS (TLS 1.3, JDK engine, certificates of {@link BenchTls})
+     * @param observed whether both ends run with metrics and tracing ({@link ObservedRpc})
      */
-    public KestrelRpcSystem(String variant, boolean tls, SystemSettings settings) {
+    public KestrelRpcSystem(String variant, SystemSettings settings, boolean tls, boolean observed) {
         this.tls = tls;
         this.name = variant;
         this.variant = SerializationVariant.of(variant);
         this.settings = settings;
+        this.observed = observed;
     }
 
     @Override
     public String name() {
-        return "kestrel-" + name + (tls ? BenchSystems.TLS : "");
+        return "kestrel-" + name + (tls ? BenchSystems.TLS : "") + (observed ? BenchSystems.OBSERVED : "");
     }
 
     @Override
@@ -49,7 +53,9 @@ public final class KestrelRpcSystem implements BenchSystem {
                 + (variant.compatible() ? " (compatible mode)" : "") + (tls ? ", over TLS (" + BenchTls.DESCRIPTION
                 + ")" : "") + " with DemoOptimizer, server threads "
                 + (settings.rpcServerThreads() < 0 ? "default" : settings.rpcServerThreads())
-                + "; one shared reference (multiplexed connection); bytes from RpcRuntime.transportStats()";
+                + "; one shared reference (multiplexed connection); bytes from RpcRuntime.transportStats()"
+                + (observed ? "; metrics (Prometheus registry, histograms) and tracing (OpenTelemetry SDK, every call"
+                        + " sampled, no-op exporter) on both ends" : "");
     }
 
     @Override
@@ -65,21 +71,36 @@ public final class KestrelRpcSystem implements BenchSystem {
 
     @Override
     public BenchServer startServer() {
-        RpcRuntime runtime = DirectRpc.provider(variant, settings.rpcServerThreads(), ServerLimits.defaults(),
-                tls ? BenchTls.server() : null,
-                ServiceConfig.builder(BenchmarkService.class, new BenchmarkServiceImpl()).build());
-        return BenchServer.of(runtime.boundPort(), runtime::close);
+        ServiceConfig<BenchmarkService> service = ServiceConfig.builder(BenchmarkService.class,
+                new BenchmarkServiceImpl()).build();
+        if (!observed) {
+            RpcRuntime runtime = DirectRpc.provider(RpcRuntime.builder(), variant, settings.rpcServerThreads(),
+                    ServerLimits.defaults(), tls ? BenchTls.server() : null, service);
+            return BenchServer.of(runtime.boundPort(), runtime::close);
+        }
+        ObservedRpc observability = new ObservedRpc();
+        RpcRuntime runtime = observability.bind(DirectRpc.provider(observability.install(RpcRuntime.builder()), variant,
+                settings.rpcServerThreads(), ServerLimits.defaults(), tls ? BenchTls.server() : null, service));
+        return BenchServer.of(runtime.boundPort(), () -> {
+            runtime.close();
+            observability.close();
+        });
     }
 
     @Override
     public BenchClient openClient(String host, int port) {
-        RpcRuntime runtime = RpcRuntime.builder().build();
+        ObservedRpc observability = observed ? new ObservedRpc() : null;
+        RpcRuntime runtime = observed ? observability.bind(observability.install(RpcRuntime.builder()).build())
+                : RpcRuntime.builder().build();
         BenchmarkService service;
         try {
             service = runtime.refer(DirectRpc.reference(BenchmarkService.class, host + ":" + port, variant,
                     settings.callTimeout(), tls ? BenchTls.client() : null));
         } catch (RuntimeException e) {
             runtime.close();
+            if (observability != null) {
+                observability.close();
+            }
             throw e;
         }
         return new BenchClient() {
@@ -103,6 +124,9 @@ public final class KestrelRpcSystem implements BenchSystem {
             @Override
             public void close() {
                 runtime.close();
+                if (observability != null) {
+                    observability.close();
+                }
             }
         };
     }

@@ -1,0 +1,70 @@
+package io.kestrel.rpc.perf.support;
+
+import io.kestrel.rpc.core.RpcRuntime;
+import io.kestrel.rpc.observability.metrics.KestrelMetrics;
+import io.kestrel.rpc.observability.tracing.KestrelTracing;
+import io.micrometer.observation.ObservationHandler;
+import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.micrometer.tracing.handler.DefaultTracingObservationHandler;
+import io.micrometer.tracing.handler.PropagatingReceiverTracingObservationHandler;
+import io.micrometer.tracing.handler.PropagatingSenderTracingObservationHandler;
+import io.micrometer.tracing.otel.bridge.OtelCurrentTraceContext;
+import io.micrometer.tracing.otel.bridge.OtelPropagator;
+import io.micrometer.tracing.otel.bridge.OtelTracer;
+import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
+import io.opentelemetry.context.propagation.ContextPropagators;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.export.BatchSpanProcessor;
+import io.opentelemetry.sdk.trace.export.SpanExporter;
+
+/**
+ * Metrics and tracing as a production setup would have them, for the {@code kestrel-*-observed}
+ * systems: {@link KestrelMetrics} on a Prometheus registry (histograms, runtime gauges) and
+ * {@link KestrelTracing} through micrometer-tracing's OpenTelemetry bridge, every call sampled, W3C
+ * propagation, spans batched to an exporter that drops them (the no-op exporter: what is measured
+ * is the cost inside the process, not a collector's).
+ */
+public final class ObservedRpc implements AutoCloseable {
+    private final PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final SdkTracerProvider tracerProvider = SdkTracerProvider.builder()
+            .addSpanProcessor(BatchSpanProcessor.builder(SpanExporter.composite()).build()).build();
+    private final KestrelMetrics metrics = KestrelMetrics.of(meters);
+    private final KestrelTracing tracing;
+
+    public ObservedRpc() {
+        io.opentelemetry.api.trace.Tracer otel = tracerProvider.get("kestrel-perf");
+        OtelTracer tracer = new OtelTracer(otel, new OtelCurrentTraceContext(), event -> { });
+        OtelPropagator propagator = new OtelPropagator(
+                ContextPropagators.create(W3CTraceContextPropagator.getInstance()), otel);
+        ObservationRegistry observations = ObservationRegistry.create();
+        observations.observationConfig().observationHandler(new ObservationHandler.FirstMatchingCompositeObservationHandler(
+                new PropagatingSenderTracingObservationHandler<>(tracer, propagator),
+                new PropagatingReceiverTracingObservationHandler<>(tracer, propagator),
+                new DefaultTracingObservationHandler(tracer)));
+        this.tracing = KestrelTracing.of(observations);
+    }
+
+    /** {@code builder} with the metrics and tracing interceptors. */
+    public RpcRuntime.Builder install(RpcRuntime.Builder builder) {
+        return tracing.addTo(metrics.addTo(builder));
+    }
+
+    /** Binds the runtime's gauges; returns the runtime. */
+    public RpcRuntime bind(RpcRuntime runtime) {
+        metrics.bindTo(runtime);
+        return runtime;
+    }
+
+    /** The Prometheus text of everything recorded so far. */
+    public String scrape() {
+        return meters.scrape();
+    }
+
+    @Override
+    public void close() {
+        tracerProvider.close();
+        meters.close();
+    }
+}

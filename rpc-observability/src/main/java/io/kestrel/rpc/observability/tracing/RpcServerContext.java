@@ -1,0 +1,35 @@
+package io.kestrel.rpc.observability.tracing;
+
+import io.kestrel.rpc.api.interceptor.CallOutcome;
+import io.kestrel.rpc.api.interceptor.ServerCallInfo;
+import io.micrometer.observation.transport.RequestReplyReceiverContext;
+import java.util.Map;
+
+/**
+ * The observation context of one call served by a provider. Its carrier is the request's attachments,
+ * from which a tracing bridge reads the consumer's {@code traceparent}/{@code tracestate}.
+ */
+public final class RpcServerContext extends RequestReplyReceiverContext<Map<String, String>, Object> {
+    private final ServerCallInfo call;
+    private volatile CallOutcome outcome;
+
+    RpcServerContext(ServerCallInfo call) {
+        super((carrier, key) -> carrier.get(key));
+        this.call = call;
+        setCarrier(call.requestAttachments());
+    }
+
+    /** The call. */
+    public ServerCallInfo call() {
+        return call;
+    }
+
+    /** How the call ended; null until it has. */
+    public CallOutcome outcome() {
+        return outcome;
+    }
+
+    void ended(CallOutcome outcome) {
+        this.outcome = outcome;
+    }
+}
