@@ -1,9 +1,6 @@
 package io.kestrel.rpc.api.registry;
 
 import io.kestrel.rpc.api.ServiceKey;
-import java.net.URLDecoder;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -86,23 +83,10 @@ public final class ConsumerInfo {
      */
     public static ConsumerInfo fromUrl(String url) {
         try {
-            if (!url.startsWith(SCHEME)) {
-                throw new IllegalArgumentException("does not start with " + SCHEME);
-            }
-            String rest = url.substring(SCHEME.length());
-            int slash = rest.indexOf('/');
-            int q = rest.indexOf('?', slash);
-            String host = rest.substring(0, slash);
-            String iface = dec(q < 0 ? rest.substring(slash + 1) : rest.substring(slash + 1, q));
-            Map<String, String> params = new LinkedHashMap<>();
-            if (q >= 0) {
-                for (String kv : rest.substring(q + 1).split("&")) {
-                    int eq = kv.indexOf('=');
-                    if (eq > 0) {
-                        params.put(dec(kv.substring(0, eq)), dec(kv.substring(eq + 1)));
-                    }
-                }
-            }
+            RecordUrl parsed = RecordUrl.parse(url, SCHEME);
+            String host = parsed.authority();
+            String iface = parsed.interfaceName();
+            Map<String, String> params = parsed.params();
             Map<String, String> attributes = new LinkedHashMap<>(params);
             attributes.keySet().removeAll(RESERVED);
             return new ConsumerInfo(host, new ServiceKey(iface, params.get("version"), params.get("group")),
@@ -113,11 +97,7 @@ public final class ConsumerInfo {
     }
 
     private static String enc(String s) {
-        return URLEncoder.encode(s, StandardCharsets.UTF_8);
-    }
-
-    private static String dec(String s) {
-        return URLDecoder.decode(s, StandardCharsets.UTF_8);
+        return RecordUrl.encode(s);
     }
 
     @Override

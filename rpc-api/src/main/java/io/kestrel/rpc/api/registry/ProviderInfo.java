@@ -1,9 +1,6 @@
 package io.kestrel.rpc.api.registry;
 
 import io.kestrel.rpc.api.ServiceKey;
-import java.net.URLDecoder;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -232,26 +229,13 @@ public final class ProviderInfo {
      */
     public static ProviderInfo fromUrl(String url) {
         try {
-            if (!url.startsWith("kestrel://")) {
-                throw new IllegalArgumentException("does not start with kestrel://");
-            }
-            String rest = url.substring("kestrel://".length());
-            int slash = rest.indexOf('/');
-            int q = rest.indexOf('?', slash);
-            String hostPort = rest.substring(0, slash);
+            RecordUrl parsed = RecordUrl.parse(url, "kestrel://");
+            String hostPort = parsed.authority();
             int colon = hostPort.lastIndexOf(':');
             String host = hostPort.substring(0, colon);
             int port = Integer.parseInt(hostPort.substring(colon + 1));
-            String iface = dec(q < 0 ? rest.substring(slash + 1) : rest.substring(slash + 1, q));
-            Map<String, String> params = new LinkedHashMap<>();
-            if (q >= 0) {
-                for (String kv : rest.substring(q + 1).split("&")) {
-                    int eq = kv.indexOf('=');
-                    if (eq > 0) {
-                        params.put(dec(kv.substring(0, eq)), dec(kv.substring(eq + 1)));
-                    }
-                }
-            }
+            String iface = parsed.interfaceName();
+            Map<String, String> params = parsed.params();
             List<Byte> ids = new ArrayList<>();
             for (String s : params.getOrDefault("serialization", "").split(",")) {
                 if (!s.isBlank()) {
@@ -277,11 +261,7 @@ public final class ProviderInfo {
     }
 
     private static String enc(String s) {
-        return URLEncoder.encode(s, StandardCharsets.UTF_8);
-    }
-
-    private static String dec(String s) {
-        return URLDecoder.decode(s, StandardCharsets.UTF_8);
+        return RecordUrl.encode(s);
     }
 
     @Override
