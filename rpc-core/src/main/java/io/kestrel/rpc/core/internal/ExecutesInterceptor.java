@@ -1,12 +1,7 @@
 package io.kestrel.rpc.core.internal;
 
-import io.kestrel.rpc.api.ServerBusyException;
 import io.kestrel.rpc.api.interceptor.ServerInterceptor;
-import java.lang.reflect.Method;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A service's {@code executes}: at most that many invocations of one method running at once on this
@@ -15,29 +10,17 @@ import java.util.concurrent.atomic.AtomicInteger;
  * future) completes.
  */
 final class ExecutesInterceptor implements ServerInterceptor {
-    private final int max;
-    private final Map<Method, AtomicInteger> running = new ConcurrentHashMap<>();
+    private final PerMethodLimit limit;
 
     ExecutesInterceptor(int max) {
-        this.max = max;
+        this.limit = new PerMethodLimit(max);
     }
 
     @Override
     public CompletableFuture<Object> intercept(Chain chain) {
-        AtomicInteger count = running.computeIfAbsent(chain.call().method(), m -> new AtomicInteger());
-        if (count.incrementAndGet() > max) {
-            count.decrementAndGet();
-            return CompletableFuture.failedFuture(new ServerBusyException(chain.call().displayName() + " is running "
-                    + max + " times on this provider, its limit (executes=\"" + max + "\" on the service); not run"));
-        }
-        CompletableFuture<Object> result;
-        try {
-            result = chain.proceed();
-        } catch (RuntimeException | Error e) {
-            count.decrementAndGet();
-            throw e;
-        }
-        return result.whenComplete((v, e) -> count.decrementAndGet());
+        return limit.run(chain.call().method(), chain::proceed, () -> chain.call().displayName() + " is running "
+                + limit.max() + " times on this provider, its limit (executes=\"" + limit.max()
+                + "\" on the service); not run");
     }
 
     @Override
@@ -47,6 +30,6 @@ final class ExecutesInterceptor implements ServerInterceptor {
 
     @Override
     public String name() {
-        return "executes(" + max + ")";
+        return "executes(" + limit.max() + ")";
     }
 }
