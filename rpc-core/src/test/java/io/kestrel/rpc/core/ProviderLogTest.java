@@ -10,6 +10,7 @@ import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.core.fixture.EchoService;
 import io.kestrel.rpc.core.fixture.EchoServiceImpl;
+import io.kestrel.rpc.core.fixture.payments.InsufficientFundsException;
 import io.kestrel.rpc.core.fixture.payments.PaymentRejectedException;
 import io.kestrel.rpc.core.fixture.payments.PaymentService;
 import io.kestrel.rpc.core.fixture.payments.PaymentServiceImpl;
@@ -70,6 +71,19 @@ class ProviderLogTest {
                     + ": card declined for 99 cents for consumer 127.0.0.1:"), line);
             assertTrue(log.lines().stream().anyMatch(l -> l.contains("at " + PaymentServiceImpl.class.getName() + ".pay(")),
                     "the provider's stack trace follows the line");
+        }
+    }
+
+    @Test
+    void declaredExceptionIsPartOfTheContractAndNotWarned() throws Exception {
+        PaymentService payments = refer(PaymentService.class, "fory", Duration.ofSeconds(5));
+        try (LogCapture log = new LogCapture()) {
+            assertThrows(InsufficientFundsException.class, () -> payments.withdraw("acc-7", Long.MAX_VALUE));
+            // an undeclared one right after: its line shows the log is read, and the declared one left none
+            assertThrows(PaymentRejectedException.class, () -> payments.pay("acc-8", 99));
+            Await.until("the undeclared exception's WARN line", () -> !log.warnings("io.kestrel.rpc.provider.errors").isEmpty());
+            List<String> lines = log.warnings("io.kestrel.rpc.provider.errors");
+            assertTrue(lines.stream().noneMatch(l -> l.contains("withdraw")), "declared exception warned: " + lines);
         }
     }
 

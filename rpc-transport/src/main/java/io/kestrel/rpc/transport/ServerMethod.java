@@ -17,6 +17,14 @@ public interface ServerMethod {
     Class<?>[] parameterTypes();
 
     /**
+     * Whether {@code t} is one of the exceptions the method declares ({@code throws}): part of its
+     * contract, so the provider logs it at DEBUG rather than WARN. Default: none declared.
+     */
+    default boolean declares(Throwable t) {
+        return false;
+    }
+
+    /**
      * The serializer for frames with this serialization id. Asked once per method reference and
      * id on a connection, not per call.
      *

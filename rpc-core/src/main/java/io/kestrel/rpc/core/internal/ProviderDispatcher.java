@@ -193,6 +193,16 @@ public final class ProviderDispatcher implements ServerDispatcher {
         }
 
         @Override
+        public boolean declares(Throwable t) {
+            for (Class<?> declared : method.getExceptionTypes()) {
+                if (declared.isInstance(t)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        @Override
         public Serializer serializer(byte id) {
             Serialization s = Serializations.installed().byId(id);
             if (s == null) {

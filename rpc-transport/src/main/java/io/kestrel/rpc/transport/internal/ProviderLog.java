@@ -58,8 +58,15 @@ public final class ProviderLog {
         return DEFAULT_INTERVAL_MILLIS;
     }
 
-    /** A service method threw {@code t} for the consumer at {@code remote}. */
-    public static void serviceError(String method, Throwable t, String remote, long requestId) {
+    /**
+     * A service method threw {@code t} for the consumer at {@code remote}; one it {@code declared} is part of its
+     * contract (a business outcome) and goes to DEBUG, unlimited.
+     */
+    public static void serviceError(String method, Throwable t, boolean declared, String remote, long requestId) {
+        if (declared) {
+            errors.debug("{} threw declared {} for consumer {} (request {})", method, t, remote, requestId);
+            return;
+        }
         if (errors.isWarnEnabled()) {
             String skipped = admit("error " + method + " " + t.getClass().getName());
             if (skipped != null) {

@@ -95,9 +95,12 @@ public final class ResponseWriter {
         send(request, method, frame, Status.OK, attachments.isEmpty() ? 0 : Wire.FLAG_ATTACHMENTS);
     }
 
-    /** Answers {@code request} with the exception the method threw (logged on {@value ProviderLog#ERRORS}). */
+    /**
+     * Answers {@code request} with the exception the method threw (logged on {@value ProviderLog#ERRORS}: at
+     * WARN, or DEBUG when the method declares it).
+     */
     public void exception(Frame request, ServerMethod method, Serializer serializer, Throwable t) {
-        ProviderLog.serviceError(method.displayName(), t, remote(), request.requestId);
+        ProviderLog.serviceError(method.displayName(), t, method.declares(t), remote(), request.requestId);
         ByteBuf frame = ResponseEncoder.exception(channel.alloc(), serializer, t);
         send(request, method, frame, Status.SERVICE_ERROR, 0);
     }
