@@ -9,7 +9,7 @@ import java.time.Duration;
 import java.util.function.BooleanSupplier;
 
 /** GETs over real HTTP, and bounded polling. */
-final class Http {
+public final class Http {
     private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private Http() {
@@ -50,7 +50,7 @@ final class Http {
         return o.endsWith("\"status\":\"" + status + "\"}") || o.startsWith("{\"status\":\"" + status + "\"");
     }
 
-    static void await(String what, Duration timeout, BooleanSupplier condition) throws InterruptedException {
+    public static void await(String what, Duration timeout, BooleanSupplier condition) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {

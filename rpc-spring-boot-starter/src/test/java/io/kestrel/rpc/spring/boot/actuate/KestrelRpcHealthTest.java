@@ -8,12 +8,12 @@ import io.kestrel.rpc.api.config.ProtocolConfig;
 import io.kestrel.rpc.api.config.RegistryConfig;
 import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.core.RpcRuntime;
+import io.kestrel.rpc.spring.boot.Http;
 import io.kestrel.rpc.spring.boot.fixture.Greeter;
 import io.kestrel.rpc.spring.boot.fixture.GreeterService;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -38,26 +38,16 @@ class KestrelRpcHealthTest {
                         up.details().get("registry"));
 
                 zookeeper.stop();
-                await("DOWN while ZooKeeper is away", () -> !KestrelRpcHealth.of(provider).up());
+                Http.await("DOWN while ZooKeeper is away", Duration.ofSeconds(30), () -> !KestrelRpcHealth.of(provider).up());
                 assertTrue(KestrelRpcHealth.server(provider).up(), "the server alone is fine: liveness stays UP");
 
                 zookeeper.restart();
-                await("UP once ZooKeeper is back", () -> KestrelRpcHealth.of(provider).up());
+                Http.await("UP once ZooKeeper is back", Duration.ofSeconds(30), () -> KestrelRpcHealth.of(provider).up());
             } finally {
                 provider.close();
             }
             assertFalse(KestrelRpcHealth.server(provider).up(), "closed: not accepting");
             assertFalse(KestrelRpcHealth.of(provider).up());
-        }
-    }
-
-    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out after 30 s waiting for: " + what);
-            }
-            Thread.sleep(20); // polling interval of the condition, not a wait for something to happen
         }
     }
 }
