@@ -5,6 +5,7 @@ import io.kestrel.rpc.api.RegistryException;
 import io.kestrel.rpc.api.ServiceKey;
 import io.kestrel.rpc.api.config.ApplicationConfig;
 import io.kestrel.rpc.api.config.ClientConfig;
+import io.kestrel.rpc.api.config.ConsoleConfig;
 import io.kestrel.rpc.api.config.ProtocolConfig;
 import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.api.config.RegistryConfig;
@@ -16,6 +17,7 @@ import io.kestrel.rpc.api.interceptor.ServerInterceptor;
 import io.kestrel.rpc.api.registry.ProviderInfo;
 import io.kestrel.rpc.api.registry.Registry;
 import io.kestrel.rpc.api.serialization.ClassAllowlist;
+import io.kestrel.rpc.core.internal.Consoles;
 import io.kestrel.rpc.core.internal.Exports;
 import io.kestrel.rpc.core.internal.Interceptors;
 import io.kestrel.rpc.core.internal.LazyRegistry;
@@ -60,6 +62,7 @@ public final class RpcRuntime implements AutoCloseable {
     private final LazyRegistry registry;
     private final Exports exports;
     private final References references;
+    private final RuntimeConsole console;
     private volatile boolean closed;
 
     private RpcRuntime(Builder b) {
@@ -75,6 +78,11 @@ public final class RpcRuntime implements AutoCloseable {
         if (b.loadInterceptors) {
             clientInterceptors.addAll(Interceptors.loaded(ClientInterceptor.class));
             serverInterceptors.addAll(Interceptors.loaded(ServerInterceptor.class));
+        }
+        this.console = Consoles.create(b.console);
+        if (console != null) {
+            clientInterceptors.add(console.clientInterceptor());
+            serverInterceptors.add(console.serverInterceptor());
         }
         Interceptors interceptors = new Interceptors(clientInterceptors, serverInterceptors,
                 b.accessLog || Boolean.getBoolean(ACCESS_LOG_PROPERTY));
@@ -307,6 +315,39 @@ public final class RpcRuntime implements AutoCloseable {
         return new ConnectionView(c.address(), c.state().name(), c.pendingCalls());
     }
 
+    /**
+     * Takes this runtime's provider of {@code service} out of the registry (consumers stop choosing it within
+     * about a second) while it keeps serving calls already routed to it; {@link #online} publishes it again.
+     *
+     * @return false if it was offline already
+     * @throws IllegalArgumentException if this runtime does not export {@code service}
+     */
+    public boolean offline(ServiceKey service) {
+        ensureOpen();
+        return exports.setOnline(service, false);
+    }
+
+    /**
+     * Publishes this runtime's provider of {@code service} in the registry again after {@link #offline}.
+     *
+     * @return false if it was online already
+     * @throws IllegalArgumentException if this runtime does not export {@code service}
+     */
+    public boolean online(ServiceKey service) {
+        ensureOpen();
+        return exports.setOnline(service, true);
+    }
+
+    /** Whether this runtime's provider of {@code service} is published (false once {@link #offline}). */
+    public boolean isOnline(ServiceKey service) {
+        return exports.isOnline(service);
+    }
+
+    /** The port of this runtime's web console, or -1 when it has none ({@link Builder#console}). */
+    public int consolePort() {
+        return console == null ? -1 : console.port();
+    }
+
     /** Test hook: drops the server and the registry session at once, as a crashed process would. */
     void crash() {
         exports.crash();
@@ -332,6 +373,9 @@ public final class RpcRuntime implements AutoCloseable {
             }
             closed = true;
         }
+        if (console != null) {
+            console.close();
+        }
         exports.close();
         references.close();
         registry.close();
@@ -348,6 +392,7 @@ public final class RpcRuntime implements AutoCloseable {
         private final List<ServerInterceptor> serverInterceptors = new ArrayList<>();
         private boolean loadInterceptors = true;
         private boolean accessLog;
+        private ConsoleConfig console = ConsoleConfig.disabled();
 
         private Builder() {
         }
@@ -419,8 +464,30 @@ public final class RpcRuntime implements AutoCloseable {
             return this;
         }
 
+        /**
+         * The web console this runtime serves on its own port (needs {@code io.kestrel:rpc-console} on the class
+         * path when enabled). Default: none.
+         */
+        public Builder console(ConsoleConfig console) {
+            this.console = Objects.requireNonNull(console, "console");
+            return this;
+        }
+
+        /**
+         * @throws IllegalStateException when the console is enabled and {@code io.kestrel:rpc-console} is missing
+         * @throws io.kestrel.rpc.api.TransportException when the console's port cannot be bound
+         */
         public RpcRuntime build() {
-            return new RpcRuntime(this);
+            RpcRuntime runtime = new RpcRuntime(this);
+            if (runtime.console != null) {
+                try {
+                    runtime.console.start(runtime);
+                } catch (RuntimeException e) {
+                    runtime.close();
+                    throw e;
+                }
+            }
+            return runtime;
         }
     }
 }

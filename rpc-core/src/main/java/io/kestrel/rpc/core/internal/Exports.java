@@ -59,6 +59,7 @@ public final class Exports {
         private final ProviderInfo info;
         private final ServiceKey key;
         private volatile boolean unexported;
+        private volatile boolean online = true;
 
         private Exported(ProviderInfo info, ServiceKey key) {
             this.info = info;
@@ -151,6 +152,39 @@ public final class Exports {
             extra.put(ProviderInfo.START_TIME, Long.toString(ManagementFactory.getRuntimeMXBean().getStartTime()));
         }
         return extra;
+    }
+
+    /**
+     * Publishes ({@code online}) or unpublishes this runtime's record of {@code service}; it keeps serving either way.
+     *
+     * @return whether the state changed
+     */
+    public synchronized boolean setOnline(ServiceKey service, boolean online) {
+        Exported e = exported.stream().filter(x -> x.key.equals(service)).findFirst().orElseThrow(() ->
+                new IllegalArgumentException("this runtime does not export " + service + "; it exports "
+                        + exported.stream().map(x -> x.key.toString()).toList()));
+        if (e.online == online) {
+            return false;
+        }
+        Registry r = registry.get();
+        if (r == null) {
+            throw new IllegalStateException("this runtime has no registry, so " + service + " cannot go "
+                    + (online ? "online" : "offline") + " (direct mode: consumers name the address themselves)");
+        }
+        if (online) {
+            r.register(e.info);
+        } else {
+            r.unregister(e.info);
+        }
+        e.online = online;
+        log.info("{} {} in {}", service, online ? "back online: registered again" : "taken offline: unregistered"
+                + " (still serving calls)", r.address());
+        return true;
+    }
+
+    /** Whether the record of {@code service} is published (false when offline or not exported). */
+    public boolean isOnline(ServiceKey service) {
+        return exported.stream().anyMatch(x -> x.key.equals(service) && x.online);
     }
 
     /** Snapshots of the exported services. */

@@ -1,0 +1,168 @@
+package io.kestrel.rpc.api.config;
+
+import java.time.Duration;
+
+/**
+ * The web console a runtime serves on its own admin port (artifact {@code io.kestrel:rpc-console}). Off by
+ * default; when on, it is bound to 127.0.0.1 and read-only. Invoking methods and taking providers offline
+ * must each be allowed here, and then every such request must carry the {@link #token() token} in an
+ * {@code Authorization: Bearer} header. Immutable; build with {@link #builder()}.
+ */
+public final class ConsoleConfig {
+    /** The console's default port. */
+    public static final int DEFAULT_PORT = 20890;
+
+    private final boolean enabled;
+    private final String host;
+    private final int port;
+    private final String token;
+    private final boolean allowInvoke;
+    private final boolean allowMutations;
+    private final int maxRequestBytes;
+    private final Duration window;
+
+    private ConsoleConfig(Builder b) {
+        this.enabled = b.enabled;
+        this.host = b.host;
+        this.port = b.port;
+        this.token = b.token;
+        this.allowInvoke = b.allowInvoke;
+        this.allowMutations = b.allowMutations;
+        this.maxRequestBytes = b.maxRequestBytes;
+        this.window = b.window;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** No console (the default of a runtime). */
+    public static ConsoleConfig disabled() {
+        return builder().build();
+    }
+
+    /** Whether the runtime serves the console. Default false. */
+    public boolean enabled() {
+        return enabled;
+    }
+
+    /** Bind address. Default {@code 127.0.0.1}: only this host can reach it. */
+    public String host() {
+        return host;
+    }
+
+    /** Port. Default {@value #DEFAULT_PORT}; 0 picks a free port. */
+    public int port() {
+        return port;
+    }
+
+    /** The bearer token that invoking and mutating requests must carry; null when none is set. */
+    public String token() {
+        return token;
+    }
+
+    /** Whether the invoke form may call methods (generic invocation). Default false. */
+    public boolean allowInvoke() {
+        return allowInvoke;
+    }
+
+    /** Whether providers of this runtime may be taken offline and online again. Default false. */
+    public boolean allowMutations() {
+        return allowMutations;
+    }
+
+    /** Largest request body the console reads; larger requests are answered 413. Default 64 KiB. */
+    public int maxRequestBytes() {
+        return maxRequestBytes;
+    }
+
+    /** Over how long the live call figures (rate, errors, latency percentiles) are computed. Default 60 s. */
+    public Duration window() {
+        return window;
+    }
+
+    @Override
+    public String toString() {
+        return "ConsoleConfig{" + (enabled ? host + ":" + port : "disabled") + ", invoke=" + allowInvoke
+                + ", mutations=" + allowMutations + ", token=" + (token == null ? "none" : "set") + "}";
+    }
+
+    public static final class Builder {
+        private boolean enabled;
+        private String host = "127.0.0.1";
+        private int port = DEFAULT_PORT;
+        private String token;
+        private boolean allowInvoke;
+        private boolean allowMutations;
+        private int maxRequestBytes = 64 * 1024;
+        private Duration window = Duration.ofSeconds(60);
+
+        private Builder() {
+        }
+
+        public Builder enabled(boolean enabled) {
+            this.enabled = enabled;
+            return this;
+        }
+
+        public Builder host(String host) {
+            this.host = Checks.nonBlank("console host", host).trim();
+            return this;
+        }
+
+        public Builder port(int port) {
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("console port must be 0..65535 (0 = a free port), was " + port);
+            }
+            this.port = port;
+            return this;
+        }
+
+        /** At least 16 characters; null or blank for none. */
+        public Builder token(String token) {
+            String t = Checks.token("console token", token);
+            if (t != null && t.length() < 16) {
+                throw new IllegalArgumentException("console token must be at least 16 characters (it guards invoking"
+                        + " and mutating requests), was " + t.length());
+            }
+            this.token = t;
+            return this;
+        }
+
+        public Builder allowInvoke(boolean allow) {
+            this.allowInvoke = allow;
+            return this;
+        }
+
+        public Builder allowMutations(boolean allow) {
+            this.allowMutations = allow;
+            return this;
+        }
+
+        public Builder maxRequestBytes(int bytes) {
+            this.maxRequestBytes = Checks.atLeast("console max-request-bytes", bytes, 1024);
+            return this;
+        }
+
+        public Builder window(Duration window) {
+            Checks.positive("console window", window);
+            if (window.toSeconds() < 5 || window.toHours() > 1) {
+                throw new IllegalArgumentException("console window must be 5 s .. 1 h, was " + window);
+            }
+            this.window = window;
+            return this;
+        }
+
+        /**
+         * @throws IllegalArgumentException when invocation or mutations are allowed without a token
+         */
+        public ConsoleConfig build() {
+            if ((allowInvoke || allowMutations) && token == null) {
+                throw new IllegalArgumentException("console " + (allowInvoke ? "allow-invoke" : "allow-mutations")
+                        + " is on but no console token is set: every invoking or mutating request must carry one."
+                        + " Set rpc.console.token (ConsoleConfig.builder().token(..)) to a secret of 16+ characters");
+            }
+            return new ConsoleConfig(this);
+        }
+    }
+}

@@ -1,0 +1,158 @@
+package io.kestrel.rpc.console.internal;
+
+import io.kestrel.rpc.api.TransportException;
+import io.kestrel.rpc.api.config.ConsoleConfig;
+import io.kestrel.rpc.api.interceptor.ClientInterceptor;
+import io.kestrel.rpc.api.interceptor.ServerInterceptor;
+import io.kestrel.rpc.core.RpcRuntime;
+import io.kestrel.rpc.core.RuntimeConsole;
+import io.kestrel.rpc.transport.internal.EventLoops;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.HttpMessage;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.timeout.ReadTimeoutHandler;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The web console of one runtime: an HTTP/1.1 server on its own port (one event loop), a worker pool of two
+ * threads that answers requests, a timer that moves the live call figures into their time slots each second.
+ */
+public final class Console implements RuntimeConsole {
+    private static final Logger log = LoggerFactory.getLogger(Console.class);
+    /** Requests waiting for a worker beyond this are answered 503. */
+    private static final int QUEUE = 64;
+
+    private final ConsoleConfig config;
+    private final ConsoleAccess access;
+    private final CallStats stats;
+    private final ScheduledExecutorService timer;
+    private final ThreadPoolExecutor worker;
+    private EventLoopGroup group;
+    private Channel channel;
+    private volatile boolean closed;
+
+    public Console(ConsoleConfig config) {
+        this.config = config;
+        this.access = new ConsoleAccess(config);
+        this.stats = new CallStats(config.window().toMillis(), System::currentTimeMillis);
+        this.timer = Executors.newSingleThreadScheduledExecutor(daemon("kestrel-console-timer"));
+        this.worker = new ThreadPoolExecutor(2, 2, 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(QUEUE),
+                daemon("kestrel-console-worker"));
+    }
+
+    @Override
+    public ClientInterceptor clientInterceptor() {
+        return stats.clientInterceptor();
+    }
+
+    @Override
+    public ServerInterceptor serverInterceptor() {
+        return stats.serverInterceptor();
+    }
+
+    @Override
+    public synchronized void start(RpcRuntime runtime) {
+        ConsoleApi api = new ConsoleApi(runtime, config, access);
+        ConsoleRouter router = new ConsoleRouter(new StaticPages(), api, stats, access,
+                ConsoleInvokers.create(runtime), loopback(config.host()));
+        ConsoleHandler handler = new ConsoleHandler(router, worker);
+        int maxBody = config.maxRequestBytes();
+        group = EventLoops.nio(1, "kestrel-console-io");
+        ServerBootstrap b = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        ch.pipeline().addLast("timeout", new ReadTimeoutHandler(120))
+                                .addLast("http", new HttpServerCodec(4096, 16 * 1024, 8192))
+                                .addLast("aggregate", new BoundedAggregator(maxBody))
+                                .addLast("console", handler);
+                    }
+                });
+        ChannelFuture bind = b.bind(new InetSocketAddress(config.host(), config.port())).awaitUninterruptibly();
+        if (!bind.isSuccess()) {
+            close();
+            throw new TransportException("Cannot start the web console on " + config.host() + ":" + config.port()
+                    + ": " + bind.cause().getMessage() + ". Set rpc.console.port to a free port (0 picks one), or"
+                    + " turn the console off (rpc.console.enabled=false)", bind.cause());
+        }
+        channel = bind.channel();
+        timer.scheduleAtFixedRate(stats::tick, 1, 1, TimeUnit.SECONDS);
+        log.info("Web console on http://{}:{}/ ({}{})", config.host(), port(),
+                access.allowed(ConsoleAccess.Action.INVOKE) ? "invoke on" : "invoke off",
+                access.allowed(ConsoleAccess.Action.MUTATE) ? ", offline/online on" : ", offline/online off");
+    }
+
+    @Override
+    public synchronized int port() {
+        return channel == null ? -1 : ((InetSocketAddress) channel.localAddress()).getPort();
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (channel != null) {
+            channel.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
+        }
+        if (group != null) {
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+        }
+        timer.shutdownNow();
+        worker.shutdownNow();
+    }
+
+    private static boolean loopback(String host) {
+        try {
+            return InetAddress.getByName(host).isLoopbackAddress();
+        } catch (UnknownHostException e) {
+            return false;
+        }
+    }
+
+    private static java.util.concurrent.ThreadFactory daemon(String name) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, name + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    /** Answers an oversized request with the console's JSON error (413) instead of Netty's bare one. */
+    private static final class BoundedAggregator extends HttpObjectAggregator {
+        private final int max;
+
+        BoundedAggregator(int max) {
+            super(max);
+            this.max = max;
+        }
+
+        @Override
+        protected void handleOversizedMessage(ChannelHandlerContext ctx, HttpMessage oversized) {
+            ctx.writeAndFlush(HttpAnswer.error(413, "the request body is larger than " + max
+                    + " bytes (rpc.console.max-request-bytes)").toResponse()
+                    .setStatus(io.netty.handler.codec.http.HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE))
+                    .addListener(io.netty.channel.ChannelFutureListener.CLOSE);
+        }
+    }
+}
