@@ -1,0 +1,220 @@
+package io.kestrel.rpc.console;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.kestrel.rpc.api.ServiceKey;
+import io.kestrel.rpc.api.config.ApplicationConfig;
+import io.kestrel.rpc.api.config.ConsoleConfig;
+import io.kestrel.rpc.api.config.ProtocolConfig;
+import io.kestrel.rpc.api.config.ReferenceConfig;
+import io.kestrel.rpc.api.config.RegistryConfig;
+import io.kestrel.rpc.api.config.ServiceConfig;
+import io.kestrel.rpc.core.RpcRuntime;
+import java.util.List;
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Timeout;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.WebElement;
+
+/**
+ * The console in a real browser (headless Chromium) over a real in-process ZooKeeper: two providers of one
+ * service (this runtime and another application), real calls through this runtime's reference, then each page
+ * is read as a user sees it. The application's name carries markup that must show as text and never run.
+ */
+@Timeout(90)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ConsoleBrowserTest {
+    static final String TOKEN = "browser-token-0123456789";
+    /** Markup that would run or render if a page put data into innerHTML. */
+    static final String HOSTILE_APP = "shop <script>window.__pwned=1</script><img src=x onerror=\"window.__pwned=2\">";
+    static final ServiceKey KEY = new ServiceKey(Greeter.class.getName(), "1.0", "");
+
+    static TestingServer zookeeper;
+    static RpcRuntime billing;
+    static RpcRuntime runtime;
+    static Greeter greeter;
+    static HeadlessChromium browser;
+    static String base;
+
+    @BeforeAll
+    static void start() throws Exception {
+        browser = HeadlessChromium.start();
+        zookeeper = new TestingServer(true);
+        RegistryConfig registry = RegistryConfig.builder().address("zookeeper://" + zookeeper.getConnectString()).build();
+        billing = RpcRuntime.builder().application(new ApplicationConfig("billing"))
+                .protocol(ProtocolConfig.builder().port(0).build()).registry(registry).build();
+        billing.export(ServiceConfig.builder(Greeter.class, new GreeterImpl()).version("1.0").build());
+        runtime = RpcRuntime.builder().application(new ApplicationConfig(HOSTILE_APP))
+                .protocol(ProtocolConfig.builder().port(0).build()).registry(registry)
+                .console(ConsoleConfig.builder().enabled(true).port(0).token(TOKEN).allowInvoke(true)
+                        .allowMutations(true).build()).build();
+        runtime.export(ServiceConfig.builder(Greeter.class, new GreeterImpl()).version("1.0").build());
+        greeter = runtime.refer(ReferenceConfig.builder(Greeter.class).version("1.0").build());
+        Poll.until("both providers ready", () -> runtime.references().get(0).providers().stream()
+                .filter(p -> p.ready()).count() == 2);
+        for (int i = 0; i < 20; i++) {
+            greeter.greet("caller " + i);
+        }
+        for (int i = 0; i < 2; i++) {
+            assertThrows(IllegalStateException.class, () -> greeter.fail("on purpose"));
+        }
+        base = "http://127.0.0.1:" + runtime.consolePort() + "/";
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        try {
+            if (browser != null) {
+                browser.close();
+            }
+        } finally {
+            if (runtime != null) {
+                runtime.close();
+            }
+            if (billing != null) {
+                billing.close();
+            }
+            if (zookeeper != null) {
+                zookeeper.close();
+            }
+        }
+    }
+
+    private WebElement open(String page, String elementId) {
+        browser.driver.get(base + "#" + page);
+        browser.driver.navigate().refresh(); // a hash change alone would keep the previous document
+        return browser.waiting().until(d -> d.findElement(By.id(elementId)));
+    }
+
+    private String textOf(String id) {
+        return browser.driver.findElement(By.id(id)).getText();
+    }
+
+    private void waitForText(String id, String... parts) {
+        browser.waiting().withMessage(() -> "#" + id + " to show " + List.of(parts) + "; it shows: "
+                + browser.driver.findElement(By.id(id)).getText()).until(d -> {
+                    String text = d.findElement(By.id(id)).getText();
+                    for (String p : parts) {
+                        if (!text.contains(p)) {
+                            return false;
+                        }
+                    }
+                    return true;
+                });
+    }
+
+    @Test
+    @Order(1)
+    void servicesPageListsWhatIsExportedAndReferencedWithProviderStates() throws Exception {
+        open("services", "exported");
+        waitForText("exported", KEY.toString(), "127.0.0.1:" + runtime.boundPort(), "online", "greet", "find", "fail");
+        waitForText("referenced", KEY.toString(), "127.0.0.1:" + runtime.boundPort() + " READY",
+                "127.0.0.1:" + billing.boundPort() + " READY");
+        waitForText("summary", "server", "port " + runtime.boundPort());
+        browser.screenshot("services");
+    }
+
+    @Test
+    @Order(2)
+    void registryPageShowsProviderAndConsumerRecordsFromZooKeeper() throws Exception {
+        open("registry", "providers-0");
+        waitForText("providers-0", "127.0.0.1:" + runtime.boundPort(), "127.0.0.1:" + billing.boundPort(), "billing",
+                HOSTILE_APP, "fory", ProcessHandle.current().pid() + "");
+        waitForText("consumers-0", HOSTILE_APP);
+        browser.screenshot("registry");
+    }
+
+    @Test
+    @Order(3)
+    void connectionsPageShowsEachProviderConnectionAndTheServer() throws Exception {
+        open("connections", "connections");
+        waitForText("connections", "127.0.0.1:" + runtime.boundPort() + " READY 0",
+                "127.0.0.1:" + billing.boundPort() + " READY 0");
+        waitForText("summary", "consumer connections", "in-flight calls");
+        browser.screenshot("connections");
+    }
+
+    @Test
+    @Order(4)
+    void callsPageShowsCountsErrorsAndLatencyOfTheRealCalls() throws Exception {
+        open("calls", "calls");
+        waitForText("calls", "consumer " + KEY + " greet(String) 20 0", "consumer " + KEY + " fail(String) 2 2",
+                "100.0 %");
+        WebElement greetRow = browser.driver.findElement(By.cssSelector("#calls tr[data-method='greet(String)']"));
+        List<WebElement> cells = greetRow.findElements(By.tagName("td"));
+        assertEquals("consumer", cells.get(0).getText());
+        double p50 = Double.parseDouble(cells.get(7).getText());
+        double max = Double.parseDouble(cells.get(10).getText());
+        assertTrue(p50 > 0 && p50 <= max, "p50 " + p50 + " max " + max);
+        assertTrue(textOf("calls").contains("provider " + KEY + " greet(String)"), textOf("calls"));
+        browser.screenshot("calls");
+    }
+
+    @Test
+    @Order(5)
+    void markupInRecordsShowsAsTextAndNeverRuns() {
+        for (String page : new String[] {"services", "registry", "connections", "calls"}) {
+            open(page, "main");
+            browser.waiting().until(d -> page.equals(d.findElement(By.id("main")).getAttribute("data-page")));
+            JavascriptExecutor js = (JavascriptExecutor) browser.driver;
+            assertNull(js.executeScript("return window.__pwned === undefined ? null : window.__pwned"), page);
+            assertEquals(0L, js.executeScript("return document.querySelectorAll('main img, main script').length"),
+                    page);
+        }
+        open("registry", "consumers-0");
+        waitForText("consumers-0", "<script>window.__pwned=1</script>");
+        assertNull(((JavascriptExecutor) browser.driver).executeScript("return window.__pwned === undefined ? null : 1"));
+    }
+
+    @Test
+    @Order(6)
+    void offlineWithoutTheTokenIsRefusedAndWithItUnregistersUntilOnline() throws Exception {
+        open("services", "exported");
+        browser.driver.findElement(By.id("token")).clear();
+        clickToggle();
+        confirm();
+        waitForText("notice", "HTTP 401", "needs the console token");
+        assertTrue(runtime.isOnline(KEY));
+        assertEquals(2, runtime.providers(KEY).size());
+
+        browser.driver.findElement(By.id("token")).sendKeys(TOKEN);
+        clickToggle();
+        browser.waiting().until(d -> d.findElement(By.id("confirm-text")).getText().contains("offline?"));
+        browser.screenshot("offline-confirm");
+        confirm();
+        waitForText("notice", KEY + " is now offline");
+        Poll.until("the registry without this runtime's record", () -> runtime.providers(KEY).size() == 1);
+        assertEquals(billing.boundPort(), runtime.providers(KEY).get(0).port());
+        waitForText("exported", "offline", "Bring online");
+        assertEquals("pong? Hello, still served", "pong? " + greeter.greet("still served"));
+
+        clickToggle();
+        confirm();
+        waitForText("notice", KEY + " is now online");
+        Poll.until("this runtime's record back in the registry", () -> runtime.providers(KEY).size() == 2);
+        assertTrue(runtime.isOnline(KEY));
+        assertFalse(textOf("exported").contains("offline"));
+    }
+
+    private void clickToggle() {
+        browser.waiting().until(d -> {
+            d.findElement(By.cssSelector("#exported button.toggle")).click();
+            return d.findElement(By.id("confirm")).isDisplayed();
+        });
+    }
+
+    private void confirm() {
+        browser.driver.findElement(By.id("confirm-yes")).click();
+    }
+}
