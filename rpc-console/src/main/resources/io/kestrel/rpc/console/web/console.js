@@ -80,9 +80,8 @@ function summary(items) {
 }
 
 async function showServices(main) {
-  const [o, s] = await Promise.all([getJson('api/overview'), getJson('api/services')]);
-  overview = o;
-  document.getElementById('app').textContent = o.application ? '- ' + o.application : '';
+  const o = overview;
+  const s = await getJson('api/services');
   const mutations = o.console.mutations;
   const exported = s.exported.map(v => el('tr', { 'data-service': v.service },
     el('td', {}, v.service), el('td', {}, v.address),
@@ -128,11 +127,13 @@ async function showRegistry(main) {
   const parts = [el('h2', {}, 'Providers and consumers in ' + (r.registry || 'no registry (direct mode)'))];
   r.services.forEach((s, i) => {
     parts.push(el('h3', {}, s.service));
+    parts.push(el('h4', {}, 'Providers'));
     if (s.providersError) parts.push(el('p', { class: 'muted' }, 'providers: ' + s.providersError));
     else parts.push(table('providers-' + i, ['address', 'application', 'weight', 'serializations', 'started', 'pid', 'version'],
       s.providers.map(p => el('tr', {}, el('td', {}, p.address), el('td', {}, p.application || ''), num(p.weight),
         el('td', {}, p.serializations.join(', ')), el('td', {}, when(p.startTime)), el('td', {}, p.pid || ''),
-        el('td', {}, p.version || ''))))));
+        el('td', {}, p.version || '')))));
+    parts.push(el('h4', {}, 'Consumers'));
     if (s.consumersError) parts.push(el('p', { class: 'muted' }, 'consumers: ' + s.consumersError));
     else parts.push(table('consumers-' + i, ['host', 'application', 'started', 'pid'],
       s.consumers.map(c => el('tr', {}, el('td', {}, c.host), el('td', {}, c.application || ''),
@@ -239,6 +240,8 @@ async function refresh() {
   document.querySelectorAll('nav a').forEach(a => a.classList.toggle('active', a.id === 'nav-' + name));
   const main = document.getElementById('main');
   try {
+    overview = await getJson('api/overview');
+    document.getElementById('app').textContent = overview.application ? '- ' + overview.application : '';
     await pages[name](main);
     main.setAttribute('data-page', name);
     main.setAttribute('data-loaded', String(Date.now()));
@@ -254,11 +257,10 @@ function schedule() {
 }
 
 window.addEventListener('hashchange', () => { notice(''); refresh(); schedule(); });
-window.addEventListener('DOMContentLoaded', async () => {
+window.addEventListener('DOMContentLoaded', () => {
   const token = document.getElementById('token');
   token.value = sessionStorage.getItem('kestrel-console-token') || '';
   token.addEventListener('change', () => sessionStorage.setItem('kestrel-console-token', token.value.trim()));
-  if (current() === 'invoke') overview = await getJson('api/overview').catch(() => null);
   refresh();
   schedule();
 });
