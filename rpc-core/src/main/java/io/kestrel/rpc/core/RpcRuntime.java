@@ -11,6 +11,7 @@ import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.api.config.RegistryConfig;
 import io.kestrel.rpc.api.registry.Registry;
 import io.kestrel.rpc.api.config.ServiceConfig;
+import io.kestrel.rpc.api.generic.ServiceMetadata;
 import io.kestrel.rpc.api.registry.ConsumerInfo;
 import io.kestrel.rpc.api.interceptor.ClientInterceptor;
 import io.kestrel.rpc.api.interceptor.ServerInterceptor;
@@ -21,6 +22,7 @@ import io.kestrel.rpc.core.internal.Consoles;
 import io.kestrel.rpc.core.internal.Exports;
 import io.kestrel.rpc.core.internal.Interceptors;
 import io.kestrel.rpc.core.internal.LazyRegistry;
+import io.kestrel.rpc.core.internal.MetadataClient;
 import io.kestrel.rpc.core.internal.References;
 import io.kestrel.rpc.core.internal.SerializerCache;
 import io.kestrel.rpc.transport.Connection;
@@ -63,6 +65,7 @@ public final class RpcRuntime implements AutoCloseable {
     private final Exports exports;
     private final References references;
     private final RuntimeConsole console;
+    private final MetadataClient metadata;
     private volatile boolean closed;
 
     private RpcRuntime(Builder b) {
@@ -89,6 +92,7 @@ public final class RpcRuntime implements AutoCloseable {
         this.exports = new Exports(protocol, serializers, registry, application, interceptors);
         this.references = new References(client, protocol, serializers, registry, b.callbackExecutor, application,
                 interceptors);
+        this.metadata = new MetadataClient(references, this::providers);
     }
 
     public static Builder builder() {
@@ -157,6 +161,30 @@ public final class RpcRuntime implements AutoCloseable {
     public <T> T refer(ReferenceConfig<T> config) {
         ensureOpen();
         return references.refer(config);
+    }
+
+    /**
+     * The metadata of {@code service} as one of its providers in the registry describes it (methods with parameter
+     * and return types, parameter names when compiled with {@code -parameters}, beans and enums reached,
+     * serializations accepted). Asked once per provider address and cached; the interface class is not needed.
+     *
+     * @throws IllegalStateException if this runtime has no registry (use {@link #metadata(ServiceKey, String)})
+     * @throws NoProviderException when no provider of the service is registered
+     */
+    public ServiceMetadata metadata(ServiceKey service) {
+        ensureOpen();
+        return metadata.of(service);
+    }
+
+    /**
+     * The metadata of {@code service} as the provider at {@code address} ("host:port") describes it, asked directly
+     * (no registry needed) once and cached per address.
+     *
+     * @throws io.kestrel.rpc.api.ServiceNotFoundException when that provider does not export the service
+     */
+    public ServiceMetadata metadata(ServiceKey service, String address) {
+        ensureOpen();
+        return metadata.of(service, address);
     }
 
     /**

@@ -55,6 +55,16 @@ final class Checks {
         return token.trim();
     }
 
+    /** A binary class name such as {@code com.example.UserService} (letters, digits, _, $, dots between parts). */
+    static String className(String setting, String value) {
+        String name = nonBlank(setting, value);
+        if (!name.matches("[\\p{L}_$][\\p{L}\\p{N}_$]*(\\.[\\p{L}_$][\\p{L}\\p{N}_$]*)*")) {
+            throw new IllegalArgumentException(setting + " must be a class name such as com.example.UserService, was '"
+                    + name + "'");
+        }
+        return name;
+    }
+
     static String orEmpty(String value) {
         return value == null ? "" : value.trim();
     }

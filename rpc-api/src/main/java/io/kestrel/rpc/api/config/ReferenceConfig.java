@@ -23,6 +23,7 @@ public final class ReferenceConfig<T> {
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(3);
 
     private final Class<T> interfaceClass;
+    private final String genericInterface; // the remote interface of a GenericService reference, else null
     private final String version;
     private final String group;
     private final Duration timeout;
@@ -49,6 +50,7 @@ public final class ReferenceConfig<T> {
 
     private ReferenceConfig(Builder<T> b) {
         this.interfaceClass = b.interfaceClass;
+        this.genericInterface = b.genericInterface;
         this.version = b.version;
         this.group = b.group;
         this.timeout = b.timeout;
@@ -78,8 +80,31 @@ public final class ReferenceConfig<T> {
         return new Builder<>(interfaceClass);
     }
 
+    /**
+     * A generic reference to the service {@code interfaceName}, whose class this side need not have: the proxy is a
+     * {@link io.kestrel.rpc.api.generic.GenericService}. Every other setting works as for a typed reference.
+     *
+     * @throws IllegalArgumentException when {@code interfaceName} is not a Java class name
+     */
+    public static Builder<io.kestrel.rpc.api.generic.GenericService> generic(String interfaceName) {
+        Builder<io.kestrel.rpc.api.generic.GenericService> b = new Builder<>(io.kestrel.rpc.api.generic.GenericService.class);
+        b.genericInterface = Checks.className("generic reference interface", interfaceName);
+        return b;
+    }
+
+    /** The proxy's interface: the service interface, or {@code GenericService} for a {@link #generic} reference. */
     public Class<T> interfaceClass() {
         return interfaceClass;
+    }
+
+    /** Whether this is a {@link #generic} reference (its proxy is a {@code GenericService}). */
+    public boolean isGeneric() {
+        return genericInterface != null;
+    }
+
+    /** The remote service interface's class name (for a {@link #generic} reference, the name it was given). */
+    public String interfaceName() {
+        return genericInterface != null ? genericInterface : interfaceClass.getName();
     }
 
     public String version() {
@@ -91,7 +116,7 @@ public final class ReferenceConfig<T> {
     }
 
     public ServiceKey key() {
-        return new ServiceKey(interfaceClass.getName(), version, group);
+        return new ServiceKey(interfaceName(), version, group);
     }
 
     /**
@@ -251,6 +276,7 @@ public final class ReferenceConfig<T> {
 
     public static final class Builder<T> {
         private final Class<T> interfaceClass;
+        private String genericInterface;
         private String version = "";
         private String group = "";
         private Duration timeout;
@@ -407,6 +433,10 @@ public final class ReferenceConfig<T> {
         }
 
         public ReferenceConfig<T> build() {
+            if (interfaceClass == io.kestrel.rpc.api.generic.GenericService.class && genericInterface == null) {
+                throw new IllegalArgumentException("a GenericService reference needs the remote interface's name: use"
+                        + " ReferenceConfig.generic(\"com.example.UserService\") instead of builder(GenericService.class)");
+            }
             return new ReferenceConfig<>(this);
         }
     }

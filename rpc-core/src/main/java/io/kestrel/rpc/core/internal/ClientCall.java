@@ -30,6 +30,7 @@ final class ClientCall implements ClientCallInfo {
     private volatile String peer;
     private volatile String serialization;
     private long deadlineNanos; // 0: none
+    private String methodName; // the called method's name when it is not method().getName() (generic calls)
 
     ClientCall(MethodInfo method, ClusterInvoker cluster, ClientInterceptor[] interceptors, Object[] arguments,
             Map<String, String> attachments, long deadlineNanos) {
@@ -40,6 +41,18 @@ final class ClientCall implements ClientCallInfo {
         this.requestAttachments = new HashMap<>(attachments);
         this.deadlineNanos = deadlineNanos;
         this.referenceTimeoutMillis = cluster.referenceTimeoutMillis() > 0 ? cluster.referenceTimeoutMillis() : NO_DEADLINE;
+    }
+
+    /** Names the method called when {@link #method()} is the reserved one a generic call travels as. */
+    ClientCall named(String name) {
+        this.methodName = name;
+        return this;
+    }
+
+    @Override
+    public String methodName() {
+        String name = methodName;
+        return name != null ? name : method.method.getName();
     }
 
     /** Runs the chain from its first interceptor. */

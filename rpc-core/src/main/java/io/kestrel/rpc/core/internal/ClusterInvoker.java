@@ -232,7 +232,7 @@ public final class ClusterInvoker {
 
     private Endpoint throwNoProvider(List<Endpoint> tried) {
         throw new NoProviderException("No provider available for " + config.key() + " (interface "
-                + config.interfaceClass().getName() + ", version '" + config.version() + "', group '" + config.group()
+                + config.interfaceName() + ", version '" + config.version() + "', group '" + config.group()
                 + "') from " + directory.source() + "; providers seen: " + directory.explainProviders()
                 + directory.otherVersions()
                 + (tried.isEmpty() ? "" : "; already tried: " + tried) + "; " + agreement.describe()

@@ -27,6 +27,16 @@ public final class MethodInfo {
         this.timeoutMillis = timeoutMillis;
     }
 
+    /** A method whose wire reference and result type are given (generic calls: one reserved method, plain trees). */
+    MethodInfo(ServiceKey service, Method method, MethodRef ref, boolean async, Class<?> resultType, int timeoutMillis) {
+        this.service = service;
+        this.method = method;
+        this.ref = ref;
+        this.async = async;
+        this.resultType = resultType;
+        this.timeoutMillis = timeoutMillis;
+    }
+
     private static Class<?> futureValueType(Type t) {
         if (t instanceof ParameterizedType p) {
             Type arg = p.getActualTypeArguments()[0];

@@ -12,6 +12,10 @@ import io.kestrel.rpc.api.serialization.Serialization;
 import io.kestrel.rpc.api.serialization.SerializationOptimizer;
 import io.kestrel.rpc.api.serialization.Serializations;
 import io.kestrel.rpc.api.serialization.Serializer;
+import io.kestrel.rpc.core.internal.generic.GenericMethod;
+import io.kestrel.rpc.core.internal.generic.MetadataDescriber;
+import io.kestrel.rpc.core.internal.generic.MetadataMethod;
+import io.kestrel.rpc.core.internal.generic.ReservedMethod;
 import io.kestrel.rpc.transport.IncomingCall;
 import io.kestrel.rpc.transport.MethodRef;
 import io.kestrel.rpc.transport.ServerDispatcher;
@@ -28,7 +32,7 @@ import java.util.concurrent.ConcurrentHashMap;
 /** The provider's table of exported methods, looked up by descriptor. Thread-safe. */
 public final class ProviderDispatcher implements ServerDispatcher {
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ProviderDispatcher.class);
-    private final Map<String, ExportedMethod> methods = new ConcurrentHashMap<>();
+    private final Map<String, ServerMethod> methods = new ConcurrentHashMap<>();
     private final Map<ServiceKey, List<String>> services = new ConcurrentHashMap<>();
     private final Map<String, Map<String, String>> facts = new ConcurrentHashMap<>();
     private final SerializerCache serializers;
@@ -78,14 +82,44 @@ public final class ProviderDispatcher implements ServerDispatcher {
         }
         List<String> descriptors = new ArrayList<>();
         ServiceAccess access = ServiceAccess.of(config);
+        List<GenericMethod.Target> targets = new ArrayList<>();
         for (Method m : RemoteMethods.of(config.interfaceClass())) {
             String d = MethodRef.descriptor(key, m);
-            methods.put(d, new ExportedMethod(key, config.ref(), m, accepted,
-                    interceptors.isEmpty() ? null : interceptors.toArray(new ServerInterceptor[0]), access));
+            ExportedMethod exported = new ExportedMethod(key, config.ref(), m, accepted,
+                    interceptors.isEmpty() ? null : interceptors.toArray(new ServerInterceptor[0]), access);
+            methods.put(d, exported);
+            targets.add(new GenericMethod.Target(m, exported));
             descriptors.add(d);
         }
         services.put(key, descriptors);
+        addReserved(config, accepted, access, targets);
         return List.copyOf(accepted);
+    }
+
+    /** The service's generic entry ({@code $invoke}) and its description ({@code $metadata}), under the same gate. */
+    private void addReserved(ServiceConfig<?> config, Set<Byte> accepted, ServiceAccess access,
+            List<GenericMethod.Target> targets) {
+        ServiceKey key = config.key();
+        ReservedMethod.ServiceGate gate = new ReservedMethod.ServiceGate() {
+            @Override
+            public Serializer serializer(String displayName, byte id) {
+                return serializerFor(displayName, accepted, id);
+            }
+
+            @Override
+            public void checkCaller(CallerIdentity caller, String anonymousBecause) {
+                access.check(caller, anonymousBecause);
+            }
+        };
+        List<String> names = new ArrayList<>();
+        if (config.serializations().isEmpty()) {
+            names.add(protocolSerialization);
+        } else {
+            names.addAll(config.serializations());
+        }
+        methods.put(GenericMethod.descriptor(key), new GenericMethod(key, targets, serializers.allowlist(), gate));
+        methods.put(MetadataMethod.descriptor(key), new MetadataMethod(key, MetadataDescriber.describe(key,
+                targets.stream().map(GenericMethod.Target::method).toList(), names), gate));
     }
 
     /** Names of the methods a service interface offers remotely, sorted, without duplicates (overloads). */
@@ -108,6 +142,8 @@ public final class ProviderDispatcher implements ServerDispatcher {
         List<String> descriptors = services.remove(key);
         if (descriptors != null) {
             descriptors.forEach(methods::remove);
+            methods.remove(GenericMethod.descriptor(key));
+            methods.remove(MetadataMethod.descriptor(key));
         }
     }
 
@@ -130,7 +166,7 @@ public final class ProviderDispatcher implements ServerDispatcher {
 
     @Override
     public ServerMethod resolve(String descriptor) {
-        ExportedMethod m = methods.get(descriptor);
+        ServerMethod m = methods.get(descriptor);
         if (m != null) {
             return m;
         }
@@ -150,6 +186,25 @@ public final class ProviderDispatcher implements ServerDispatcher {
                 methodName(descriptor), signatures.stream().map(ProviderDispatcher::methodName).distinct().toList())
                 : " by service " + service)
                 + ". Are consumer and provider built from the same interface version?");
+    }
+
+    /** The serializer of a method of a service that accepts {@code accepted}, for frames with serialization {@code id}. */
+    private Serializer serializerFor(String displayName, Set<Byte> accepted, byte id) {
+        Serialization s = Serializations.installed().byId(id);
+        if (s == null) {
+            throw new BadRequestException("unknown serialization id " + id + "; this provider has "
+                    + Serializations.installed().names());
+        }
+        if (!accepted.contains(id)) {
+            throw new BadRequestException(displayName + " was not exported with serialization " + s.name()
+                    + " (id " + id + "); it accepts ids " + accepted + ". Use one of those on the reference");
+        }
+        try {
+            return serializers.get(s.name(), optimizer, compatible);
+        } catch (RuntimeException e) {
+            throw new BadRequestException("serialization " + s.name() + " is unavailable on this provider: "
+                    + e.getMessage());
+        }
     }
 
     /** "remove" of "...#remove(long)" or of "remove(long)". */
@@ -204,21 +259,7 @@ public final class ProviderDispatcher implements ServerDispatcher {
 
         @Override
         public Serializer serializer(byte id) {
-            Serialization s = Serializations.installed().byId(id);
-            if (s == null) {
-                throw new BadRequestException("unknown serialization id " + id + "; this provider has "
-                        + Serializations.installed().names());
-            }
-            if (!accepted.contains(id)) {
-                throw new BadRequestException(displayName + " was not exported with serialization " + s.name()
-                        + " (id " + id + "); it accepts ids " + accepted + ". Use one of those on the reference");
-            }
-            try {
-                return serializers.get(s.name(), optimizer, compatible);
-            } catch (RuntimeException e) {
-                throw new BadRequestException("serialization " + s.name() + " is unavailable on this provider: "
-                        + e.getMessage());
-            }
+            return serializerFor(displayName, accepted, id);
         }
 
         @Override

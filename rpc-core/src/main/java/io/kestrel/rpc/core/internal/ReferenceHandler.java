@@ -119,7 +119,7 @@ public final class ReferenceHandler implements InvocationHandler {
      * Gives the {@link RemoteOrigin} marker of a provider's exception this thread's frames, so its
      * stack trace shows both sides: the provider's frames, then the consumer's call site.
      */
-    private static Throwable withCallSite(Throwable t) {
+    static Throwable withCallSite(Throwable t) {
         RemoteOrigin.of(t).ifPresent(origin -> {
             StackTraceElement[] here = new Throwable().getStackTrace();
             origin.setStackTrace(java.util.Arrays.copyOfRange(here, Math.min(2, here.length), here.length));

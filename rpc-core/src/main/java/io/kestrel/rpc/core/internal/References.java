@@ -79,9 +79,11 @@ public final class References {
      */
     public <T> T refer(ReferenceConfig<T> config) {
         ClientOptions options = ClientOptions.from(client.with(config));
-        allowlist.trustTypesOf(config.interfaceClass());
+        if (!config.isGeneric()) {
+            allowlist.trustTypesOf(config.interfaceClass());
+        }
         config.allowedPackages().forEach(allowlist::allowPackage);
-        if (config.serialization() != null) {
+        if (config.serialization() != null && !config.isGeneric()) {
             // without one the reference adopts each provider's, whose export checked the same signatures
             SignatureCheck.check(config.interfaceClass(), Serializations.installed().byName(config.serialization()),
                     "refer", "serialization on the reference");
@@ -129,8 +131,9 @@ public final class References {
         }
         recordConsumer(config);
         referred.add(new Referred(config, directory));
-        ReferenceHandler handler = new ReferenceHandler(config, cluster, transport, callbackExecutor,
-                interceptors.forReference(config));
+        java.lang.reflect.InvocationHandler handler = config.isGeneric()
+                ? new GenericReferenceHandler(config, cluster, transport, callbackExecutor, interceptors.forReference(config))
+                : new ReferenceHandler(config, cluster, transport, callbackExecutor, interceptors.forReference(config));
         Class<T> type = config.interfaceClass();
         ClassLoader loader = type.getClassLoader() != null ? type.getClassLoader() : References.class.getClassLoader();
         Object proxy = Proxy.newProxyInstance(loader, new Class<?>[] {type}, handler);

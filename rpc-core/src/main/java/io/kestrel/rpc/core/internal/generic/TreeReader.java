@@ -1,0 +1,386 @@
+package io.kestrel.rpc.core.internal.generic;
+
+import io.kestrel.rpc.api.ClassNotAllowedException;
+import io.kestrel.rpc.api.serialization.ClassAllowlist;
+import java.lang.reflect.Array;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.GenericArrayType;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.RecordComponent;
+import java.lang.reflect.Type;
+import java.lang.reflect.TypeVariable;
+import java.lang.reflect.WildcardType;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.OffsetDateTime;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.Collection;
+import java.util.Currency;
+import java.util.Date;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.LinkedList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.NavigableSet;
+import java.util.Optional;
+import java.util.Queue;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.function.Supplier;
+
+/**
+ * Converts a plain tree to a declared type. Only the declared types are ever created: the type a
+ * method or field declares, the element types its type arguments declare, and for the collection and
+ * map interfaces a fixed JDK implementation. Nothing the tree names is looked up: a map with a key that
+ * names a class ({@link #CLASS_KEYS}) is refused, and so is a declared type that is an interface or
+ * abstract class (other than the collections and maps) or a JDK class outside the known value types.
+ * Every class is checked against the allowlist before it is created or its enum constants are read.
+ * Thread-safe.
+ */
+public final class TreeReader {
+    /** Keys that name a class in JSON dialects (fastjson, Jackson, Dubbo's PojoUtils, .NET): always refused. */
+    public static final Set<String> CLASS_KEYS = Set.of("class", "@type", "@class", "$type", "$class", "__type",
+            "__class", "@c", "javaClass");
+
+    private static final Map<Class<?>, Supplier<Collection<Object>>> COLLECTIONS = Map.ofEntries(
+            Map.entry(Collection.class, ArrayList::new), Map.entry(Iterable.class, ArrayList::new),
+            Map.entry(List.class, ArrayList::new), Map.entry(ArrayList.class, ArrayList::new),
+            Map.entry(LinkedList.class, LinkedList::new), Map.entry(Set.class, LinkedHashSet::new),
+            Map.entry(HashSet.class, HashSet::new), Map.entry(LinkedHashSet.class, LinkedHashSet::new),
+            Map.entry(SortedSet.class, TreeSet::new), Map.entry(NavigableSet.class, TreeSet::new),
+            Map.entry(TreeSet.class, TreeSet::new), Map.entry(Queue.class, ArrayDeque::new),
+            Map.entry(Deque.class, ArrayDeque::new), Map.entry(ArrayDeque.class, ArrayDeque::new));
+    private static final Map<Class<?>, Supplier<Map<Object, Object>>> MAPS = Map.of(
+            Map.class, LinkedHashMap::new, HashMap.class, HashMap::new, LinkedHashMap.class, LinkedHashMap::new,
+            SortedMap.class, TreeMap::new, NavigableMap.class, TreeMap::new, TreeMap.class, TreeMap::new,
+            ConcurrentMap.class, ConcurrentHashMap::new, ConcurrentHashMap.class, ConcurrentHashMap::new);
+
+    private final ClassAllowlist allowlist;
+
+    public TreeReader(ClassAllowlist allowlist) {
+        this.allowlist = allowlist;
+    }
+
+    /**
+     * The value of {@code type} that {@code tree} describes.
+     *
+     * @param path where the tree is, for messages ("argument 0 (user)")
+     * @throws IllegalArgumentException naming the path and the problem when the tree does not fit, a class is
+     *     named, or a class is not allowed ({@link ClassNotAllowedException})
+     */
+    public Object read(Object tree, Type type, String path) {
+        return read(tree, type, path, Map.of());
+    }
+
+    private Object read(Object tree, Type type, String path, Map<TypeVariable<?>, Type> bound) {
+        if (type instanceof TypeVariable<?> v) {
+            Type actual = bound.get(v);
+            return read(tree, actual != null ? actual : v.getBounds()[0], path, Map.of());
+        }
+        if (type instanceof WildcardType w) {
+            return read(tree, w.getUpperBounds()[0], path, bound);
+        }
+        if (type instanceof GenericArrayType g) {
+            return array(tree, g.getGenericComponentType(), raw(g.getGenericComponentType(), bound), path, bound);
+        }
+        Class<?> raw = raw(type, bound);
+        if (tree == null) {
+            if (raw.isPrimitive()) {
+                throw new TreeException(path, "null for the primitive " + raw.getName());
+            }
+            return raw == Optional.class ? Optional.empty() : null;
+        }
+        if (raw == Object.class) {
+            return PlainTree.checked(tree, path); // passed on as the plain tree it is: nothing is created
+        }
+        if (raw == boolean.class || raw == Boolean.class) {
+            if (tree instanceof Boolean) {
+                return tree;
+            }
+            if ("true".equals(tree) || "false".equals(tree)) {
+                return Boolean.valueOf((String) tree);
+            }
+            throw mismatch(path, "a boolean", tree);
+        }
+        if (TypeShapes.NUMBERS.contains(raw)) {
+            return Numbers.convert(tree, raw, path);
+        }
+        if (raw == String.class) {
+            if (tree instanceof String) {
+                return tree;
+            }
+            throw mismatch(path, "a string", tree);
+        }
+        if (raw.isEnum()) {
+            return enumConstant(tree, raw, path);
+        }
+        if (TypeShapes.TEXT.contains(raw) || TypeShapes.DATES.contains(raw)) {
+            return fromText(tree, raw, path);
+        }
+        if (raw == byte[].class) {
+            if (tree instanceof String s) {
+                try {
+                    return Base64.getDecoder().decode(s);
+                } catch (IllegalArgumentException e) {
+                    throw new TreeException(path, "a byte[] is written as Base64, and this is not: " + e.getMessage());
+                }
+            }
+            return array(tree, byte.class, byte.class, path, bound);
+        }
+        if (raw.isArray()) {
+            return array(tree, raw.getComponentType(), raw.getComponentType(), path, bound);
+        }
+        if (raw == Optional.class) {
+            return Optional.ofNullable(read(tree, argument(type, 0), path, bound));
+        }
+        if (COLLECTIONS.containsKey(raw)) {
+            if (!(tree instanceof List<?> list)) {
+                throw mismatch(path, "a list", tree);
+            }
+            Type element = argument(type, 0);
+            Collection<Object> out = COLLECTIONS.get(raw).get();
+            for (int i = 0; i < list.size(); i++) {
+                out.add(read(list.get(i), element, path + "[" + i + "]", bound));
+            }
+            return out;
+        }
+        if (MAPS.containsKey(raw)) {
+            if (!(tree instanceof Map<?, ?> map)) {
+                throw mismatch(path, "a map", tree);
+            }
+            refuseClassKeys(map, raw, path);
+            Type keyType = argument(type, 0);
+            Type valueType = argument(type, 1);
+            Map<Object, Object> out = MAPS.get(raw).get();
+            for (Map.Entry<?, ?> e : map.entrySet()) {
+                String where = path + "." + e.getKey();
+                out.put(read(e.getKey(), keyType, where + " (key)", bound), read(e.getValue(), valueType, where, bound));
+            }
+            return out;
+        }
+        if (raw == Class.class || ClassLoader.class.isAssignableFrom(raw)) {
+            throw new TreeException(path, "the declared type " + raw.getName() + " would load a class the caller names;"
+                    + " generic invocation never does");
+        }
+        if (!TypeShapes.isBean(raw)) {
+            throw new TreeException(path, "the declared type " + raw.getTypeName() + " is "
+                    + (raw.isInterface() ? "an interface" : java.lang.reflect.Modifier.isAbstract(raw.getModifiers())
+                    ? "an abstract class" : "not a class generic invocation builds from a tree")
+                    + "; generic invocation creates only the concrete classes a signature declares (beans, records,"
+                    + " enums, JDK values, collections and maps), never one the caller chooses");
+        }
+        return bean(tree, type, raw, path);
+    }
+
+    private Object bean(Object tree, Type type, Class<?> raw, String path) {
+        if (!(tree instanceof Map<?, ?> map)) {
+            throw mismatch(path, "a map of the properties of " + raw.getName(), tree);
+        }
+        refuseClassKeys(map, raw, path);
+        allowlist.check(raw.getName());
+        Map<TypeVariable<?>, Type> bound = bindings(type, raw);
+        Map<String, BeanProperties.Property> properties = BeanProperties.of(raw);
+        for (Object key : map.keySet()) {
+            if (!properties.containsKey(key)) {
+                throw new TreeException(path, raw.getName() + " has no property '" + key + "'; it has "
+                        + properties.keySet() + io.kestrel.rpc.api.internal.NearestName.suggestion(String.valueOf(key),
+                        List.copyOf(properties.keySet())));
+            }
+        }
+        try {
+            if (raw.isRecord()) {
+                RecordComponent[] components = raw.getRecordComponents();
+                Object[] values = new Object[components.length];
+                Class<?>[] types = new Class<?>[components.length];
+                for (int i = 0; i < components.length; i++) {
+                    RecordComponent c = components[i];
+                    types[i] = c.getType();
+                    Object value = map.get(c.getName());
+                    values[i] = value == null && c.getType().isPrimitive()
+                            ? Array.get(Array.newInstance(c.getType(), 1), 0) // a missing primitive is its zero
+                            : read(value, c.getGenericType(), path + "." + c.getName(), bound);
+                }
+                Constructor<?> canonical = raw.getDeclaredConstructor(types);
+                canonical.setAccessible(true);
+                return canonical.newInstance(values);
+            }
+            Constructor<?> noArgs;
+            try {
+                noArgs = raw.getDeclaredConstructor();
+            } catch (NoSuchMethodException e) {
+                throw new TreeException(path, raw.getName() + " has no no-arg constructor; generic invocation builds"
+                        + " classes through one (records through their canonical constructor)");
+            }
+            noArgs.setAccessible(true);
+            Object bean = noArgs.newInstance();
+            for (Map.Entry<?, ?> e : map.entrySet()) {
+                BeanProperties.Property p = properties.get(e.getKey());
+                if (e.getValue() == null && p.field().getType().isPrimitive()) {
+                    continue;
+                }
+                p.field().set(bean, read(e.getValue(), p.type(), path + "." + p.name(), bound));
+            }
+            return bean;
+        } catch (java.lang.reflect.InvocationTargetException e) {
+            throw new TreeException(path, "the constructor of " + raw.getName() + " refused the values: "
+                    + e.getCause());
+        } catch (ReflectiveOperationException e) {
+            throw new TreeException(path, "cannot build " + raw.getName() + ": " + e);
+        }
+    }
+
+    private static void refuseClassKeys(Map<?, ?> map, Class<?> declared, String path) {
+        for (Object key : map.keySet()) {
+            if (!(key instanceof String)) {
+                throw new TreeException(path, "map keys are strings in a tree, this one is a " + PlainTree.typeOf(key));
+            }
+            if (CLASS_KEYS.contains(key)) {
+                throw new TreeException(path, "the key '" + key + "' names a class (" + PlainTree.describe(map.get(key))
+                        + "); generic invocation never creates a class the caller names, it builds the declared type "
+                        + declared.getTypeName() + ". Remove the key");
+            }
+        }
+    }
+
+    private Object array(Object tree, Type component, Class<?> rawComponent, String path,
+            Map<TypeVariable<?>, Type> bound) {
+        if (!(tree instanceof List<?> list)) {
+            throw mismatch(path, "a list", tree);
+        }
+        if (!rawComponent.isPrimitive()) {
+            allowlist.check(rawComponent.getName());
+        }
+        Object out = Array.newInstance(rawComponent, list.size());
+        for (int i = 0; i < list.size(); i++) {
+            Array.set(out, i, read(list.get(i), component, path + "[" + i + "]", bound));
+        }
+        return out;
+    }
+
+    private Object enumConstant(Object tree, Class<?> raw, String path) {
+        if (!(tree instanceof String name)) {
+            throw mismatch(path, "the name of a constant of " + raw.getName(), tree);
+        }
+        allowlist.check(raw.getName());
+        for (Object constant : raw.getEnumConstants()) {
+            if (((Enum<?>) constant).name().equals(name)) {
+                return constant;
+            }
+        }
+        throw new TreeException(path, "'" + name + "' is not a constant of " + raw.getName() + "; it has "
+                + Arrays.toString(raw.getEnumConstants()));
+    }
+
+    private static Object fromText(Object tree, Class<?> raw, String path) {
+        if ((raw == Date.class || raw == Instant.class) && tree instanceof Number n
+                && (n instanceof Long || n instanceof Integer)) {
+            return raw == Date.class ? new Date(n.longValue()) : Instant.ofEpochMilli(n.longValue());
+        }
+        if (!(tree instanceof String s)) {
+            throw mismatch(path, raw == Date.class || raw == Instant.class
+                    ? "an ISO-8601 string or epoch milliseconds for " + raw.getName() : "a string for " + raw.getName(), tree);
+        }
+        try {
+            if (raw == char.class || raw == Character.class) {
+                if (s.length() != 1) {
+                    throw new TreeException(path, "a char is a string of one character, this one has " + s.length());
+                }
+                return s.charAt(0);
+            }
+            return switch (raw.getName()) {
+                case "java.util.UUID" -> UUID.fromString(s);
+                case "java.net.URI" -> URI.create(s);
+                case "java.util.Locale" -> Locale.forLanguageTag(s);
+                case "java.util.Currency" -> Currency.getInstance(s);
+                case "java.util.Date" -> Date.from(Instant.parse(s));
+                case "java.time.Instant" -> Instant.parse(s);
+                case "java.time.LocalDate" -> LocalDate.parse(s);
+                case "java.time.LocalDateTime" -> LocalDateTime.parse(s);
+                case "java.time.LocalTime" -> LocalTime.parse(s);
+                case "java.time.OffsetDateTime" -> OffsetDateTime.parse(s);
+                case "java.time.ZonedDateTime" -> ZonedDateTime.parse(s);
+                case "java.time.Duration" -> Duration.parse(s);
+                default -> throw new TreeException(path, "no text form for " + raw.getName());
+            };
+        } catch (DateTimeParseException | IllegalArgumentException e) {
+            if (e instanceof TreeException t) {
+                throw t;
+            }
+            throw new TreeException(path, "'" + s + "' is not a " + raw.getSimpleName() + " (ISO-8601 for dates and"
+                    + " times): " + e.getMessage());
+        }
+    }
+
+    /** The class of a declared type (a type variable by what it is bound to, else its bound). */
+    private static Class<?> raw(Type type, Map<TypeVariable<?>, Type> bound) {
+        if (type instanceof Class<?> c) {
+            return c;
+        }
+        if (type instanceof ParameterizedType p) {
+            return (Class<?>) p.getRawType();
+        }
+        if (type instanceof GenericArrayType g) {
+            return Array.newInstance(raw(g.getGenericComponentType(), bound), 0).getClass();
+        }
+        if (type instanceof TypeVariable<?> v) {
+            Type actual = bound.get(v);
+            return raw(actual != null ? actual : v.getBounds()[0], Map.of());
+        }
+        if (type instanceof WildcardType w) {
+            return raw(w.getUpperBounds()[0], bound);
+        }
+        return Object.class;
+    }
+
+    /** The i-th type argument, Object when the type is raw. */
+    private static Type argument(Type type, int i) {
+        if (type instanceof ParameterizedType p && p.getActualTypeArguments().length > i) {
+            return p.getActualTypeArguments()[i];
+        }
+        return Object.class;
+    }
+
+    /** What a parameterized bean type binds its class's type variables to ({@code Page<User>}: T = User). */
+    private static Map<TypeVariable<?>, Type> bindings(Type type, Class<?> raw) {
+        if (!(type instanceof ParameterizedType p)) {
+            return Map.of();
+        }
+        TypeVariable<?>[] vars = raw.getTypeParameters();
+        Map<TypeVariable<?>, Type> bound = new HashMap<>();
+        for (int i = 0; i < vars.length && i < p.getActualTypeArguments().length; i++) {
+            bound.put(vars[i], p.getActualTypeArguments()[i]);
+        }
+        return bound;
+    }
+
+    static TreeException mismatch(String path, String expected, Object tree) {
+        return new TreeException(path, "expected " + expected + ", got " + PlainTree.describe(tree));
+    }
+
+    static BigDecimal decimal(Object n) {
+        return n instanceof BigDecimal d ? d : n instanceof BigInteger i ? new BigDecimal(i) : new BigDecimal(n.toString());
+    }
+}
