@@ -26,6 +26,7 @@ import org.junit.jupiter.api.Timeout;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.Select;
 
 /**
  * The console in a real browser (headless Chromium) over a real in-process ZooKeeper: two providers of one
@@ -179,9 +180,52 @@ class ConsoleBrowserTest {
 
     @Test
     @Order(6)
+    void invokeFormCallsThroughGenericInvocationAndNeedsTheToken() throws Exception {
+        ((JavascriptExecutor) browser.driver).executeScript("sessionStorage.clear()");
+        open("invoke", "invoke-method");
+        Select method = new Select(browser.driver.findElement(By.id("invoke-method")));
+        browser.waiting().until(d -> method.getOptions().size() == 3);
+        assertEquals(List.of("fail(java.lang.String)", "find(long, java.util.List<java.lang.String>)",
+                "greet(java.lang.String)"), method.getOptions().stream().map(WebElement::getText).toList());
+        method.selectByVisibleText("greet(java.lang.String)");
+        WebElement arg = browser.waiting().until(d -> d.findElement(By.id("arg-0")));
+        assertEquals("\"\"", arg.getAttribute("value"));
+        arg.clear();
+        arg.sendKeys("\"Ada <b>Lovelace</b>\"");
+        browser.driver.findElement(By.id("invoke-run")).click();
+        waitForText("invoke-result", "HTTP 401", "needs the console token");
+
+        browser.driver.findElement(By.id("token")).sendKeys(TOKEN);
+        browser.driver.findElement(By.id("invoke-run")).click();
+        waitForText("invoke-result", "OK in", "\"Hello, Ada <b>Lovelace</b>\"");
+        browser.screenshot("invoke");
+
+        method.selectByVisibleText("find(long, java.util.List<java.lang.String>)");
+        browser.waiting().until(d -> d.findElement(By.id("arg-1")).getAttribute("value").contains("\"\""));
+        setArgument("arg-0", "7");
+        setArgument("arg-1", "[\"vip\", \"<i>x</i>\"]");
+        browser.driver.findElement(By.id("invoke-run")).click();
+        waitForText("invoke-result", "OK in", "\"name\": \"person 7\"", "\"age\": 7", "\"<i>x</i>\"");
+
+        method.selectByVisibleText("fail(java.lang.String)");
+        setArgument("arg-0", "\"from the console\"");
+        browser.driver.findElement(By.id("invoke-run")).click();
+        waitForText("invoke-result", "service_error", "failed on purpose: from the console");
+        assertNull(((JavascriptExecutor) browser.driver).executeScript(
+                "return document.querySelector('#invoke-result b, #invoke-result i')"));
+    }
+
+    private void setArgument(String id, String json) {
+        WebElement arg = browser.driver.findElement(By.id(id));
+        arg.clear();
+        arg.sendKeys(json);
+    }
+
+    @Test
+    @Order(7)
     void offlineWithoutTheTokenIsRefusedAndWithItUnregistersUntilOnline() throws Exception {
+        ((JavascriptExecutor) browser.driver).executeScript("sessionStorage.clear()");
         open("services", "exported");
-        browser.driver.findElement(By.id("token")).clear();
         clickToggle();
         confirm();
         waitForText("notice", "HTTP 401", "needs the console token");

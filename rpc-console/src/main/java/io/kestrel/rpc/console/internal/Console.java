@@ -72,7 +72,7 @@ public final class Console implements RuntimeConsole {
     public synchronized void start(RpcRuntime runtime) {
         ConsoleApi api = new ConsoleApi(runtime, config, access);
         ConsoleRouter router = new ConsoleRouter(new StaticPages(), api, stats, access,
-                ConsoleInvokers.create(runtime), loopback(config.host()));
+                new ConsoleInvoker(runtime), loopback(config.host()));
         ConsoleHandler handler = new ConsoleHandler(router, worker);
         int maxBody = config.maxRequestBytes();
         group = EventLoops.nio(1, "kestrel-console-io");

@@ -48,6 +48,8 @@ final class ConsoleRouter {
             return r.method().equals("GET") ? get(r) : post(r);
         } catch (IllegalArgumentException e) {
             return HttpAnswer.error(400, e.getMessage());
+        } catch (io.kestrel.rpc.api.RpcException e) {
+            return HttpAnswer.error(502, e.getMessage());
         } catch (RuntimeException e) {
             log.warn("Console request {} {} failed", r.method(), r.path(), e);
             return HttpAnswer.error(500, e.toString());
