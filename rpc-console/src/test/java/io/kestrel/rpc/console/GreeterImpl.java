@@ -2,7 +2,7 @@ package io.kestrel.rpc.console;
 
 import java.util.List;
 
-final class GreeterImpl implements Greeter {
+public final class GreeterImpl implements Greeter {
     @Override
     public String greet(String name) {
         return "Hello, " + name;

@@ -1,6 +1,7 @@
 package io.kestrel.rpc.spring;
 
 import io.kestrel.rpc.api.config.ApplicationConfig;
+import io.kestrel.rpc.api.config.ConsoleConfig;
 import io.kestrel.rpc.api.config.ProtocolConfig;
 import io.kestrel.rpc.api.config.RegistryConfig;
 import io.kestrel.rpc.api.interceptor.ClientInterceptor;
@@ -43,7 +44,8 @@ import org.springframework.core.env.Environment;
  * <p>Every bean of type {@link ClientInterceptor} or {@link ServerInterceptor} is added to the runtime
  * (all its references or services; {@code <bean class="..."/>}, {@code @Bean} or {@code @Component}),
  * in bean definition order; interceptors for one service or reference are named by class in its
- * {@code interceptors} attribute instead. {@code rpc.access-log=true} turns on the access log.
+ * {@code interceptors} attribute instead. {@code rpc.access-log=true} turns on the access log. The web console
+ * ({@code io.kestrel:rpc-console}) comes from {@code <rpc:console>}, else {@code rpc.console.*}; it is off by default.
  *
  * <p>The runtime is closed by {@link KestrelRpcLifecycle#stop()} when the context closes (and, as a
  * fallback, when this bean is destroyed). Thread-safe.
@@ -89,7 +91,12 @@ public class RpcRuntimeFactoryBean implements FactoryBean<RpcRuntime>, BeanFacto
             if (protocol == null) {
                 protocol = ConfigBinder.protocol(ConfigSource.environment("rpc.protocol.", environment), classLoader);
             }
+            ConsoleConfig console = unique(ConsoleConfig.class, "<rpc:console>");
+            if (console == null) {
+                console = ConfigBinder.console(ConfigSource.environment("rpc.console.", environment));
+            }
             RpcRuntime.Builder builder = RpcRuntime.builder().application(application).registry(registry).protocol(protocol)
+                    .console(console)
                     .accessLog(Boolean.parseBoolean(environment.getProperty("rpc.access-log", "false").trim()));
             // every interceptor bean applies to the whole runtime, in bean definition order (then by order())
             beanFactory.getBeansOfType(ClientInterceptor.class, false, true).values().forEach(builder::clientInterceptor);

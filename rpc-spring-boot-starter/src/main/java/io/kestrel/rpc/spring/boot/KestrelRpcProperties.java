@@ -2,6 +2,7 @@ package io.kestrel.rpc.spring.boot;
 
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 
 /**
  * The {@code rpc.*} settings of a Spring Boot application, with the keys the Spring {@code Environment} binding
@@ -29,6 +30,10 @@ public class KestrelRpcProperties {
     /** Settings of defaults of every service (attributes of <rpc:service> and @RpcService win). */
     private final Service service = new Service();
 
+    /** Settings of the web console (<rpc:console>; needs io.kestrel:rpc-console). */
+    @NestedConfigurationProperty
+    private final ConsoleProperties console = new ConsoleProperties();
+
     /** One log line per call on io.kestrel.rpc.access.client / .server. Default false. */
     private Boolean accessLog;
 
@@ -37,6 +42,10 @@ public class KestrelRpcProperties {
 
     public Service getService() {
         return service;
+    }
+
+    public ConsoleProperties getConsole() {
+        return console;
     }
 
     public Boolean getAccessLog() {

@@ -2,6 +2,7 @@ package io.kestrel.rpc.spring.internal;
 
 import io.kestrel.rpc.api.config.ApplicationConfig;
 import io.kestrel.rpc.api.config.ClusterMode;
+import io.kestrel.rpc.api.config.ConsoleConfig;
 import io.kestrel.rpc.api.config.ProtocolConfig;
 import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.api.config.RegistryConfig;
@@ -42,6 +43,9 @@ public final class ConfigBinder {
     public static final List<String> REFERENCE_DEFAULTS = List.of("timeout", "retries", "loadbalance", "cluster",
             "check", "connect-timeout", "actives", "propagate-deadline", "token", "tls-cert", "tls-key", "tls-trust",
             "tls-protocols", "tls-ciphers", "tls-handshake-timeout", "tls-reload", "tls-verify-hostname", "tls-engine");
+    /** Attributes of {@code <rpc:console>} (and properties {@code rpc.console.*}): the web console (io.kestrel:rpc-console). */
+    public static final List<String> CONSOLE_ATTRIBUTES = List.of("enabled", "host", "port", "token", "allow-invoke",
+            "allow-mutations", "max-request-bytes", "window");
     /** TLS attributes of {@code <rpc:protocol>} and {@code <rpc:reference>}; any of them set turns TLS on. */
     static final List<String> TLS_ATTRIBUTES = List.of("tls-cert", "tls-key", "tls-trust", "tls-client-auth",
             "tls-protocols", "tls-ciphers", "tls-handshake-timeout", "tls-reload", "tls-verify-hostname", "tls-engine");
@@ -65,6 +69,24 @@ public final class ConfigBinder {
         src.ifSet("session-timeout", v -> b.sessionTimeout(ConfigSource.duration(v)));
         src.ifSet("connection-timeout", v -> b.connectionTimeout(ConfigSource.duration(v)));
         return b.build();
+    }
+
+    /** {@code <rpc:console .../>}; see {@link #CONSOLE_ATTRIBUTES}. Off unless {@code enabled} is true. */
+    public static ConsoleConfig console(ConfigSource src) {
+        ConsoleConfig.Builder b = ConsoleConfig.builder();
+        src.ifSet("enabled", v -> b.enabled(ConfigSource.bool(v)));
+        src.ifSet("host", b::host);
+        src.ifSet("port", v -> b.port(ConfigSource.integer(v)));
+        src.ifSet("token", b::token);
+        src.ifSet("allow-invoke", v -> b.allowInvoke(ConfigSource.bool(v)));
+        src.ifSet("allow-mutations", v -> b.allowMutations(ConfigSource.bool(v)));
+        src.ifSet("max-request-bytes", v -> b.maxRequestBytes(ConfigSource.integer(v)));
+        src.ifSet("window", v -> b.window(ConfigSource.duration(v)));
+        try {
+            return b.build();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(src.where() + ": " + e.getMessage(), e);
+        }
     }
 
     /** {@code <rpc:protocol .../>}; see {@link #PROTOCOL_ATTRIBUTES}. */

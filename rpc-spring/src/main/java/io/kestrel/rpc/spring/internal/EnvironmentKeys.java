@@ -39,6 +39,7 @@ public final class EnvironmentKeys {
         ConfigBinder.PROTOCOL_ATTRIBUTES.forEach(a -> keys.add("rpc.protocol." + a));
         ConfigBinder.PROTOCOL_LIMITS.forEach(a -> keys.add("rpc.protocol." + a));
         ConfigBinder.REFERENCE_DEFAULTS.forEach(a -> keys.add("rpc.reference." + a));
+        ConfigBinder.CONSOLE_ATTRIBUTES.forEach(a -> keys.add("rpc.console." + a));
         return keys;
     }
 
@@ -90,6 +91,6 @@ public final class EnvironmentKeys {
         if (!same.isEmpty()) {
             return " (known " + group + "* keys: " + String.join(", ", same) + ")";
         }
-        return " (known groups: rpc.application.*, rpc.registry.*, rpc.protocol.*, rpc.reference.*)";
+        return " (known groups: rpc.application.*, rpc.registry.*, rpc.protocol.*, rpc.reference.*, rpc.console.*)";
     }
 }

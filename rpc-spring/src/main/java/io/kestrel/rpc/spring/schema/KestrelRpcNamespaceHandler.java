@@ -4,7 +4,7 @@ import org.springframework.beans.factory.xml.NamespaceHandlerSupport;
 
 /**
  * Handler of the {@code http://kestrel.io/schema/rpc} namespace (listed in {@code META-INF/spring.handlers}):
- * {@code application}, {@code registry}, {@code protocol}, {@code service} and {@code reference}.
+ * {@code application}, {@code registry}, {@code protocol}, {@code console}, {@code service} and {@code reference}.
  */
 public class KestrelRpcNamespaceHandler extends NamespaceHandlerSupport {
     /** The namespace URI. */

@@ -32,6 +32,7 @@ final class RpcElementParser implements BeanDefinitionParser {
         APPLICATION("application", ApplicationConfigBean.class),
         REGISTRY("registry", RegistryConfigBean.class),
         PROTOCOL("protocol", ProtocolConfigBean.class),
+        CONSOLE("console", io.kestrel.rpc.spring.ConsoleConfigBean.class),
         SERVICE("service", ServiceBean.class),
         REFERENCE("reference", ReferenceBean.class);
 
