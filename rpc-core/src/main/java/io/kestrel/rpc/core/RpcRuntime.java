@@ -371,6 +371,20 @@ public final class RpcRuntime implements AutoCloseable {
         return exports.isOnline(service);
     }
 
+    /**
+     * One of the web console's JSON documents ({@code overview}, {@code services}, {@code registry},
+     * {@code connections}, {@code calls}) as plain maps and lists.
+     *
+     * @throws IllegalStateException when this runtime serves no console
+     * @throws IllegalArgumentException for an unknown document name
+     */
+    public java.util.Map<String, Object> consoleDocument(String name) {
+        if (console == null) {
+            throw new IllegalStateException("this RpcRuntime serves no web console (rpc.console.enabled)");
+        }
+        return console.document(name);
+    }
+
     /** The port of this runtime's web console, or -1 when it has none ({@link Builder#console}). */
     public int consolePort() {
         return console == null ? -1 : console.port();

@@ -30,6 +30,15 @@ public interface RuntimeConsole extends AutoCloseable {
      */
     void start(RpcRuntime runtime);
 
+    /**
+     * One of the console's JSON documents as plain maps, lists, strings, numbers and booleans: {@code overview},
+     * {@code services}, {@code registry}, {@code connections} or {@code calls} (what its pages show; for an
+     * actuator endpoint).
+     *
+     * @throws IllegalArgumentException for another name
+     */
+    java.util.Map<String, Object> document(String name);
+
     /** The bound port (after {@link #start}). */
     int port();
 

@@ -22,6 +22,7 @@ import io.netty.handler.timeout.ReadTimeoutHandler;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -47,6 +48,7 @@ public final class Console implements RuntimeConsole {
     private final ThreadPoolExecutor worker;
     private EventLoopGroup group;
     private Channel channel;
+    private ConsoleApi api;
     private volatile boolean closed;
 
     public Console(ConsoleConfig config) {
@@ -70,7 +72,7 @@ public final class Console implements RuntimeConsole {
 
     @Override
     public synchronized void start(RpcRuntime runtime) {
-        ConsoleApi api = new ConsoleApi(runtime, config, access);
+        api = new ConsoleApi(runtime, config, access);
         ConsoleRouter router = new ConsoleRouter(new StaticPages(), api, stats, access,
                 new ConsoleInvoker(runtime), loopback(config.host()));
         ConsoleHandler handler = new ConsoleHandler(router, worker);
@@ -98,6 +100,26 @@ public final class Console implements RuntimeConsole {
         log.info("Web console on http://{}:{}/ ({}{})", config.host(), port(),
                 access.allowed(ConsoleAccess.Action.INVOKE) ? "invoke on" : "invoke off",
                 access.allowed(ConsoleAccess.Action.MUTATE) ? ", offline/online on" : ", offline/online off");
+    }
+
+    @Override
+    public Map<String, Object> document(String name) {
+        ConsoleApi a;
+        synchronized (this) {
+            a = api;
+        }
+        if (a == null) {
+            throw new IllegalStateException("the console has not started");
+        }
+        return switch (name) {
+            case "overview" -> a.overview();
+            case "services" -> a.services();
+            case "registry" -> a.registry();
+            case "connections" -> a.connections();
+            case "calls" -> stats.toJson();
+            default -> throw new IllegalArgumentException("no console document '" + name
+                    + "'; there are overview, services, registry, connections and calls");
+        };
     }
 
     @Override

@@ -8,9 +8,13 @@ import org.springframework.boot.actuate.autoconfigure.endpoint.condition.Conditi
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 
-/** The {@code kestrel} endpoint, when actuator is on the class path (same API on Boot 3 and 4). */
+/**
+ * The {@code kestrel} endpoint, when actuator is on the class path (same API on Boot 3 and 4), and the
+ * {@code kestrelconsole} endpoint when the runtime also serves the web console.
+ */
 @AutoConfiguration(after = KestrelRpcAutoConfiguration.class)
 @ConditionalOnClass(name = "org.springframework.boot.actuate.endpoint.annotation.Endpoint")
 public class KestrelRpcEndpointAutoConfiguration {
@@ -20,5 +24,14 @@ public class KestrelRpcEndpointAutoConfiguration {
     @ConditionalOnAvailableEndpoint(endpoint = KestrelRpcEndpoint.class)
     KestrelRpcEndpoint kestrelRpcEndpoint(@Qualifier(KestrelRpcBeans.RUNTIME) RpcRuntime runtime) {
         return new KestrelRpcEndpoint(runtime);
+    }
+
+    /** The web console's JSON documents, when the runtime serves the console ({@code rpc.console.enabled=true}). */
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnProperty(name = "rpc.console.enabled", havingValue = "true")
+    @ConditionalOnAvailableEndpoint(endpoint = KestrelConsoleEndpoint.class)
+    KestrelConsoleEndpoint kestrelConsoleEndpoint(@Qualifier(KestrelRpcBeans.RUNTIME) RpcRuntime runtime) {
+        return new KestrelConsoleEndpoint(runtime);
     }
 }
