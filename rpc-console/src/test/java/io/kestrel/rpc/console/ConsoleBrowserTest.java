@@ -39,6 +39,8 @@ class ConsoleBrowserTest {
     static final String TOKEN = "browser-token-0123456789";
     /** Markup that would run or render if a page put data into innerHTML. */
     static final String HOSTILE_APP = "shop <script>window.__pwned=1</script><img src=x onerror=\"window.__pwned=2\">";
+    /** Markup in a service key (a version may hold any character but '/' and ':'). */
+    static final String HOSTILE_VERSION = "2<img src=x onerror=window.__pwned=3>";
     static final ServiceKey KEY = new ServiceKey(Greeter.class.getName(), "1.0", "");
 
     static TestingServer zookeeper;
@@ -61,6 +63,7 @@ class ConsoleBrowserTest {
                 .console(ConsoleConfig.builder().enabled(true).port(0).token(TOKEN).allowInvoke(true)
                         .allowMutations(true).build()).build();
         runtime.export(ServiceConfig.builder(Greeter.class, new GreeterImpl()).version("1.0").build());
+        runtime.export(ServiceConfig.builder(Greeter.class, new GreeterImpl()).version(HOSTILE_VERSION).build());
         greeter = runtime.refer(ReferenceConfig.builder(Greeter.class).version("1.0").build());
         Poll.until("both providers ready", () -> runtime.references().get(0).providers().stream()
                 .filter(p -> p.ready()).count() == 2);
@@ -175,6 +178,11 @@ class ConsoleBrowserTest {
         }
         open("registry", "consumers-0");
         waitForText("consumers-0", "<script>window.__pwned=1</script>");
+        waitForText("main", Greeter.class.getName() + ":" + HOSTILE_VERSION);
+        open("services", "exported");
+        waitForText("exported", Greeter.class.getName() + ":" + HOSTILE_VERSION);
+        assertNull(((JavascriptExecutor) browser.driver).executeScript("return window.__pwned === undefined ? null : 1"));
+        assertEquals(0L, ((JavascriptExecutor) browser.driver).executeScript("return document.querySelectorAll('img').length"));
         assertNull(((JavascriptExecutor) browser.driver).executeScript("return window.__pwned === undefined ? null : 1"));
     }
 
