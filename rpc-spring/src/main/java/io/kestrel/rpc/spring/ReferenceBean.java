@@ -39,6 +39,7 @@ public class ReferenceBean<T> implements FactoryBean<T>, InitializingBean, BeanF
         BeanClassLoaderAware {
     private String source = "<rpc:reference>";
     private Class<T> interfaceClass;
+    private String genericInterface;
     private Map<String, String> attributes = Map.of();
     private BeanFactory beanFactory;
     private Environment environment;
@@ -54,6 +55,15 @@ public class ReferenceBean<T> implements FactoryBean<T>, InitializingBean, BeanF
     /** The service interface ({@code interface}). */
     public void setInterfaceClass(Class<T> interfaceClass) {
         this.interfaceClass = interfaceClass;
+    }
+
+    /**
+     * For {@code generic="true"}: the remote interface's name; the proxy is then a
+     * {@link io.kestrel.rpc.api.generic.GenericService} and {@code interfaceClass} is that type. Placeholders
+     * ({@code ${...}}) in the name are resolved against the Environment.
+     */
+    public void setGenericInterface(String genericInterface) {
+        this.genericInterface = genericInterface;
     }
 
     /** The other attributes, name to raw text. */
@@ -82,8 +92,12 @@ public class ReferenceBean<T> implements FactoryBean<T>, InitializingBean, BeanF
         if (interfaceClass == null) {
             throw src.error("interface", null, "is required", null);
         }
-        config = ConfigBinder.reference(src, ConfigSource.environment("rpc.reference.", environment),
-                interfaceClass, classLoader);
+        config = genericInterface != null
+                ? ConfigBinder.genericReference(src, ConfigSource.environment("rpc.reference.", environment),
+                        environment != null ? environment.resolveRequiredPlaceholders(genericInterface) : genericInterface,
+                        interfaceClass, classLoader)
+                : ConfigBinder.reference(src, ConfigSource.environment("rpc.reference.", environment),
+                        interfaceClass, classLoader);
         proxy = refer(beanFactory.getBean(KestrelRpcBeans.RUNTIME, RpcRuntime.class), config, source);
     }
 

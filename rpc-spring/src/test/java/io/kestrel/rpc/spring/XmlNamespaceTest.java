@@ -62,6 +62,26 @@ class XmlNamespaceTest {
     }
 
     @Test
+    void genericReferenceCallsByNameWithoutTheInterface() throws Exception {
+        try (GenericXmlApplicationContext consumer = TestContexts.xml("consumer-generic.xml", Map.of("zk", zk))) {
+            io.kestrel.rpc.api.generic.GenericService greeter =
+                    consumer.getBean("greeter", io.kestrel.rpc.api.generic.GenericService.class);
+            assertEquals("hello ann from p1", greeter.$invoke("greet", new String[] {"java.lang.String"},
+                    new Object[] {"ann"}));
+            assertEquals("hello bob from p1", greeter.$invokeAsync("greetAsync", null, new Object[] {"bob"})
+                    .get(5, TimeUnit.SECONDS));
+            assertEquals(List.of("greet", "greetAsync", "whoAmI"), greeter.$metadata().methods().stream()
+                    .map(io.kestrel.rpc.api.generic.MethodMetadata::name).toList());
+            assertTrue(consumer.getBean("&greeter", ReferenceBean.class).getReferenceConfig().isGeneric());
+        }
+        Exception bad = org.junit.jupiter.api.Assertions.assertThrows(Exception.class, () -> TestContexts.xml(
+                "consumer-generic.xml", Map.of("zk", zk, "generic.interface", "no such.Service", "generic.check", "false")));
+        String messages = TestContexts.messages(bad);
+        assertTrue(messages.contains("interface") && messages.contains("must be a class name such as"
+                + " com.example.UserService, was 'no such.Service'"), messages);
+    }
+
+    @Test
     void xmlConsumerCallsXmlProviderFoundThroughZooKeeper() {
         try (GenericXmlApplicationContext consumer = TestContexts.xml("consumer.xml", Map.of("zk", zk))) {
             GreetingService greeter = consumer.getBean("greeter", GreetingService.class);

@@ -118,8 +118,13 @@ public final class ProviderDispatcher implements ServerDispatcher {
             names.addAll(config.serializations());
         }
         methods.put(GenericMethod.descriptor(key), new GenericMethod(key, targets, serializers.allowlist(), gate));
-        methods.put(MetadataMethod.descriptor(key), new MetadataMethod(key, MetadataDescriber.describe(key,
-                targets.stream().map(GenericMethod.Target::method).toList(), names), gate));
+        try {
+            methods.put(MetadataMethod.descriptor(key), new MetadataMethod(key, MetadataDescriber.describe(key,
+                    targets.stream().map(GenericMethod.Target::method).toList(), names), gate));
+        } catch (RuntimeException e) {
+            // describing is a convenience: a type it cannot read must not stop the export (callers then get "not found")
+            log.warn("Service {} is exported without metadata: describing its signatures failed: {}", key, e.toString());
+        }
     }
 
     /** Names of the methods a service interface offers remotely, sorted, without duplicates (overloads). */

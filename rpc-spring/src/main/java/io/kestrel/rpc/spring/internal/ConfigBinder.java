@@ -181,6 +181,30 @@ public final class ConfigBinder {
         } catch (IllegalArgumentException e) {
             throw src.error("interface", iface.getName(), e.getMessage(), e);
         }
+        return reference(src, defaults, b, iface, loader);
+    }
+
+    /**
+     * {@code <rpc:reference interface=".." generic="true"/>}: a {@code GenericService} proxy of the service named
+     * {@code interfaceName}, whose class need not be on the class path; the other attributes as for
+     * {@link #reference(ConfigSource, ConfigSource, Class, ClassLoader)}.
+     *
+     * @param proxyType {@code GenericService.class}, typed as the bean's proxy type
+     */
+    @SuppressWarnings("unchecked")
+    public static <T> ReferenceConfig<T> genericReference(ConfigSource src, ConfigSource defaults, String interfaceName,
+            Class<T> proxyType, ClassLoader loader) {
+        ReferenceConfig.Builder<T> b;
+        try {
+            b = (ReferenceConfig.Builder<T>) ReferenceConfig.generic(interfaceName);
+        } catch (IllegalArgumentException e) {
+            throw src.error("interface", interfaceName, e.getMessage(), e);
+        }
+        return reference(src, defaults, b, proxyType, loader);
+    }
+
+    private static <T> ReferenceConfig<T> reference(ConfigSource src, ConfigSource defaults, ReferenceConfig.Builder<T> b,
+            Class<T> iface, ClassLoader loader) {
         if (defaults != null) {
             applyReferenceDefaults(defaults, b);
         }

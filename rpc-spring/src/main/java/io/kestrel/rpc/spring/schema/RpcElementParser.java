@@ -1,5 +1,6 @@
 package io.kestrel.rpc.spring.schema;
 
+import io.kestrel.rpc.api.generic.GenericService;
 import io.kestrel.rpc.spring.ApplicationConfigBean;
 import io.kestrel.rpc.spring.KestrelRpcBeans;
 import io.kestrel.rpc.spring.ProtocolConfigBean;
@@ -72,7 +73,18 @@ final class RpcElementParser implements BeanDefinitionParser {
         bd.setSource(parserContext.extractSource(element));
         bd.getPropertyValues().add("source", where);
         bd.getPropertyValues().add("attributes", attributes);
-        if (kind == Kind.SERVICE || kind == Kind.REFERENCE) {
+        boolean generic = kind == Kind.REFERENCE && "true".equals(element.getAttribute("generic").trim());
+        if (generic) {
+            // the interface's class need not be on this side's class path: only its name travels
+            if (iface.isEmpty()) {
+                parserContext.getReaderContext().error(where + " attribute 'interface' is required: the fully"
+                        + " qualified name of the service interface", element);
+            }
+            bd.getPropertyValues().add("genericInterface", iface);
+            bd.getPropertyValues().add("interfaceClass", GenericService.class);
+            bd.setAttribute(FactoryBean.OBJECT_TYPE_ATTRIBUTE, GenericService.class);
+            bd.setTargetType(ResolvableType.forClassWithGenerics(ReferenceBean.class, GenericService.class));
+        } else if (kind == Kind.SERVICE || kind == Kind.REFERENCE) {
             Class<?> type = resolveInterface(element, iface, where, parserContext);
             bd.getPropertyValues().add("interfaceClass", type);
             if (kind == Kind.REFERENCE) {

@@ -35,11 +35,24 @@ final class BeanProperties {
         return CACHE.computeIfAbsent(type, BeanProperties::find);
     }
 
+    /**
+     * Opens a member for reflection where the module system allows it; where it does not (a class in a named
+     * module that does not open its package), reading or writing the property fails naming it, and describing
+     * it still works.
+     */
+    private static void accessible(java.lang.reflect.AccessibleObject member) {
+        try {
+            member.setAccessible(true);
+        } catch (RuntimeException e) {
+            // left as it is: see above
+        }
+    }
+
     private static Map<String, Property> find(Class<?> type) {
         Map<String, Property> properties = new LinkedHashMap<>();
         if (type.isRecord()) {
             for (RecordComponent c : type.getRecordComponents()) {
-                c.getAccessor().setAccessible(true);
+                accessible(c.getAccessor());
                 properties.put(c.getName(), new Property(c.getName(), c.getGenericType(), null, c));
             }
             return Collections.unmodifiableMap(properties);
@@ -55,7 +68,7 @@ final class BeanProperties {
                 if (Modifier.isStatic(mod) || Modifier.isTransient(mod) || f.isSynthetic()) {
                     continue;
                 }
-                f.setAccessible(true);
+                accessible(f);
                 properties.put(f.getName(), new Property(f.getName(), f.getGenericType(), f, null));
             }
         }

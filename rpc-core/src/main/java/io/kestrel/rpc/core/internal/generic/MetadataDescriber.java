@@ -31,6 +31,8 @@ import java.util.concurrent.CompletionStage;
  */
 public final class MetadataDescriber {
     private final Map<String, TypeDetails> types = new LinkedHashMap<>();
+    /** Type variables being resolved: {@code <T extends List<T>>} would otherwise never end. */
+    private final java.util.Set<TypeVariable<?>> resolving = new java.util.HashSet<>();
 
     private MetadataDescriber() {
     }
@@ -69,7 +71,14 @@ public final class MetadataDescriber {
 
     TypeInfo type(Type type) {
         if (type instanceof TypeVariable<?> v) {
-            return type(v.getBounds()[0]);
+            if (!resolving.add(v)) {
+                return new TypeInfo(v.getName(), "java.lang.Object", TypeKind.ANY, false, List.of());
+            }
+            try {
+                return type(v.getBounds()[0]);
+            } finally {
+                resolving.remove(v);
+            }
         }
         if (type instanceof WildcardType w) {
             return type(w.getUpperBounds()[0]);

@@ -1,0 +1,70 @@
+package io.kestrel.rpc.core.tls;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.kestrel.rpc.api.PermissionDeniedException;
+import io.kestrel.rpc.api.UnauthenticatedException;
+import io.kestrel.rpc.api.config.ReferenceConfig;
+import io.kestrel.rpc.api.config.ServiceConfig;
+import io.kestrel.rpc.api.generic.GenericService;
+import io.kestrel.rpc.core.RpcRuntime;
+import io.kestrel.rpc.core.TestRuntimes;
+import io.kestrel.rpc.core.fixture.orders.OrderService;
+import io.kestrel.rpc.core.fixture.orders.OrderServiceImpl;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Generic calls and metadata requests pass the service's caller admission like its own methods. */
+class GenericCallerAuthTest {
+    private static RpcRuntime provider;
+    private static RpcRuntime aliceRuntime;
+    private static RpcRuntime bobRuntime;
+
+    @BeforeAll
+    static void start() {
+        provider = RpcRuntime.builder().protocol(TestRuntimes.loopback().authenticator(new TestTokens()).build()).build();
+        provider.export(ServiceConfig.builder(OrderService.class, new OrderServiceImpl()).allowPrincipal("bob").build());
+        aliceRuntime = RpcRuntime.builder().build(); // one connection per provider and runtime: one token each
+        bobRuntime = RpcRuntime.builder().build();
+    }
+
+    @AfterAll
+    static void stop() {
+        aliceRuntime.close();
+        bobRuntime.close();
+        provider.close();
+    }
+
+    private static GenericService as(String token) {
+        return (token.startsWith("alice") ? aliceRuntime : bobRuntime).refer(ReferenceConfig.generic(OrderService.class.getName())
+                .url("127.0.0.1:" + provider.boundPort()).token(token).timeout(Duration.ofSeconds(5)).build());
+    }
+
+    @Test
+    void aCallerTheServiceDoesNotAdmitCanNeitherInvokeNorDescribeIt() {
+        GenericService alice = as("alice-token");
+        String denied = assertThrows(PermissionDeniedException.class,
+                () -> alice.$invoke("add", new String[] {"int", "int"}, new Object[] {1, 2})).getMessage();
+        assertTrue(denied.contains("caller 'alice'"), denied);
+        assertThrows(PermissionDeniedException.class, alice::$metadata);
+    }
+
+    @Test
+    void anAdmittedCallerInvokesAndDescribes() {
+        GenericService bob = as("bob-token");
+        assertEquals(3, ((Number) bob.$invoke("add", new String[] {"int", "int"}, new Object[] {1, 2})).intValue());
+        assertEquals(OrderService.class.getName(), bob.$metadata().interfaceName());
+    }
+
+    @Test
+    void anAnonymousCallerIsUnauthenticated() {
+        try (RpcRuntime anonymous = RpcRuntime.builder().build()) {
+            assertThrows(UnauthenticatedException.class, () -> anonymous.metadata(
+                    io.kestrel.rpc.api.ServiceKey.of(OrderService.class), "127.0.0.1:" + provider.boundPort()));
+        }
+    }
+}
