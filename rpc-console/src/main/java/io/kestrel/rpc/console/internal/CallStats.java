@@ -17,8 +17,8 @@ import java.util.function.LongSupplier;
 
 /**
  * Live per-method figures for the console: two interceptors (consumer and provider side) that time every
- * call into a {@link MethodWindow} per side, service and method. At most {@value #MAX_METHODS_PROPERTY}
- * (default {@value #DEFAULT_MAX_METHODS}) methods are tracked; calls of further methods are counted as
+ * call into a {@link MethodWindow} per side, service and method. At most {@value #DEFAULT_MAX_METHODS} methods
+ * are tracked (system property {@value #MAX_METHODS_PROPERTY}); calls of further methods are counted as
  * untracked, and methods idle for a whole window make room.
  */
 final class CallStats {
