@@ -97,6 +97,11 @@ public final class Console implements RuntimeConsole {
         }
         channel = bind.channel();
         timer.scheduleAtFixedRate(stats::tick, 1, 1, TimeUnit.SECONDS);
+        if (!loopback(config.host())) {
+            log.warn("The web console listens on {}, beyond this host: anyone who reaches the port can read services,"
+                    + " registry records and call figures (invoking and offline/online still need the token). Keep"
+                    + " rpc.console.host=127.0.0.1 unless a firewall guards the port", config.host());
+        }
         log.info("Web console on http://{}:{}/ ({}{})", config.host(), port(),
                 access.allowed(ConsoleAccess.Action.INVOKE) ? "invoke on" : "invoke off",
                 access.allowed(ConsoleAccess.Action.MUTATE) ? ", offline/online on" : ", offline/online off");
