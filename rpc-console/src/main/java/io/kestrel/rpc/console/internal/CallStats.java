@@ -38,8 +38,11 @@ final class CallStats {
         this.clock = clock;
     }
 
-    record Key(String side, String service, String method) {
+    /** The method object itself (hashing it is cheap), so a call builds no string; its signature is made once. */
+    record Key(String side, String service, Method method) {
     }
+
+    private final Map<Method, String> signatures = new ConcurrentHashMap<>();
 
     ClientInterceptor clientInterceptor() {
         return new ClientInterceptor() {
@@ -81,7 +84,7 @@ final class CallStats {
 
     private CompletableFuture<Object> timed(String side, CallInfo call, CompletableFuture<Object> result) {
         long start = System.nanoTime();
-        MethodWindow w = window(new Key(side, call.service().toString(), signature(call.method())));
+        MethodWindow w = window(new Key(side, call.service().toString(), call.method()));
         if (w == null) {
             untracked.incrementAndGet();
             return result;
@@ -105,6 +108,10 @@ final class CallStats {
         return windows.computeIfAbsent(key, k -> new MethodWindow(windowMillis, clock.getAsLong()));
     }
 
+    private String signatureOf(Method m) {
+        return signatures.computeIfAbsent(m, CallStats::signature);
+    }
+
     /** {@code name(SimpleType, ...)}: tells overloads apart. */
     static String signature(Method m) {
         StringBuilder b = new StringBuilder(m.getName()).append('(');
@@ -125,13 +132,14 @@ final class CallStats {
     Map<String, Object> toJson() {
         long now = clock.getAsLong();
         List<Map<String, Object>> rows = new ArrayList<>();
-        windows.entrySet().stream().sorted(Map.Entry.comparingByKey(Comparator.comparing(Key::side)
-                .thenComparing(Key::service).thenComparing(Key::method))).forEach(e -> {
+        Comparator<Key> order = Comparator.comparing(Key::side).thenComparing(Key::service)
+                .thenComparing(k -> signatureOf(k.method()));
+        windows.entrySet().stream().sorted(Map.Entry.comparingByKey(order)).forEach(e -> {
                     MethodWindow.Figures f = e.getValue().figures(now);
                     Map<String, Object> row = new LinkedHashMap<>();
                     row.put("side", e.getKey().side());
                     row.put("service", e.getKey().service());
-                    row.put("method", e.getKey().method());
+                    row.put("method", signatureOf(e.getKey().method()));
                     row.put("calls", f.calls());
                     row.put("errors", f.errors());
                     row.put("ratePerSecond", round(f.ratePerSecond()));
