@@ -42,6 +42,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Generic invocation over real sockets in direct mode: a consumer without OrderService on its side of the
  * API calls it by name with plain trees, for each serialization that can carry the service.
  */
+@org.junit.jupiter.api.Timeout(value = 120, unit = java.util.concurrent.TimeUnit.SECONDS)
 class GenericInvocationTest {
     static final String SERVICE = OrderService.class.getName();
     static final String ORDER = Order.class.getName();

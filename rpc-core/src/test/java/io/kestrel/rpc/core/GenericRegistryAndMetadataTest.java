@@ -31,6 +31,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** Generic calls and service metadata through a real in-process ZooKeeper, and metadata asked directly. */
+@org.junit.jupiter.api.Timeout(value = 120, unit = java.util.concurrent.TimeUnit.SECONDS)
 class GenericRegistryAndMetadataTest {
     static final ServiceKey KEY = new ServiceKey(OrderService.class.getName(), "1.0", "shop");
     private static TestingServer zk;

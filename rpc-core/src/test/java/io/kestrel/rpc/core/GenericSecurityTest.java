@@ -37,6 +37,7 @@ import org.junit.jupiter.api.Test;
  * CVE-2023-23638, building a type outside the allowlist through nested or polymorphic fields, or switching
  * the serialization of a call. After each, {@code Gadget}'s static initialiser and constructor have not run.
  */
+@org.junit.jupiter.api.Timeout(value = 120, unit = java.util.concurrent.TimeUnit.SECONDS)
 class GenericSecurityTest {
     static final String GADGET = "io.kestrel.rpc.core.fixture.orders.Gadget";
     static final String JNDI_REF = "org.apache.xbean.naming.context.ContextUtil$ReadOnlyBinding";

@@ -6,7 +6,7 @@ public enum TypeKind {
     VOID,
     /** boolean or Boolean: a tree {@code Boolean}. */
     BOOLEAN,
-    /** A number type (primitive or boxed, BigInteger, BigDecimal, atomic ones): a tree {@code Number}. */
+    /** A number type (primitive or boxed, BigInteger, BigDecimal): a tree {@code Number}. */
     NUMBER,
     /** String, char, Character and other JDK values written as text (UUID, URI, Locale, ...): a tree {@code String}. */
     STRING,

@@ -28,7 +28,10 @@ public final class MetadataClient {
         this.providers = providers;
     }
 
-    /** The metadata of {@code service} from the first provider the registry lists that answers. */
+    /**
+     * The metadata of {@code service} from a provider the registry lists: one already asked, else the first that
+     * answers (the first failure is thrown, with the others suppressed, when none does).
+     */
     public ServiceMetadata of(ServiceKey service) {
         List<ProviderInfo> known = providers.apply(service);
         if (known.isEmpty()) {
@@ -41,7 +44,19 @@ public final class MetadataClient {
                 return cached;
             }
         }
-        return of(service, known.get(0).address());
+        RuntimeException failure = null;
+        for (ProviderInfo p : known) {
+            try {
+                return of(service, p.address());
+            } catch (RuntimeException e) { // that provider is down or refuses: ask the next
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        throw failure;
     }
 
     /** The metadata of {@code service} from the provider at {@code address}. */

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** Generic calls and metadata requests pass the service's caller admission like its own methods. */
+@org.junit.jupiter.api.Timeout(value = 120, unit = java.util.concurrent.TimeUnit.SECONDS)
 class GenericCallerAuthTest {
     private static RpcRuntime provider;
     private static RpcRuntime aliceRuntime;

@@ -150,6 +150,9 @@ public final class TreeReader {
             }
             return array(tree, byte.class, byte.class, path, bound);
         }
+        if (raw == char[].class && tree instanceof String s) {
+            return s.toCharArray(); // as TreeWriter writes it
+        }
         if (raw.isArray()) {
             return array(tree, raw.getComponentType(), raw.getComponentType(), path, bound);
         }
