@@ -57,6 +57,11 @@ public final class BenchSystems {
         return SERIALIZATIONS.contains(rest) ? rest : null;
     }
 
+    /** Whether a system has asynchronous calls for the pipelined workload (the framework and raw-rpc systems). */
+    public static boolean hasAsync(String system) {
+        return variantOf(system) != null;
+    }
+
     /** The minimal RPC a system is read against ({@code raw-rpc-<variant>}), or null if it has none. */
     public static String rawRpcOf(String system) {
         String variant = variantOf(system);
