@@ -2,6 +2,7 @@ package io.kestrel.rpc.perf.compare;
 
 import io.kestrel.rpc.perf.compare.system.BenchSystems;
 import io.kestrel.rpc.perf.compare.system.SystemSettings;
+import io.kestrel.rpc.perf.server.LimitsSpec;
 import io.kestrel.rpc.perf.support.CommandLine;
 import io.kestrel.rpc.perf.support.Workload;
 import java.nio.file.Path;
@@ -44,6 +45,11 @@ public final class PerfOptions {
               --raw-serialization NAME bytes carried by raw-netty (default kryo; json if not installed)
               --rpc-server-threads N   framework server business threads (default: framework default)
               --call-timeout DURATION  per-call timeout (default 5s)
+              --server-limits SPEC     limits of the framework's providers, name=value pairs separated by
+                                       commas: calls-per-connection, max-connections, memory-budget,
+                                       ... (the <rpc:protocol> attributes); default the framework's
+                                       (calls-per-connection: half the business threads, which a
+                                       pipelined run with more calls in flight meets)
               --server-jvm-args "ARGS" extra JVM flags for the server JVMs (the fst --add-opens are always added)
               --help
             """.formatted(BenchSystems.ALL);
@@ -69,7 +75,7 @@ public final class PerfOptions {
         this.systems = List.copyOf(b.systems);
         this.workloads = List.copyOf(b.workloads);
         this.outputDir = b.outputDir;
-        this.settings = new SystemSettings(b.rawSerialization, b.rpcServerThreads, b.callTimeout);
+        this.settings = new SystemSettings(b.rawSerialization, b.rpcServerThreads, b.callTimeout, b.serverLimits);
         this.serverJvmArgs = List.copyOf(b.serverJvmArgs);
         this.inflight = List.copyOf(b.inflight);
         this.asyncCallers = b.asyncCallers;
@@ -99,6 +105,7 @@ public final class PerfOptions {
                 case "--raw-serialization" -> b.rawSerialization(o.value());
                 case "--rpc-server-threads" -> b.rpcServerThreads(o.intValue());
                 case "--call-timeout" -> b.callTimeout(o.duration());
+                case "--server-limits" -> b.serverLimits(o.value());
                 case "--server-jvm-args" -> b.serverJvmArgs(List.of(o.value().trim().split("\\s+")));
                 case "--inflight" -> b.inflight(parseInflight(o.value()));
                 case "--async-callers" -> b.asyncCallers(o.intValue());
@@ -207,6 +214,7 @@ public final class PerfOptions {
                 + (quick ? ", quick" : "") + ", raw-serialization=" + settings.rawSerialization()
                 + ", rpc-server-threads=" + (settings.rpcServerThreads() < 0 ? "default" : settings.rpcServerThreads())
                 + ", call-timeout=" + settings.callTimeout().toMillis() + "ms"
+                + (settings.serverLimits().isEmpty() ? "" : ", server-limits=" + settings.serverLimits())
                 + (inflight.isEmpty() ? "" : ", inflight=" + inflight + ", async-callers=" + asyncCallers)
                 + (jdks.isEmpty() ? "" : ", jdks=" + jdks.stream().map(Jdks.Jdk::label).toList());
     }
@@ -223,6 +231,7 @@ public final class PerfOptions {
         private String rawSerialization = SystemSettings.DEFAULTS.rawSerialization();
         private int rpcServerThreads = -1;
         private Duration callTimeout = SystemSettings.DEFAULTS.callTimeout();
+        private String serverLimits = "";
         private List<String> serverJvmArgs = List.of();
         private List<Integer> inflight = List.of();
         private int asyncCallers = 1;
@@ -296,6 +305,13 @@ public final class PerfOptions {
                 throw new IllegalArgumentException("--call-timeout must be at least 10ms, was " + timeout);
             }
             this.callTimeout = timeout;
+            return this;
+        }
+
+        /** The framework providers' limits as a {@link LimitsSpec}, e.g. "calls-per-connection=2048". */
+        public Builder serverLimits(String spec) {
+            LimitsSpec.parse(spec); // refuses an unknown name or a bad value now, not in every server JVM
+            this.serverLimits = spec.trim();
             return this;
         }
 
