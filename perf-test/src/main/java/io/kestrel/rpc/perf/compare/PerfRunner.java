@@ -142,7 +142,7 @@ public final class PerfRunner {
                     try {
                         r = LoadGenerator.run(name, w, client, system.argumentBytes(w), options.threads(),
                                 warmup, options.measure(), options.settings().callTimeout(),
-                                server::allocatedBytes, progress::phase);
+                                LoadGenerator.ServerProbe.of(server), progress::phase);
                     } catch (InterruptedException e) {
                         throw e;
                     } catch (Exception e) {
@@ -169,7 +169,7 @@ public final class PerfRunner {
             RunResult r;
             try {
                 r = PipelinedLoad.run(name, w, client, system.argumentBytes(w), options.asyncCallers(), n,
-                        options.warmup(), options.measure(), options.settings().callTimeout(), server::allocatedBytes,
+                        options.warmup(), options.measure(), options.settings().callTimeout(), LoadGenerator.ServerProbe.of(server),
                         progress::phase);
             } catch (InterruptedException e) {
                 throw e;

@@ -3,6 +3,7 @@ package io.kestrel.rpc.perf.compare;
 import io.kestrel.rpc.perf.compare.system.AsyncCaller;
 import io.kestrel.rpc.perf.compare.system.BenchClient;
 import io.kestrel.rpc.perf.report.RunResult;
+import io.kestrel.rpc.perf.support.ProcessCpu;
 import io.kestrel.rpc.perf.support.ThreadAllocation;
 import io.kestrel.rpc.perf.support.Workload;
 import java.time.Duration;
@@ -29,7 +30,7 @@ import org.HdrHistogram.Histogram;
  * <p>Unlike the synchronous driver, a call counts when it <em>completes</em> inside the window (with
  * hundreds in flight, calls that straddle the window's edges are a visible share); TPS = completions
  * / window, and the latency of each such call (start to completion, the wait for a free slot not
- * included) goes to one HdrHistogram. Allocation and wire bytes are read at the window's edges, as in
+ * included) goes to one HdrHistogram. Allocation, CPU time and wire bytes are read at the window's edges, as in
  * {@link LoadGenerator}; the driver's own per-call objects (a completion callback) are in the client
  * figure of every system alike.
  *
@@ -122,6 +123,8 @@ final class PipelinedLoad {
                 waitWithProgress(System.nanoTime() + warmup.toNanos(), "warm-up", progress);
             }
             long serverAlloc0 = probe.serverAllocatedBytes();
+            long serverCpu0 = probe.serverCpuNanos();
+            long clientCpu0 = ProcessCpu.processCpuNanos();
             long clientAlloc0 = ThreadAllocation.totalAllocatedBytes();
             long written0 = client.bytesWritten();
             long read0 = client.bytesRead();
@@ -136,6 +139,8 @@ final class PipelinedLoad {
             long written1 = client.bytesWritten();
             long read1 = client.bytesRead();
             long clientAlloc1 = ThreadAllocation.totalAllocatedBytes();
+            long clientCpu1 = ProcessCpu.processCpuNanos();
+            long serverCpu1 = probe.serverCpuNanos();
             long serverAlloc1 = probe.serverAllocatedBytes();
 
             long joinDeadline = System.currentTimeMillis() + callTimeout.toMillis() + 5_000;
@@ -161,7 +166,8 @@ final class PipelinedLoad {
                     h.getValueAtPercentile(99) / 1000.0, h.getValueAtPercentile(99.9) / 1000.0,
                     h.getMaxValue() / 1000.0, (written1 - written0) * perCall, (read1 - read0) * perCall,
                     argumentBytes, delta(clientAlloc0, clientAlloc1) * perCall,
-                    delta(serverAlloc0, serverAlloc1) * perCall, Double.NaN);
+                    delta(serverAlloc0, serverAlloc1) * perCall, delta(clientCpu0, clientCpu1) / 1000.0 * perCall,
+                    delta(serverCpu0, serverCpu1) / 1000.0 * perCall, Double.NaN);
             return new Outcome(result, startedInWindow.sum(), maxInFlight.get());
         } finally {
             phase = STOP;

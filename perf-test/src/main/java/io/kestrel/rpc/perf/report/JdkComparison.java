@@ -40,7 +40,9 @@ public final class JdkComparison {
             new Metric("client alloc", null, true, (r, b) -> r.clientAllocPerCall()),
             new Metric("server alloc", null, true, (r, b) -> r.serverAllocPerCall()),
             new Metric("own client B", null, true, (r, b) -> b.ownClientAlloc(r)),
-            new Metric("own server B", null, true, (r, b) -> b.ownServerAlloc(r)));
+            new Metric("own server B", null, true, (r, b) -> b.ownServerAlloc(r)),
+            new Metric("client CPU us", "%.1f", false, (r, b) -> r.clientCpuMicrosPerCall()),
+            new Metric("server CPU us", "%.1f", false, (r, b) -> r.serverCpuMicrosPerCall()));
 
     private static final List<Metric> PIPELINED = List.of(
             new Metric("TPS", "%,.0f", false, (r, b) -> r.tps()),
@@ -48,7 +50,9 @@ public final class JdkComparison {
             new Metric("p99 us", "%,.0f", false, (r, b) -> r.p99Micros()),
             new Metric("p99.9 us", "%,.0f", false, (r, b) -> r.p999Micros()),
             new Metric("own client B", null, true, (r, b) -> b.ownClientAlloc(r)),
-            new Metric("own server B", null, true, (r, b) -> b.ownServerAlloc(r)));
+            new Metric("own server B", null, true, (r, b) -> b.ownServerAlloc(r)),
+            new Metric("client CPU us", "%.1f", false, (r, b) -> r.clientCpuMicrosPerCall()),
+            new Metric("server CPU us", "%.1f", false, (r, b) -> r.serverCpuMicrosPerCall()));
 
     private JdkComparison() {
     }

@@ -13,7 +13,7 @@ import java.util.Locale;
 final class PipelinedTables {
     static final String[] HEADER = {"system", "in flight", "callers", "TPS", "x sync", "x raw-rpc", "mean us",
         "p50 us", "p99 us", "p99.9 us", "client alloc/call", "server alloc/call", "own client B", "own server B",
-        "calls", "errors", "status"};
+        "client CPU us", "server CPU us", "calls", "errors", "status"};
 
     private PipelinedTables() {
     }
@@ -30,6 +30,7 @@ final class PipelinedTables {
                 num(r.meanMicros(), "%,.0f"), num(r.p50Micros(), "%,.0f"), num(r.p99Micros(), "%,.0f"),
                 num(r.p999Micros(), "%,.0f"), bytes(r.clientAllocPerCall()), bytes(r.serverAllocPerCall()),
                 bytes(baselines.ownClientAlloc(r)), bytes(baselines.ownServerAlloc(r)),
+                num(r.clientCpuMicrosPerCall(), "%.1f"), num(r.serverCpuMicrosPerCall(), "%.1f"),
                 String.format(Locale.ROOT, "%,d", r.calls()), Long.toString(r.errors()), r.status().name()});
         }
         return rows;

@@ -29,7 +29,7 @@ public final class ReportWriter {
 
     private static final String[] HEADER = {"system", "TPS", "x raw", "x raw-rpc", "mean us", "p50 us", "p99 us",
         "p99.9 us", "req B/call", "resp B/call", "req - arg B", "client alloc/call", "server alloc/call",
-        "own client B", "own server B", "calls", "errors", "status"};
+        "own client B", "own server B", "client CPU us", "server CPU us", "calls", "errors", "status"};
 
     private ReportWriter() {
     }
@@ -108,7 +108,8 @@ public final class ReportWriter {
                 num(r.p99Micros(), "%,.0f"), num(r.p999Micros(), "%,.0f"), num(r.requestBytesPerCall(), "%,.0f"),
                 num(r.responseBytesPerCall(), "%,.0f"), num(r.requestOverheadBytes(), "%,.0f"),
                 bytes(r.clientAllocPerCall()), bytes(r.serverAllocPerCall()), bytes(baselines.ownClientAlloc(r)),
-                bytes(baselines.ownServerAlloc(r)), String.format(Locale.ROOT, "%,d", r.calls()),
+                bytes(baselines.ownServerAlloc(r)), num(r.clientCpuMicrosPerCall(), "%.1f"),
+                num(r.serverCpuMicrosPerCall(), "%.1f"), String.format(Locale.ROOT, "%,d", r.calls()),
                 Long.toString(r.errors()), r.status().name()});
         }
         return rows;
@@ -240,6 +241,10 @@ public final class ReportWriter {
                   (de)serializations and service calls, so what remains is the framework's (frames, futures, proxy,
                   invocation, dispatch). A TLS or observed system is compared with the plain minimal RPC, so its
                   own figures include TLS or metrics and tracing.
+                - `client CPU us`, `server CPU us`: CPU time of the client's and the server's JVM process per counted
+                  call (`OperatingSystemMXBean.getProcessCpuTime`, all threads, read before and after the window; the
+                  server JVM reports its own). Unlike TPS it hardly depends on what else the machine runs, so on a
+                  loaded machine compare systems by it. It includes the JVM's background work (JIT, GC).
                 - Pipelined runs (`--inflight`): see that section.
                 """);
         return md.toString();

@@ -18,7 +18,8 @@ public final class ResultsCsv {
     static final String HEADER = "system,workload,status,threads,inflight,calls,errors,tps,ratio_to_raw,"
             + "ratio_to_raw_rpc,ratio_to_sync,mean_us,p50_us,p99_us,p999_us,max_us,request_bytes_per_call,"
             + "response_bytes_per_call,argument_bytes,request_overhead_bytes,client_alloc_bytes_per_call,"
-            + "server_alloc_bytes_per_call,own_client_alloc_bytes_per_call,own_server_alloc_bytes_per_call,note";
+            + "server_alloc_bytes_per_call,client_cpu_us_per_call,server_cpu_us_per_call,"
+            + "own_client_alloc_bytes_per_call,own_server_alloc_bytes_per_call,note";
     private static final int COLUMNS = HEADER.split(",").length;
 
     private ResultsCsv() {
@@ -34,7 +35,8 @@ public final class ResultsCsv {
                     num(baselines.ratioToSync(r)), num(r.meanMicros()), num(r.p50Micros()), num(r.p99Micros()),
                     num(r.p999Micros()), num(r.maxMicros()), num(r.requestBytesPerCall()),
                     num(r.responseBytesPerCall()), Long.toString(r.argumentBytes()), num(r.requestOverheadBytes()),
-                    num(r.clientAllocPerCall()), num(r.serverAllocPerCall()), num(baselines.ownClientAlloc(r)),
+                    num(r.clientAllocPerCall()), num(r.serverAllocPerCall()), num(r.clientCpuMicrosPerCall()),
+                    num(r.serverCpuMicrosPerCall()), num(baselines.ownClientAlloc(r)),
                     num(baselines.ownServerAlloc(r)),
                     '"' + r.note().replace("\"", "\"\"").replace('\n', ' ') + '"')).append('\n');
         }
@@ -63,11 +65,11 @@ public final class ResultsCsv {
                 throw new IOException(csv + " line " + (i + 1) + " has " + c.length + " cells, expected " + COLUMNS);
             }
             try {
-                String note = c[24].length() >= 2 ? c[24].substring(1, c[24].length() - 1).replace("\"\"", "\"") : "";
+                String note = c[26].length() >= 2 ? c[26].substring(1, c[26].length() - 1).replace("\"\"", "\"") : "";
                 results.add(new RunResult(c[0], Workload.byLabel(c[1]), RunResult.Status.valueOf(c[2]), note,
                         Integer.parseInt(c[3]), Integer.parseInt(c[4]), Long.parseLong(c[5]), Long.parseLong(c[6]),
                         dbl(c[7]), dbl(c[11]), dbl(c[12]), dbl(c[13]), dbl(c[14]), dbl(c[15]), dbl(c[16]), dbl(c[17]),
-                        Long.parseLong(c[18]), dbl(c[20]), dbl(c[21]), dbl(c[8])));
+                        Long.parseLong(c[18]), dbl(c[20]), dbl(c[21]), dbl(c[22]), dbl(c[23]), dbl(c[8])));
             } catch (IllegalArgumentException e) {
                 throw new IOException(csv + " line " + (i + 1) + ": " + e.getMessage(), e);
             }

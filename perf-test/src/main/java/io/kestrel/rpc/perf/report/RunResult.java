@@ -26,13 +26,16 @@ import io.kestrel.rpc.perf.support.Workload;
  * @param argumentBytes the argument in the system's own encoding (serialized or JSON body), -1 if unknown
  * @param clientAllocPerCall bytes allocated by all client JVM threads per call
  * @param serverAllocPerCall bytes allocated by all server JVM threads per call
+ * @param clientCpuMicrosPerCall CPU time of the client JVM's process per call, in microseconds
+ * @param serverCpuMicrosPerCall CPU time of the server JVM's process per call, in microseconds
  * @param ratioToRaw TPS divided by the raw Netty TPS of the same workload in this run
  */
 public record RunResult(String system, Workload workload, Status status, String note, int threads, int inflight,
         long calls,
         long errors, double tps, double meanMicros, double p50Micros, double p99Micros, double p999Micros,
         double maxMicros, double requestBytesPerCall, double responseBytesPerCall, long argumentBytes,
-        double clientAllocPerCall, double serverAllocPerCall, double ratioToRaw) {
+        double clientAllocPerCall, double serverAllocPerCall, double clientCpuMicrosPerCall,
+        double serverCpuMicrosPerCall, double ratioToRaw) {
 
     /** Whether a configuration ran, failed or was skipped. */
     public enum Status {
@@ -51,7 +54,7 @@ public record RunResult(String system, Workload workload, Status status, String 
             int inflight) {
         double n = Double.NaN;
         return new RunResult(system, workload, status, note, threads, inflight, 0, status == Status.FAILED ? 1 : 0, n, n, n,
-                n, n, n, n, n, -1, n, n, n);
+                n, n, n, n, n, -1, n, n, n, n, n);
     }
 
     /** This result with its ratio to the raw Netty TPS of the same workload. */
@@ -60,7 +63,7 @@ public record RunResult(String system, Workload workload, Status status, String 
         return new RunResult(system, workload, status, note, threads, inflight, calls, errors, tps, meanMicros,
                 p50Micros,
                 p99Micros, p999Micros, maxMicros, requestBytesPerCall, responseBytesPerCall, argumentBytes,
-                clientAllocPerCall, serverAllocPerCall, ratio);
+                clientAllocPerCall, serverAllocPerCall, clientCpuMicrosPerCall, serverCpuMicrosPerCall, ratio);
     }
 
     /** Whether this is a pipelined run (calls kept in flight by a few threads) rather than a synchronous one. */

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 class BaselinesTest {
     private static RunResult result(String system, int inflight, double tps, double clientAlloc, double serverAlloc) {
         return new RunResult(system, Workload.BID, RunResult.Status.OK, "", inflight == 0 ? 10 : 1, inflight, 1000, 0,
-                tps, 100, 90, 200, 300, 400, 1100, 900, 1000, clientAlloc, serverAlloc, 0.5);
+                tps, 100, 90, 200, 300, 400, 1100, 900, 1000, clientAlloc, serverAlloc, 12.5, 20.25, 0.5);
     }
 
     private final RunResult raw = result("raw-rpc-kryo", 0, 1000, 1000, 2000);
