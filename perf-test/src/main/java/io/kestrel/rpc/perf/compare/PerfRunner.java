@@ -3,6 +3,7 @@ package io.kestrel.rpc.perf.compare;
 import io.kestrel.rpc.perf.compare.system.BenchClient;
 import io.kestrel.rpc.perf.compare.system.BenchSystem;
 import io.kestrel.rpc.perf.compare.system.BenchSystems;
+import io.kestrel.rpc.perf.compare.system.RawRpcSystem;
 import io.kestrel.rpc.perf.report.AllocationBreakdown;
 import io.kestrel.rpc.perf.report.PerfReport;
 import io.kestrel.rpc.perf.report.ReportWriter;
@@ -33,7 +34,8 @@ import java.util.Map;
 public final class PerfRunner {
     /** Warm-up multiplier for the first framework system measured in this JVM; see {@code runSystem}. */
     private static final int FIRST_FRAMEWORK_WARMUP_FACTOR = 4;
-    private boolean frameworkClientWarm;
+    /** Client code families ("kestrel-", "raw-rpc-") whose first system has had its longer warm-up. */
+    private final java.util.Set<String> warmClientFamilies = new java.util.HashSet<>();
     private static final double SERVER_START_SECONDS = 3;
 
     private final PerfOptions options;
@@ -134,10 +136,13 @@ public final class PerfRunner {
                     // system in this JVM: the first one measured would also pay for its JIT
                     // compilation (measured: whichever serialization ran first lost about half its
                     // TPS). It gets a longer warm-up, so the order of systems does not decide the ranking.
+                    // The same holds for the minimal RPCs (raw-rpc-*), which share their client code too:
+                    // the first of them runs before any framework system and would pay for Netty's JIT.
                     Duration warmup = options.warmup();
-                    if (name.startsWith("kestrel-") && !frameworkClientWarm) {
+                    String family = name.startsWith("kestrel-") ? "kestrel-"
+                            : name.startsWith(RawRpcSystem.PREFIX) ? RawRpcSystem.PREFIX : null;
+                    if (family != null && warmClientFamilies.add(family)) {
                         warmup = warmup.multipliedBy(FIRST_FRAMEWORK_WARMUP_FACTOR);
-                        frameworkClientWarm = true;
                     }
                     try {
                         r = LoadGenerator.run(name, w, client, system.argumentBytes(w), options.threads(),
