@@ -24,6 +24,11 @@ import java.util.Set;
 public record ServerLaunch(String system, SystemSettings settings, long maxSeconds, String limits) {
     private static final long DEFAULT_MAX_SECONDS = 1800;
 
+    /** {@code limits} is the one source of the provider's limits: the settings carry the same. */
+    public ServerLaunch {
+        settings = settings.withServerLimits(limits);
+    }
+
     /** A launch with the limits of {@code settings}. */
     public ServerLaunch(String system, SystemSettings settings, long maxSeconds) {
         this(system, settings, maxSeconds, settings.serverLimits());

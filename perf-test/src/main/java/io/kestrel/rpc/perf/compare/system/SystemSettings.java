@@ -23,6 +23,11 @@ public record SystemSettings(String rawSerialization, int rpcServerThreads, Dura
         Objects.requireNonNull(serverLimits, "serverLimits");
     }
 
+    /** These settings with other provider limits. */
+    public SystemSettings withServerLimits(String spec) {
+        return new SystemSettings(rawSerialization, rpcServerThreads, callTimeout, spec);
+    }
+
     /** These settings with another call timeout. */
     public SystemSettings withCallTimeout(Duration timeout) {
         return new SystemSettings(rawSerialization, rpcServerThreads, timeout, serverLimits);
