@@ -3,6 +3,7 @@ package io.kestrel.rpc.perf.compare;
 import io.kestrel.rpc.perf.compare.system.BenchClient;
 import io.kestrel.rpc.perf.compare.system.Caller;
 import io.kestrel.rpc.perf.report.RunResult;
+import io.kestrel.rpc.perf.support.ProcessCpu;
 import io.kestrel.rpc.perf.support.Sleep;
 import io.kestrel.rpc.perf.support.ThreadAllocation;
 import io.kestrel.rpc.perf.support.Workload;
@@ -20,7 +21,8 @@ import org.HdrHistogram.Histogram;
  * loop: one first call each (not timed: class loading and code generation), then a warm-up, then a
  * measured window. A call counts when it both starts and ends inside the
  * window; its latency goes to the thread's own HdrHistogram (nanoseconds, 3 significant digits),
- * merged at the end. Wire bytes and allocations are read just before and after the window.
+ * merged at the end. Wire bytes, allocations and the CPU time of both JVMs are read just before and
+ * after the window.
  *
  * <p>Every loop is bounded: threads stop at the end of the window, after 100 consecutive errors, or
  * at a hard deadline; the runner waits for them a bounded time.
@@ -30,6 +32,26 @@ final class LoadGenerator {
     interface ServerProbe {
         /** Bytes allocated so far by the server JVM, or -1 if unknown. */
         long serverAllocatedBytes() throws Exception;
+
+        /** CPU nanoseconds the server JVM has used so far, or -1 if unknown. */
+        default long serverCpuNanos() throws Exception {
+            return -1;
+        }
+
+        /** Both figures from a server JVM's control channel. */
+        static ServerProbe of(io.kestrel.rpc.perf.server.ServerProcess server) {
+            return new ServerProbe() {
+                @Override
+                public long serverAllocatedBytes() throws Exception {
+                    return server.allocatedBytes();
+                }
+
+                @Override
+                public long serverCpuNanos() throws Exception {
+                    return server.cpuNanos();
+                }
+            };
+        }
     }
 
     /** Receives progress while a configuration runs. */
@@ -87,6 +109,8 @@ final class LoadGenerator {
             sleepWithProgress(warmup, "warm-up", workers, progress);
 
             long serverAlloc0 = probe.serverAllocatedBytes();
+            long serverCpu0 = probe.serverCpuNanos();
+            long clientCpu0 = ProcessCpu.processCpuNanos();
             long clientAlloc0 = ThreadAllocation.totalAllocatedBytes();
             long written0 = client.bytesWritten();
             long read0 = client.bytesRead();
@@ -100,6 +124,8 @@ final class LoadGenerator {
             long written1 = client.bytesWritten();
             long read1 = client.bytesRead();
             long clientAlloc1 = ThreadAllocation.totalAllocatedBytes();
+            long clientCpu1 = ProcessCpu.processCpuNanos();
+            long serverCpu1 = probe.serverCpuNanos();
             long serverAlloc1 = probe.serverAllocatedBytes();
 
             long joinBudgetMillis = callTimeout.toMillis() + 5_000;
@@ -129,12 +155,13 @@ final class LoadGenerator {
             double perCall = calls == 0 ? Double.NaN : 1.0 / calls;
             RunResult.Status status = errors == 0 && calls > 0 ? RunResult.Status.OK : RunResult.Status.FAILED;
             String note = firstError != null ? firstError : calls == 0 ? "no call completed in the window" : "";
-            return new RunResult(system, workload, status, note, threads, calls, errors, calls / seconds,
+            return new RunResult(system, workload, status, note, threads, 0, calls, errors, calls / seconds,
                     all.getMean() / 1000.0, all.getValueAtPercentile(50) / 1000.0,
                     all.getValueAtPercentile(99) / 1000.0, all.getValueAtPercentile(99.9) / 1000.0,
                     all.getMaxValue() / 1000.0, (written1 - written0) * perCall, (read1 - read0) * perCall,
                     argumentBytes, delta(clientAlloc0, clientAlloc1) * perCall,
-                    delta(serverAlloc0, serverAlloc1) * perCall, Double.NaN);
+                    delta(serverAlloc0, serverAlloc1) * perCall, delta(clientCpu0, clientCpu1) / 1000.0 * perCall,
+                    delta(serverCpu0, serverCpu1) / 1000.0 * perCall, Double.NaN);
         } finally {
             phase = STOP;
             for (Caller c : callers) {

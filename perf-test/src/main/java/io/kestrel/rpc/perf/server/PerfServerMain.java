@@ -5,6 +5,7 @@ import io.kestrel.rpc.perf.compare.system.BenchSystems;
 import io.kestrel.rpc.perf.compare.system.SystemSettings;
 import io.kestrel.rpc.perf.soak.SoakServer;
 import io.kestrel.rpc.perf.support.HeapProbe;
+import io.kestrel.rpc.perf.support.ProcessCpu;
 import io.kestrel.rpc.perf.support.ThreadAllocation;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -20,6 +21,7 @@ import org.slf4j.LoggerFactory;
  * stdout: READY port=NNNN          once, when the server accepts connections
  *         FAILED reason            instead of READY, if the server could not start
  * stdin:  ALLOC                    answered with "ALLOC bytes=N": bytes allocated so far by all live threads
+ *         CPU                      answered with "CPU nanos=N": CPU time used so far by the process (-1: not known)
  *         HEAP                     answered with "HEAP used=N inflight=M": used heap bytes after System.gc()
  *                                  ({@link HeapProbe}) and the provider's in-flight calls (-1: not known)
  *         INFLIGHT                 answered with "INFLIGHT n=M": the in-flight calls alone, without a GC
@@ -78,6 +80,8 @@ public final class PerfServerMain {
                 String cmd = line.trim();
                 if (cmd.equals("ALLOC")) {
                     out.println("ALLOC bytes=" + ThreadAllocation.totalAllocatedBytes());
+                } else if (cmd.equals("CPU")) {
+                    out.println("CPU nanos=" + ProcessCpu.processCpuNanos());
                 } else if (cmd.equals("HEAP")) {
                     long used = HeapProbe.usedAfterGc();
                     out.println("HEAP used=" + used + " inflight=" + inFlight(server));

@@ -18,15 +18,20 @@ import java.util.Set;
  * @param system a system name of {@code BenchSystems}, or {@code soak-<serialization>}
  * @param settings what both halves of the system agree on
  * @param maxSeconds the server JVM's watchdog: it exits after this long even if the runner vanished
- * @param limits the provider's {@code ServerLimits} as a {@link LimitsSpec} ("": the defaults); only the
- *     soak provider reads it
+ * @param limits the provider's {@code ServerLimits} as a {@link LimitsSpec} ("": the defaults); the server
+ *     JVM's settings carry it as {@link SystemSettings#serverLimits()}
  */
 public record ServerLaunch(String system, SystemSettings settings, long maxSeconds, String limits) {
     private static final long DEFAULT_MAX_SECONDS = 1800;
 
-    /** A launch with the framework's default limits. */
+    /** {@code limits} is the one source of the provider's limits: the settings carry the same. */
+    public ServerLaunch {
+        settings = settings.withServerLimits(limits);
+    }
+
+    /** A launch with the limits of {@code settings}. */
     public ServerLaunch(String system, SystemSettings settings, long maxSeconds) {
-        this(system, settings, maxSeconds, "");
+        this(system, settings, maxSeconds, settings.serverLimits());
     }
 
     /** The arguments of {@link PerfServerMain}. */
@@ -66,7 +71,7 @@ public record ServerLaunch(String system, SystemSettings settings, long maxSecon
         if (system == null) {
             throw new IllegalArgumentException("--system is required");
         }
-        return new ServerLaunch(system, new SystemSettings(raw, rpcThreads, Duration.ofMillis(callTimeoutMs)),
+        return new ServerLaunch(system, new SystemSettings(raw, rpcThreads, Duration.ofMillis(callTimeoutMs), limits),
                 maxSeconds, limits);
     }
 }

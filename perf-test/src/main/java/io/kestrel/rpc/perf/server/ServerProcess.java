@@ -35,6 +35,7 @@ public final class ServerProcess implements AutoCloseable {
     private final Writer stdin;
     private final CompletableFuture<Integer> ready = new CompletableFuture<>();
     private final BlockingQueue<Long> allocAnswers = new LinkedBlockingQueue<>();
+    private final BlockingQueue<Long> cpuAnswers = new LinkedBlockingQueue<>();
     private final BlockingQueue<long[]> heapAnswers = new LinkedBlockingQueue<>();
     private final BlockingQueue<Integer> inFlightAnswers = new LinkedBlockingQueue<>();
     private final BlockingQueue<Limits> limitsAnswers = new LinkedBlockingQueue<>();
@@ -116,6 +117,15 @@ public final class ServerProcess implements AutoCloseable {
         return ask("ALLOC", allocAnswers);
     }
 
+    /**
+     * CPU nanoseconds the server JVM's process has used so far (CPU command); -1 if it does not know.
+     *
+     * @throws IOException if the server does not answer within 10 s
+     */
+    public long cpuNanos() throws IOException, InterruptedException {
+        return ask("CPU", cpuAnswers);
+    }
+
     /** The server JVM's used heap after {@code System.gc()} and its in-flight calls (-1: not known). */
     public record Heap(long usedBytes, int inFlight) {
     }
@@ -185,6 +195,8 @@ public final class ServerProcess implements AutoCloseable {
                     ready.completeExceptionally(new IOException(line.substring("FAILED".length()).trim()));
                 } else if (line.startsWith("ALLOC bytes=")) {
                     allocAnswers.offer(Long.parseLong(line.substring("ALLOC bytes=".length()).trim()));
+                } else if (line.startsWith("CPU nanos=")) {
+                    cpuAnswers.offer(Long.parseLong(line.substring("CPU nanos=".length()).trim()));
                 } else if (line.startsWith("HEAP used=")) {
                     String[] parts = line.substring("HEAP used=".length()).trim().split(" inflight=");
                     heapAnswers.offer(new long[] {Long.parseLong(parts[0].trim()), Long.parseLong(parts[1].trim())});

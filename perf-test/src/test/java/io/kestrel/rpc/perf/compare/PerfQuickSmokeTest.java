@@ -18,18 +18,31 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Runs the quick matrix (every system x every workload, separate server JVMs) as CI does. Asserts
- * only that every configuration completed without errors and that the report files exist; speed is
- * never asserted, as CI machines vary too much.
+ * Runs the quick matrix (every system x every workload, separate server JVMs) as CI does, with the
+ * minimal RPCs of kryo and fory only (the other six take a minute more and run no code the two do not);
+ * then a small pipelined run and a small {@code --jdks} run. Asserts only that every configuration
+ * completed without errors and that the report files exist; speed is never asserted, as CI machines
+ * vary too much.
  */
 class PerfQuickSmokeTest {
+    /**
+     * The call timeout of the smoke runs: a first call includes the serializers' code generation (fory's
+     * for the bid classes), which on a loaded CI machine has taken more than the default 5 s.
+     */
+    static final java.time.Duration FIRST_CALL_ALLOWANCE = java.time.Duration.ofSeconds(30);
+
+    static final List<String> SMOKE_SYSTEMS = BenchSystems.ALL.stream()
+            .filter(s -> !s.startsWith("raw-rpc-") || s.equals("raw-rpc-kryo") || s.equals("raw-rpc-fory"))
+            .toList();
 
     @Test
-    @Timeout(value = 6, unit = TimeUnit.MINUTES) // 15 systems x 3 workloads, each in its own server JVM
+    @Timeout(value = 6, unit = TimeUnit.MINUTES) // 17 systems x 3 workloads, each system in its own server JVM
     void quickMatrixCompletesWithoutErrorsAndWritesTheReport() throws Exception {
         Path out = Path.of("target", "perf-smoke");
         PerfOptions options = PerfOptions.builder()
                 .quick(true)
+                .systems(SMOKE_SYSTEMS)
+                .callTimeout(FIRST_CALL_ALLOWANCE)
                 .outputDir(out)
                 .build();
         ByteArrayOutputStream console = new ByteArrayOutputStream();
@@ -40,7 +53,7 @@ class PerfQuickSmokeTest {
         String log = console.toString(StandardCharsets.UTF_8);
         System.out.println(log);
 
-        assertEquals(BenchSystems.ALL.size() * Workload.values().length, report.results().size());
+        assertEquals(SMOKE_SYSTEMS.size() * Workload.values().length, report.results().size());
         for (RunResult r : report.results()) {
             String where = r.system() + " / " + r.workload().label() + ": " + r.note();
             assertEquals(RunResult.Status.OK, r.status(), where);
@@ -52,6 +65,52 @@ class PerfQuickSmokeTest {
         }
         String csv = Files.readString(report.csv());
         assertEquals(report.results().size() + 1, csv.lines().count());
-        assertTrue(Files.readString(report.markdown()).contains("## Targets of this round"));
+        String md = Files.readString(report.markdown());
+        assertTrue(md.contains("## Targets of this round"));
+        assertTrue(md.contains("| kestrel-kryo bid TPS / raw-rpc-kryo |"), "x raw-rpc target row");
+    }
+
+    @Test
+    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    void pipelinedRunsReportEveryNumberInFlightBesideTheSynchronousRun() throws Exception {
+        Path out = Path.of("target", "perf-smoke-pipelined");
+        PerfOptions options = PerfOptions.parse("--quick", "--systems", "raw-rpc-kryo,kestrel-kryo,rest-netty",
+                "--workloads", "exists", "--inflight", "1,16", "--call-timeout", "30s", "--out", out.toString());
+        PerfReport report;
+        try (PrintStream ps = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)) {
+            report = PerfRunner.run(options, ps);
+        }
+        // 3 synchronous runs, 2 x 2 pipelined (REST has no asynchronous form)
+        assertEquals(7, report.results().size());
+        for (RunResult r : report.results()) {
+            String where = r.system() + " / " + r.inflight() + ": " + r.note();
+            assertEquals(RunResult.Status.OK, r.status(), where);
+            assertTrue(r.calls() > 0 && r.serverAllocPerCall() > 0, where);
+        }
+        assertEquals(List.of(0, 1, 16, 0, 1, 16, 0), report.results().stream().map(RunResult::inflight).toList());
+        String md = Files.readString(report.markdown());
+        assertTrue(md.contains("## Pipelined asynchronous calls"), md);
+        assertTrue(md.contains("| kestrel-kryo | 16 | 1 |"), md);
+    }
+
+    @Test
+    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    void jdksRunsTheMatrixInAChildRunnerPerJdkAndWritesThemSideBySide() throws Exception {
+        Path out = Path.of("target", "perf-smoke-jdks");
+        String jdk = Integer.toString(Runtime.version().feature());
+        String[] args = {"--quick", "--systems", "raw-rpc-kryo,kestrel-kryo", "--workloads", "exists",
+            "--call-timeout", "30s", "--jdks", jdk, "--out", out.toString()};
+        PerfReport report;
+        try (PrintStream ps = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)) {
+            report = JdkRunner.run(PerfOptions.parse(args), args, ps);
+        }
+        assertEquals(2, report.results().size());
+        for (RunResult r : report.results()) {
+            assertEquals(RunResult.Status.OK, r.status(), r.system() + ": " + r.note());
+        }
+        assertTrue(Files.isRegularFile(out.resolve("jdk-" + jdk).resolve("perf-report.md")));
+        String md = Files.readString(report.markdown());
+        assertTrue(md.contains("| system | TPS " + jdk + " | x raw-rpc " + jdk + " |"), md);
+        assertEquals(3, Files.readAllLines(report.csv()).size());
     }
 }

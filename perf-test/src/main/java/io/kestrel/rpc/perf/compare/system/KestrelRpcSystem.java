@@ -1,12 +1,12 @@
 package io.kestrel.rpc.perf.compare.system;
 
-import io.kestrel.rpc.api.config.ServerLimits;
 import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.perf.support.BenchTls;
 import io.kestrel.rpc.core.RpcRuntime;
 import io.kestrel.rpc.core.TransportStats;
 import io.kestrel.rpc.demo.DemoOptimizer;
 import io.kestrel.rpc.perf.server.BenchServer;
+import io.kestrel.rpc.perf.server.LimitsSpec;
 import io.kestrel.rpc.perf.support.BenchmarkService;
 import io.kestrel.rpc.perf.support.BenchmarkServiceImpl;
 import io.kestrel.rpc.perf.support.DirectRpc;
@@ -53,6 +53,7 @@ public final class KestrelRpcSystem implements BenchSystem {
                 + (variant.compatible() ? " (compatible mode)" : "") + (tls ? ", over TLS (" + BenchTls.DESCRIPTION
                 + ")" : "") + " with DemoOptimizer, server threads "
                 + (settings.rpcServerThreads() < 0 ? "default" : settings.rpcServerThreads())
+                + (settings.serverLimits().isEmpty() ? "" : ", limits " + settings.serverLimits())
                 + "; one shared reference (multiplexed connection); bytes from RpcRuntime.transportStats()"
                 + (observed ? "; metrics (Prometheus registry, histograms) and tracing (OpenTelemetry SDK, every call"
                         + " sampled, no-op exporter) on both ends" : "");
@@ -75,12 +76,12 @@ public final class KestrelRpcSystem implements BenchSystem {
                 new BenchmarkServiceImpl()).build();
         if (!observed) {
             RpcRuntime runtime = DirectRpc.provider(RpcRuntime.builder(), variant, settings.rpcServerThreads(),
-                    ServerLimits.defaults(), tls ? BenchTls.server() : null, service);
+                    LimitsSpec.parse(settings.serverLimits()), tls ? BenchTls.server() : null, service);
             return BenchServer.of(runtime.boundPort(), runtime::close);
         }
         ObservedRpc observability = new ObservedRpc();
         RpcRuntime runtime = observability.bind(DirectRpc.provider(observability.install(RpcRuntime.builder()), variant,
-                settings.rpcServerThreads(), ServerLimits.defaults(), tls ? BenchTls.server() : null, service));
+                settings.rpcServerThreads(), LimitsSpec.parse(settings.serverLimits()), tls ? BenchTls.server() : null, service));
         return BenchServer.of(runtime.boundPort(), () -> {
             runtime.close();
             observability.close();
@@ -109,6 +110,16 @@ public final class KestrelRpcSystem implements BenchSystem {
                 Object argument = workload.argument();
                 Object expected = workload.expectedResult();
                 return () -> ResultCheck.check(workload, expected, workload.invoke(service, argument));
+            }
+
+            @Override
+            public AsyncCaller newAsyncCaller(Workload workload) {
+                Object argument = workload.argument();
+                Object expected = workload.expectedResult();
+                return () -> workload.invokeAsync(service, argument).thenApply(v -> {
+                    ResultCheck.check(workload, expected, v);
+                    return v;
+                });
             }
 
             @Override
