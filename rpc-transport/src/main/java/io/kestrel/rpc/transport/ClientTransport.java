@@ -170,14 +170,18 @@ public final class ClientTransport implements AutoCloseable {
         return connections.get(host + ":" + port);
     }
 
-    /** Whether the calling thread is one of this transport's event loops (where blocking is forbidden). */
+    /**
+     * Whether the calling thread is an event loop, where blocking is forbidden: one of this
+     * transport's, or any other Netty event loop (a provider's I/O thread running a method
+     * dispatched direct).
+     */
     public boolean inEventLoop() {
         for (io.netty.util.concurrent.EventExecutor e : group) {
             if (e.inEventLoop()) {
                 return true;
             }
         }
-        return false;
+        return io.netty.util.internal.ThreadExecutorMap.currentExecutor() instanceof io.netty.channel.EventLoop;
     }
 
     public List<Connection> connections() {

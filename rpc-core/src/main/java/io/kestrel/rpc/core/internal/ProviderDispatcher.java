@@ -81,7 +81,8 @@ public final class ProviderDispatcher implements ServerDispatcher {
         for (Method m : RemoteMethods.of(config.interfaceClass())) {
             String d = MethodRef.descriptor(key, m);
             methods.put(d, new ExportedMethod(key, config.ref(), m, accepted,
-                    interceptors.isEmpty() ? null : interceptors.toArray(new ServerInterceptor[0]), access));
+                    interceptors.isEmpty() ? null : interceptors.toArray(new ServerInterceptor[0]), access,
+                    DispatchRule.runsOnIoThread(config.dispatch(), config.interfaceClass(), m)));
             descriptors.add(d);
         }
         services.put(key, descriptors);
@@ -169,9 +170,11 @@ public final class ProviderDispatcher implements ServerDispatcher {
         private final Set<Byte> accepted;
         private final ServerInterceptor[] interceptors; // null: none
         private final ServiceAccess access;
+        private final boolean direct;
 
         ExportedMethod(ServiceKey service, Object target, Method method, Set<Byte> accepted,
-                ServerInterceptor[] interceptors, ServiceAccess access) {
+                ServerInterceptor[] interceptors, ServiceAccess access, boolean direct) {
+            this.direct = direct;
             this.service = service;
             this.displayName = service + "#" + method.getName();
             this.interceptors = interceptors;
@@ -219,6 +222,11 @@ public final class ProviderDispatcher implements ServerDispatcher {
                 throw new BadRequestException("serialization " + s.name() + " is unavailable on this provider: "
                         + e.getMessage());
             }
+        }
+
+        @Override
+        public boolean direct() {
+            return direct;
         }
 
         @Override
