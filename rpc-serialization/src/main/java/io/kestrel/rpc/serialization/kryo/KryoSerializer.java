@@ -20,6 +20,7 @@ import io.kestrel.rpc.serialization.internal.SerializationFailures;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
 import java.util.List;
 import org.objenesis.strategy.StdInstantiatorStrategy;
 
@@ -145,12 +146,37 @@ final class KryoSerializer implements Serializer {
         try {
             // The whole value in memory, so every claimed length can be checked against what is left.
             InputBuffer buffer = InputBuffer.readAll(in);
-            Input input = engine.input;
-            input.setBuffer(buffer.bytes(), 0, buffer.length());
-            Object value = engine.kryo.readClassAndObject(input);
+            engine.input.setBuffer(buffer.bytes(), 0, buffer.length());
+            Object value = engine.kryo.readClassAndObject(engine.input);
             healthy = true;
             return value;
         } catch (IOException | RuntimeException | StackOverflowError e) {
+            throw SerializationFailures.decodeFailed("kryo", expectedType, e, registration, !registered.isEmpty());
+        } finally {
+            release(engine, healthy);
+        }
+    }
+
+    /**
+     * Reads a heap buffer's bytes in place (kryo's input is a byte array: no copy), a direct one after
+     * one bulk copy into this thread's {@link InputBuffer}.
+     */
+    @Override
+    public Object deserialize(ByteBuffer in, Class<?> expectedType, DecodeBudget budget) throws SerializationException {
+        Engine engine = pool.obtain();
+        boolean healthy = false;
+        engine.kryo.tracker.start(budget);
+        try {
+            if (in.hasArray()) {
+                engine.input.setBuffer(in.array(), in.arrayOffset() + in.position(), in.remaining());
+            } else {
+                InputBuffer buffer = InputBuffer.copyOf(in);
+                engine.input.setBuffer(buffer.bytes(), 0, buffer.length());
+            }
+            Object value = engine.kryo.readClassAndObject(engine.input);
+            healthy = true;
+            return value;
+        } catch (RuntimeException | StackOverflowError e) {
             throw SerializationFailures.decodeFailed("kryo", expectedType, e, registration, !registered.isEmpty());
         } finally {
             release(engine, healthy);

@@ -4,9 +4,7 @@ import io.kestrel.rpc.api.SerializationException;
 import io.kestrel.rpc.api.serialization.DecodeBudget;
 import io.kestrel.rpc.api.serialization.Serializer;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufInputStream;
 import io.netty.handler.codec.CorruptedFrameException;
-import java.io.IOException;
 import java.util.Map;
 
 /**
@@ -103,12 +101,7 @@ public final class RequestDecoder {
         }
         lengths[types.length - 1] = (int) (body.readableBytes() - known);
         for (int i = 0; i < types.length; i++) {
-            ByteBuf slice = body.readSlice(lengths[i]);
-            try (ByteBufInputStream in = new ByteBufInputStream(slice)) {
-                args[i] = serializer.deserialize(in, types[i], budget);
-            } catch (IOException e) {
-                throw new SerializationException("reading argument " + i + " failed: " + e.getMessage(), e);
-            }
+            args[i] = Wire.readValue(body.readSlice(lengths[i]), serializer, types[i], budget);
             if (args[i] != null && !types[i].isPrimitive() && !types[i].isInstance(args[i])) {
                 throw mismatch(i, types[i], args[i], serializer);
             }
