@@ -129,7 +129,7 @@ final class LoadGenerator {
             double perCall = calls == 0 ? Double.NaN : 1.0 / calls;
             RunResult.Status status = errors == 0 && calls > 0 ? RunResult.Status.OK : RunResult.Status.FAILED;
             String note = firstError != null ? firstError : calls == 0 ? "no call completed in the window" : "";
-            return new RunResult(system, workload, status, note, threads, calls, errors, calls / seconds,
+            return new RunResult(system, workload, status, note, threads, 0, calls, errors, calls / seconds,
                     all.getMean() / 1000.0, all.getValueAtPercentile(50) / 1000.0,
                     all.getValueAtPercentile(99) / 1000.0, all.getValueAtPercentile(99.9) / 1000.0,
                     all.getMaxValue() / 1000.0, (written1 - written0) * perCall, (read1 - read0) * perCall,

@@ -25,10 +25,20 @@ public final class PerfOptions {
               --threads N              client threads calling synchronously (default 10; quick 2)
               --warmup DURATION        warm-up per configuration, e.g. 5s, 500ms (default 5s; quick 300ms)
               --measure DURATION       measured window per configuration (default 10s; quick 1s)
-              --systems LIST           comma-separated: all, kestrel, rest, observed (kryo and fory
-                                       with and without metrics + tracing), or names from
+              --systems LIST           comma-separated: all, kestrel, raw-rpc (the minimal RPC per
+                                       serialization), rest, observed (kryo and fory with and
+                                       without metrics + tracing), or names from
                                        %s (default all)
               --workloads LIST         comma-separated: bid, echo-50k, exists (default all)
+              --inflight LIST          also run the pipelined workload of the kestrel-* and raw-rpc-*
+                                       systems with these numbers of calls in flight, e.g.
+                                       1,16,256,1024 (default none: synchronous runs only)
+              --async-callers N        threads that keep the pipelined calls in flight together
+                                       (default 1; at most the smallest --inflight)
+              --jdks LIST              run the whole matrix once per JDK, client and server JVMs on it,
+                                       and write one report with the JDKs side by side: feature
+                                       versions found in JAVA_HOME or /usr/lib/jvm/* (e.g. 17,25) or
+                                       JDK directories (default: only the JDK running this)
               --quick                  smoke-test sizes (explicit options still win)
               --out DIR                report directory (default perf-results)
               --raw-serialization NAME bytes carried by raw-netty (default kryo; json if not installed)
@@ -47,6 +57,9 @@ public final class PerfOptions {
     private final Path outputDir;
     private final SystemSettings settings;
     private final List<String> serverJvmArgs;
+    private final List<Integer> inflight;
+    private final int asyncCallers;
+    private final List<Jdks.Jdk> jdks;
 
     private PerfOptions(Builder b) {
         this.quick = b.quick;
@@ -58,6 +71,9 @@ public final class PerfOptions {
         this.outputDir = b.outputDir;
         this.settings = new SystemSettings(b.rawSerialization, b.rpcServerThreads, b.callTimeout);
         this.serverJvmArgs = List.copyOf(b.serverJvmArgs);
+        this.inflight = List.copyOf(b.inflight);
+        this.asyncCallers = b.asyncCallers;
+        this.jdks = List.copyOf(b.jdks);
     }
 
     public static Builder builder() {
@@ -84,10 +100,34 @@ public final class PerfOptions {
                 case "--rpc-server-threads" -> b.rpcServerThreads(o.intValue());
                 case "--call-timeout" -> b.callTimeout(o.duration());
                 case "--server-jvm-args" -> b.serverJvmArgs(List.of(o.value().trim().split("\\s+")));
+                case "--inflight" -> b.inflight(parseInflight(o.value()));
+                case "--async-callers" -> b.asyncCallers(o.intValue());
+                case "--jdks" -> b.jdks(Jdks.resolve(o.value()));
                 default -> throw o.unknown();
             }
         }
         return b.build();
+    }
+
+    private static List<Integer> parseInflight(String text) {
+        Set<Integer> values = new LinkedHashSet<>();
+        if (text.trim().equalsIgnoreCase("none")) {
+            return List.of();
+        }
+        for (String part : text.split(",")) {
+            if (part.isBlank()) {
+                continue;
+            }
+            int n;
+            try {
+                n = Integer.parseInt(part.trim());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("--inflight takes numbers of calls in flight, e.g. 1,16,256,1024; was '"
+                        + text + "'");
+            }
+            values.add(n);
+        }
+        return List.copyOf(values);
     }
 
     private static List<Workload> parseWorkloads(String text) {
@@ -145,13 +185,30 @@ public final class PerfOptions {
         return serverJvmArgs;
     }
 
+    /** Calls in flight of each pipelined run; empty: synchronous runs only. */
+    public List<Integer> inflight() {
+        return inflight;
+    }
+
+    /** Threads that keep the pipelined calls in flight together. */
+    public int asyncCallers() {
+        return asyncCallers;
+    }
+
+    /** The JDKs to run the matrix on, one after the other; empty: only the running JDK, in this JVM. */
+    public List<Jdks.Jdk> jdks() {
+        return jdks;
+    }
+
     @Override
     public String toString() {
         return "threads=" + threads + ", warm-up=" + warmup.toMillis() + "ms, measure=" + measure.toMillis()
                 + "ms, systems=" + systems + ", workloads=" + workloads.stream().map(Workload::label).toList()
                 + (quick ? ", quick" : "") + ", raw-serialization=" + settings.rawSerialization()
                 + ", rpc-server-threads=" + (settings.rpcServerThreads() < 0 ? "default" : settings.rpcServerThreads())
-                + ", call-timeout=" + settings.callTimeout().toMillis() + "ms";
+                + ", call-timeout=" + settings.callTimeout().toMillis() + "ms"
+                + (inflight.isEmpty() ? "" : ", inflight=" + inflight + ", async-callers=" + asyncCallers)
+                + (jdks.isEmpty() ? "" : ", jdks=" + jdks.stream().map(Jdks.Jdk::label).toList());
     }
 
     /** Builder with the defaults described on {@link PerfOptions}. */
@@ -167,6 +224,9 @@ public final class PerfOptions {
         private int rpcServerThreads = -1;
         private Duration callTimeout = SystemSettings.DEFAULTS.callTimeout();
         private List<String> serverJvmArgs = List.of();
+        private List<Integer> inflight = List.of();
+        private int asyncCallers = 1;
+        private List<Jdks.Jdk> jdks = List.of();
 
         private Builder() {
         }
@@ -244,7 +304,37 @@ public final class PerfOptions {
             return this;
         }
 
+        /** Calls in flight of each pipelined run, each 1..65536; empty turns the pipelined runs off. */
+        public Builder inflight(List<Integer> inflight) {
+            for (int n : inflight) {
+                if (n < 1 || n > 65_536) {
+                    throw new IllegalArgumentException("--inflight values must be 1..65536, was " + n);
+                }
+            }
+            this.inflight = List.copyOf(inflight);
+            return this;
+        }
+
+        public Builder asyncCallers(int callers) {
+            if (callers < 1 || callers > 64) {
+                throw new IllegalArgumentException("--async-callers must be 1..64, was " + callers);
+            }
+            this.asyncCallers = callers;
+            return this;
+        }
+
+        /** JDKs to run the matrix on ({@link Jdks#resolve}); empty: the running JDK only. */
+        public Builder jdks(List<Jdks.Jdk> jdks) {
+            this.jdks = List.copyOf(jdks);
+            return this;
+        }
+
         public PerfOptions build() {
+            int smallest = inflight.stream().mapToInt(Integer::intValue).min().orElse(Integer.MAX_VALUE);
+            if (asyncCallers > smallest) {
+                throw new IllegalArgumentException("--async-callers " + asyncCallers + " is more than the smallest"
+                        + " --inflight " + smallest + ": every caller thread keeps at least one call in flight");
+            }
             return new PerfOptions(this);
         }
     }

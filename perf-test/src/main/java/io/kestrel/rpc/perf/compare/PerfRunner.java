@@ -26,7 +26,8 @@ import java.util.Map;
 
 /**
  * Runs the matrix: for each system, starts its server JVM, runs every workload against it from this
- * JVM, stops the server; then computes ratios to raw Netty and writes the report. A system that
+ * JVM (synchronous threads, then each pipelined {@code --inflight} value for the systems with
+ * asynchronous calls), stops the server; then computes ratios to raw Netty and writes the report. A system that
  * cannot start is reported as FAILED (or SKIPPED if it is not installed) and the run goes on.
  */
 public final class PerfRunner {
@@ -67,7 +68,9 @@ public final class PerfRunner {
         console.println("Allocation per operation of the bid workload's steps, in bytes (this JVM, one thread):");
         console.println(ReportWriter.breakdownText(breakdown));
 
-        int total = options.systems().size() * options.workloads().size();
+        long asyncSystems = options.systems().stream().filter(BenchSystems::hasAsync).count();
+        int total = (int) (options.systems().size() * options.workloads().size()
+                + asyncSystems * options.workloads().size() * options.inflight().size());
         double perConfig = (options.warmup().toMillis() + options.measure().toMillis()) / 1000.0 + 0.2;
         double estimate = total * perConfig + options.systems().size() * SERVER_START_SECONDS;
         console.printf(Locale.ROOT, "Running %d configurations, about %s%n%n", total, Units.clock(estimate));
@@ -83,7 +86,8 @@ public final class PerfRunner {
         }
         List<RunResult> withRatios = new ArrayList<>();
         for (RunResult r : results) {
-            withRatios.add(r.withRatioToRaw(rawTps.getOrDefault(r.workload(), Double.NaN)));
+            // a pipelined run is read against its own synchronous run and its minimal RPC, not the raw echo
+            withRatios.add(r.withRatioToRaw(r.pipelined() ? Double.NaN : rawTps.getOrDefault(r.workload(), Double.NaN)));
         }
         double seconds = (System.nanoTime() - started) / 1e9;
         PerfReport report = ReportWriter.write(options, sizes, breakdown, withRatios, seconds, console);
@@ -125,7 +129,7 @@ public final class PerfRunner {
             try (client) {
                 for (Workload w : options.workloads()) {
                     RunResult r;
-                    progress.configStarting(name, w);
+                    progress.configStarting(name, w, 0);
                     // The framework's client code (proxies, transport) is shared by every kestrel-*
                     // system in this JVM: the first one measured would also pay for its JIT
                     // compilation (measured: whichever serialization ran first lost about half its
@@ -148,8 +152,31 @@ public final class PerfRunner {
                         rawTps.put(w, r.tps());
                     }
                     results.add(progress.done(r, rawTps.getOrDefault(w, Double.NaN)));
+                    if (BenchSystems.hasAsync(name)) {
+                        runPipelined(name, w, system, client, server, r.status() == RunResult.Status.OK ? r.tps()
+                                : Double.NaN, results);
+                    }
                 }
             }
+        }
+    }
+
+    /** The pipelined runs of one system and workload, one per {@link PerfOptions#inflight()} value. */
+    private void runPipelined(String name, Workload w, BenchSystem system, BenchClient client, ServerProcess server,
+            double syncTps, List<RunResult> results) throws InterruptedException {
+        for (int n : options.inflight()) {
+            progress.configStarting(name, w, n);
+            RunResult r;
+            try {
+                r = PipelinedLoad.run(name, w, client, system.argumentBytes(w), options.asyncCallers(), n,
+                        options.warmup(), options.measure(), options.settings().callTimeout(), server::allocatedBytes,
+                        progress::phase);
+            } catch (InterruptedException e) {
+                throw e;
+            } catch (Exception e) {
+                r = RunResult.notRun(name, w, RunResult.Status.FAILED, String.valueOf(e), options.asyncCallers(), n);
+            }
+            results.add(progress.done(r, syncTps));
         }
     }
 
@@ -157,12 +184,18 @@ public final class PerfRunner {
     private void notRunAtAll(String system, RunResult.Status status, String note, List<RunResult> results) {
         for (Workload w : options.workloads()) {
             results.add(progress.done(RunResult.notRun(system, w, status, note, options.threads()), Double.NaN));
+            if (BenchSystems.hasAsync(system)) {
+                for (int n : options.inflight()) {
+                    results.add(progress.done(RunResult.notRun(system, w, status, note, options.asyncCallers(), n),
+                            Double.NaN));
+                }
+            }
         }
     }
 
     /** The server JVM's watchdog limit: generous, but bounded even if this JVM hangs. */
     private long maxServerSeconds() {
-        long perSystem = options.workloads().size()
+        long perSystem = options.workloads().size() * (1 + options.inflight().size())
                 * (options.warmup().toSeconds() + options.measure().toSeconds() + options.settings().callTimeout().toSeconds() + 30);
         return Math.max(300, perSystem * 3);
     }

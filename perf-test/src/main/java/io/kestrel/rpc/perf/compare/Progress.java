@@ -42,8 +42,10 @@ final class Progress {
         out.printf(Locale.ROOT, "[%d/%d] starting %s server JVM ...%n", done + 1, total, system);
     }
 
-    void configStarting(String system, Workload w) {
-        current = String.format(Locale.ROOT, "[%d/%d] %s / %s", done + 1, total, system, w.label());
+    /** @param inflight calls kept in flight by a pipelined run, 0 for a synchronous one */
+    void configStarting(String system, Workload w, int inflight) {
+        current = String.format(Locale.ROOT, "[%d/%d] %s / %s%s", done + 1, total, system, w.label(),
+                inflight > 0 ? " / " + inflight + " in flight" : "");
         lastPhase = "";
     }
 
@@ -59,15 +61,23 @@ final class Progress {
         lastPhase = phase;
     }
 
-    /** Prints the summary line of a finished configuration and returns it. */
-    RunResult done(RunResult r, double rawTps) {
+    /**
+     * Prints the summary line of a finished configuration and returns it.
+     *
+     * @param reference the raw Netty TPS of the workload for a synchronous run, the same system's
+     *     synchronous TPS for a pipelined one (NaN: not known)
+     */
+    RunResult done(RunResult r, double reference) {
         done++;
         closeLine();
-        String head = String.format(Locale.ROOT, "[%d/%d] %s / %s", done, total, r.system(), r.workload().label());
+        String head = String.format(Locale.ROOT, "[%d/%d] %s / %s%s", done, total, r.system(), r.workload().label(),
+                r.pipelined() ? " / " + r.inflight() + " in flight" : "");
+        String ratio = !(reference > 0) ? "" : String.format(Locale.ROOT, r.pipelined() ? " (%.2fx sync)" : " (%.2fx raw)",
+                r.tps() / reference);
         if (r.status() == RunResult.Status.OK) {
             out.printf(Locale.ROOT, "%s: %,.0f TPS%s, p50 %.0f us, p99 %.0f us, req %.0f B, resp %.0f B, "
                             + "alloc client %s / server %s per call, %d errors  (elapsed %s, ~%s left)%n",
-                    head, r.tps(), rawTps > 0 ? String.format(Locale.ROOT, " (%.2fx raw)", r.tps() / rawTps) : "",
+                    head, r.tps(), ratio,
                     r.p50Micros(), r.p99Micros(), r.requestBytesPerCall(), r.responseBytesPerCall(),
                     Units.bytes(r.clientAllocPerCall()), Units.bytes(r.serverAllocPerCall()), r.errors(),
                     Units.clock(elapsed()), Units.clock(remaining()));

@@ -28,7 +28,7 @@ final class ChartWriter {
         List<CategoryChart> byteCharts = new ArrayList<>();
         for (Workload w : workloads) {
             List<RunResult> ok = results.stream()
-                    .filter(r -> r.workload() == w && r.status() == RunResult.Status.OK).toList();
+                    .filter(r -> r.workload() == w && r.status() == RunResult.Status.OK && !r.pipelined()).toList();
             if (ok.isEmpty()) {
                 continue;
             }

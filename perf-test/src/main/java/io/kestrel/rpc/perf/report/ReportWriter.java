@@ -27,9 +27,9 @@ public final class ReportWriter {
     static final String MARKDOWN = "perf-report.md";
     static final String CSV = "perf-results.csv";
 
-    private static final String[] HEADER = {"system", "TPS", "x raw", "mean us", "p50 us", "p99 us", "p99.9 us",
-        "req B/call", "resp B/call", "req - arg B", "client alloc/call", "server alloc/call", "calls", "errors",
-        "status"};
+    private static final String[] HEADER = {"system", "TPS", "x raw", "x raw-rpc", "mean us", "p50 us", "p99 us",
+        "p99.9 us", "req B/call", "resp B/call", "req - arg B", "client alloc/call", "server alloc/call",
+        "own client B", "own server B", "calls", "errors", "status"};
 
     private ReportWriter() {
     }
@@ -39,7 +39,7 @@ public final class ReportWriter {
         Path dir = options.outputDir();
         Path md = dir.resolve(MARKDOWN);
         Path csv = dir.resolve(CSV);
-        Files.writeString(csv, csv(results), StandardCharsets.UTF_8);
+        Files.writeString(csv, ResultsCsv.write(results, new Baselines(results)), StandardCharsets.UTF_8);
         Path chart = dir.resolve(ChartWriter.FILE);
         String chartProblem = null;
         try {
@@ -78,34 +78,43 @@ public final class ReportWriter {
     }
 
     public static String resultsText(List<RunResult> results) {
+        Baselines baselines = new Baselines(results);
         StringBuilder sb = new StringBuilder();
         for (Workload w : Workload.values()) {
-            List<String[]> rows = rowsOf(results, w);
+            List<String[]> rows = rowsOf(results, baselines, w);
             if (!rows.isEmpty()) {
                 sb.append(w.label()).append(": ").append(w.description()).append('\n');
                 sb.append(fixedWidth(HEADER, rows)).append('\n');
             }
         }
+        for (Workload w : Workload.values()) {
+            List<String[]> rows = PipelinedTables.rows(results, baselines, w);
+            if (!rows.isEmpty()) {
+                sb.append(w.label()).append(", pipelined: ").append(w.description()).append('\n');
+                sb.append(fixedWidth(PipelinedTables.HEADER, rows)).append('\n');
+            }
+        }
         return sb.toString();
     }
 
-    private static List<String[]> rowsOf(List<RunResult> results, Workload w) {
+    private static List<String[]> rowsOf(List<RunResult> results, Baselines baselines, Workload w) {
         List<String[]> rows = new ArrayList<>();
         for (RunResult r : results) {
-            if (r.workload() != w) {
+            if (r.workload() != w || r.pipelined()) {
                 continue;
             }
             rows.add(new String[] {r.system(), num(r.tps(), "%,.0f"), num(r.ratioToRaw(), "%.2f"),
-                num(r.meanMicros(), "%,.0f"), num(r.p50Micros(), "%,.0f"), num(r.p99Micros(), "%,.0f"),
-                num(r.p999Micros(), "%,.0f"), num(r.requestBytesPerCall(), "%,.0f"),
+                num(baselines.ratioToRawRpc(r), "%.2f"), num(r.meanMicros(), "%,.0f"), num(r.p50Micros(), "%,.0f"),
+                num(r.p99Micros(), "%,.0f"), num(r.p999Micros(), "%,.0f"), num(r.requestBytesPerCall(), "%,.0f"),
                 num(r.responseBytesPerCall(), "%,.0f"), num(r.requestOverheadBytes(), "%,.0f"),
-                bytes(r.clientAllocPerCall()), bytes(r.serverAllocPerCall()), String.format(Locale.ROOT, "%,d", r.calls()),
+                bytes(r.clientAllocPerCall()), bytes(r.serverAllocPerCall()), bytes(baselines.ownClientAlloc(r)),
+                bytes(baselines.ownServerAlloc(r)), String.format(Locale.ROOT, "%,d", r.calls()),
                 Long.toString(r.errors()), r.status().name()});
         }
         return rows;
     }
 
-    private static String fixedWidth(String[] header, List<String[]> rows) {
+    static String fixedWidth(String[] header, List<String[]> rows) {
         int[] width = new int[header.length];
         for (int i = 0; i < header.length; i++) {
             width[i] = header[i].length();
@@ -174,18 +183,21 @@ public final class ReportWriter {
         } else {
             md.append("(No chart: ").append(chartProblem).append(")\n\n");
         }
+        Baselines baselines = new Baselines(results);
         for (Workload w : Workload.values()) {
-            List<String[]> rows = rowsOf(results, w);
+            List<String[]> rows = rowsOf(results, baselines, w);
             if (!rows.isEmpty()) {
                 md.append("### ").append(w.label()).append(": ").append(w.description()).append("\n\n");
                 md.append(markdownTable(HEADER, rows)).append('\n');
             }
         }
+        md.append(PipelinedTables.markdown(options, results, baselines));
         List<RunResult> notOk = results.stream().filter(r -> r.status() != RunResult.Status.OK).toList();
         if (!notOk.isEmpty()) {
             md.append("### Failed or skipped\n\n");
             for (RunResult r : notOk) {
-                md.append("- ").append(r.system()).append(" / ").append(r.workload().label()).append(": ")
+                md.append("- ").append(r.system()).append(" / ").append(r.workload().label())
+                        .append(r.pipelined() ? " / " + r.inflight() + " in flight" : "").append(": ")
                         .append(r.status()).append(", ").append(r.note().replace('\n', ' ')).append('\n');
             }
             md.append('\n');
@@ -193,6 +205,7 @@ public final class ReportWriter {
 
         md.append("## Targets of this round\n\n");
         md.append(targets(results));
+        md.append(FairTargets.markdown(results, baselines));
 
         md.append("\n## Where the allocation of a bid call goes\n\n");
         md.append("Per-step allocation measured on one thread of the runner's JVM (serializers with the DemoOptimizer), "
@@ -217,6 +230,17 @@ public final class ReportWriter {
                 - `x raw`: TPS divided by the raw Netty TPS of the same workload in this run. Raw Netty echoes the
                   precomputed serialized result for the serialized argument over a length-prefixed frame, with no
                   (de)serialization and no dispatch: the practical limit of the transport.
+                - `x raw-rpc`: TPS divided by the TPS of `raw-rpc-<serialization>` (same workload, same calls in
+                  flight) in this run: a minimal RPC on raw Netty (length prefix, request id, one shared connection,
+                  futures matched by id) with the very serializer of `kestrel-<serialization>`, which does the same
+                  four (de)serializations, the server's on its event loop. Between the two the only difference is the
+                  framework, so this is the fair ratio; `x raw` mixes in the serializer's cost.
+                - `own client B`, `own server B`: the framework's own allocation per call on each side,
+                  `kestrel-<serialization>` minus `raw-rpc-<serialization>` of the same workload: both make the same
+                  (de)serializations and service calls, so what remains is the framework's (frames, futures, proxy,
+                  invocation, dispatch). A TLS or observed system is compared with the plain minimal RPC, so its
+                  own figures include TLS or metrics and tracing.
+                - Pipelined runs (`--inflight`): see that section.
                 """);
         return md.toString();
     }
@@ -255,15 +279,16 @@ public final class ReportWriter {
         return markdownTable(new String[] {"target", "measured", "wanted", "verdict"}, rows);
     }
 
-    private static String verdict(boolean met, double value) {
+    static String verdict(boolean met, double value) {
         return Double.isNaN(value) ? "unknown" : met ? "met" : "not met";
     }
 
     private static RunResult find(List<RunResult> results, String system, Workload w) {
-        return results.stream().filter(r -> r.system().equals(system) && r.workload() == w).findFirst().orElse(null);
+        return results.stream().filter(r -> r.system().equals(system) && r.workload() == w && !r.pipelined())
+                .findFirst().orElse(null);
     }
 
-    private static String markdownTable(String[] header, List<String[]> rows) {
+    static String markdownTable(String[] header, List<String[]> rows) {
         StringBuilder sb = new StringBuilder();
         sb.append("| ").append(String.join(" | ", header)).append(" |\n|");
         for (int i = 0; i < header.length; i++) {
@@ -312,31 +337,9 @@ public final class ReportWriter {
             "server measured/call", "server remainder"}, rows);
     }
 
-    // ---------------------------------------------------------------- csv
-
-    private static String csv(List<RunResult> results) {
-        StringBuilder sb = new StringBuilder("system,workload,status,threads,calls,errors,tps,ratio_to_raw,mean_us,"
-                + "p50_us,p99_us,p999_us,max_us,request_bytes_per_call,response_bytes_per_call,argument_bytes,"
-                + "request_overhead_bytes,client_alloc_bytes_per_call,server_alloc_bytes_per_call,note\n");
-        for (RunResult r : results) {
-            sb.append(String.join(",", r.system(), r.workload().label(), r.status().name(),
-                    Integer.toString(r.threads()), Long.toString(r.calls()), Long.toString(r.errors()),
-                    csvNum(r.tps()), csvNum(r.ratioToRaw()), csvNum(r.meanMicros()), csvNum(r.p50Micros()),
-                    csvNum(r.p99Micros()), csvNum(r.p999Micros()), csvNum(r.maxMicros()),
-                    csvNum(r.requestBytesPerCall()), csvNum(r.responseBytesPerCall()), Long.toString(r.argumentBytes()),
-                    csvNum(r.requestOverheadBytes()), csvNum(r.clientAllocPerCall()), csvNum(r.serverAllocPerCall()),
-                    '"' + r.note().replace("\"", "\"\"").replace('\n', ' ') + '"')).append('\n');
-        }
-        return sb.toString();
-    }
-
-    private static String csvNum(double v) {
-        return Double.isNaN(v) || Double.isInfinite(v) ? "" : String.format(Locale.ROOT, "%.3f", v);
-    }
-
     // ---------------------------------------------------------------- helpers
 
-    private static String num(double v, String format) {
+    static String num(double v, String format) {
         return Double.isNaN(v) || Double.isInfinite(v) ? "-" : String.format(Locale.ROOT, format, v);
     }
 

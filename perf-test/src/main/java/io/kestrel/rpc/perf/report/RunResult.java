@@ -10,8 +10,10 @@ import io.kestrel.rpc.perf.support.Workload;
  * @param workload workload
  * @param status OK, FAILED (see {@code note}) or SKIPPED (not runnable here, see {@code note})
  * @param note first error, reason for skipping, or empty
- * @param threads client threads
- * @param calls successful calls in the measured window
+ * @param threads client threads: synchronous callers, or the caller threads of a pipelined run
+ * @param inflight calls each pipelined run keeps in flight (all caller threads together), 0 for the
+ *     synchronous runs
+ * @param calls successful calls in the measured window (pipelined: calls that completed in it)
  * @param errors failed calls during warm-up and measurement together
  * @param tps calls per second in the measured window
  * @param meanMicros mean latency
@@ -26,7 +28,8 @@ import io.kestrel.rpc.perf.support.Workload;
  * @param serverAllocPerCall bytes allocated by all server JVM threads per call
  * @param ratioToRaw TPS divided by the raw Netty TPS of the same workload in this run
  */
-public record RunResult(String system, Workload workload, Status status, String note, int threads, long calls,
+public record RunResult(String system, Workload workload, Status status, String note, int threads, int inflight,
+        long calls,
         long errors, double tps, double meanMicros, double p50Micros, double p99Micros, double p999Micros,
         double maxMicros, double requestBytesPerCall, double responseBytesPerCall, long argumentBytes,
         double clientAllocPerCall, double serverAllocPerCall, double ratioToRaw) {
@@ -40,17 +43,29 @@ public record RunResult(String system, Workload workload, Status status, String 
 
     /** A configuration that did not run at all. */
     public static RunResult notRun(String system, Workload workload, Status status, String note, int threads) {
+        return notRun(system, workload, status, note, threads, 0);
+    }
+
+    /** A configuration that did not run at all, pipelined with {@code inflight} calls (0: synchronous). */
+    public static RunResult notRun(String system, Workload workload, Status status, String note, int threads,
+            int inflight) {
         double n = Double.NaN;
-        return new RunResult(system, workload, status, note, threads, 0, status == Status.FAILED ? 1 : 0, n, n, n,
+        return new RunResult(system, workload, status, note, threads, inflight, 0, status == Status.FAILED ? 1 : 0, n, n, n,
                 n, n, n, n, n, -1, n, n, n);
     }
 
     /** This result with its ratio to the raw Netty TPS of the same workload. */
     public RunResult withRatioToRaw(double rawTps) {
         double ratio = rawTps > 0 && status == Status.OK ? tps / rawTps : Double.NaN;
-        return new RunResult(system, workload, status, note, threads, calls, errors, tps, meanMicros, p50Micros,
+        return new RunResult(system, workload, status, note, threads, inflight, calls, errors, tps, meanMicros,
+                p50Micros,
                 p99Micros, p999Micros, maxMicros, requestBytesPerCall, responseBytesPerCall, argumentBytes,
                 clientAllocPerCall, serverAllocPerCall, ratio);
+    }
+
+    /** Whether this is a pipelined run (calls kept in flight by a few threads) rather than a synchronous one. */
+    public boolean pipelined() {
+        return inflight > 0;
     }
 
     /** Request bytes per call beyond the argument itself: headers, method names, framing. */

@@ -2,6 +2,7 @@ package io.kestrel.rpc.perf.support;
 
 import io.kestrel.rpc.demo.bid.BidRequest;
 import io.kestrel.rpc.demo.bid.BidResponse;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The service every system under test serves, one method per {@link Workload}. Implementations
@@ -16,4 +17,16 @@ public interface BenchmarkService {
 
     /** Tiny workload: whether an entity with this id exists. */
     boolean exists(long id);
+
+    /**
+     * {@link #bid} as an asynchronous method (the pipelined workload): the framework returns at once
+     * and completes the future when the answer arrives.
+     */
+    CompletableFuture<BidResponse> bidAsync(BidRequest request);
+
+    /** {@link #echo} as an asynchronous method. */
+    CompletableFuture<String> echoAsync(String text);
+
+    /** {@link #exists} as an asynchronous method. */
+    CompletableFuture<Boolean> existsAsync(long id);
 }

@@ -3,6 +3,7 @@ package io.kestrel.rpc.perf.support;
 import io.kestrel.rpc.demo.bid.BidFixtures;
 import io.kestrel.rpc.demo.bid.BidRequest;
 import io.kestrel.rpc.demo.bid.BidResponse;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The server-side logic shared by every system: deliberately cheap and deterministic, so that the
@@ -23,5 +24,21 @@ public final class BenchmarkServiceImpl implements BenchmarkService {
     @Override
     public boolean exists(long id) {
         return (id & 1) == 0;
+    }
+
+    /** The same work as {@link #bid}, done on the calling thread; the future is already complete. */
+    @Override
+    public CompletableFuture<BidResponse> bidAsync(BidRequest request) {
+        return CompletableFuture.completedFuture(bid(request));
+    }
+
+    @Override
+    public CompletableFuture<String> echoAsync(String text) {
+        return CompletableFuture.completedFuture(echo(text));
+    }
+
+    @Override
+    public CompletableFuture<Boolean> existsAsync(long id) {
+        return CompletableFuture.completedFuture(exists(id));
     }
 }

@@ -3,6 +3,7 @@ package io.kestrel.rpc.perf.support;
 import io.kestrel.rpc.demo.bid.BidFixtures;
 import io.kestrel.rpc.demo.bid.BidRequest;
 import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The three call shapes of the benchmark, with the argument every system sends. Arguments are
@@ -55,6 +56,33 @@ public enum Workload {
             case BID -> BidFixtures.sampleResponse();
             case ECHO_50K -> ECHO_TEXT;
             case EXISTS -> Boolean.TRUE;
+        };
+    }
+
+    /** The declared parameter type of the matching {@link BenchmarkService} method. */
+    public Class<?> argumentType() {
+        return switch (this) {
+            case BID -> BidRequest.class;
+            case ECHO_50K -> String.class;
+            case EXISTS -> long.class;
+        };
+    }
+
+    /** The declared return type of the matching {@link BenchmarkService} method. */
+    public Class<?> resultType() {
+        return switch (this) {
+            case BID -> io.kestrel.rpc.demo.bid.BidResponse.class;
+            case ECHO_50K -> String.class;
+            case EXISTS -> boolean.class;
+        };
+    }
+
+    /** Calls the matching asynchronous service method ({@code *Async}) with {@code argument}. */
+    public CompletableFuture<?> invokeAsync(BenchmarkService service, Object argument) {
+        return switch (this) {
+            case BID -> service.bidAsync((BidRequest) argument);
+            case ECHO_50K -> service.echoAsync((String) argument);
+            case EXISTS -> service.existsAsync((Long) argument);
         };
     }
 

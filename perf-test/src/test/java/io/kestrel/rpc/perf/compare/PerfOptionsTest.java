@@ -18,7 +18,10 @@ class PerfOptionsTest {
         assertEquals(10, o.threads());
         assertEquals(Duration.ofSeconds(5), o.warmup());
         assertEquals(Duration.ofSeconds(10), o.measure());
-        assertEquals(15, o.systems().size()); // raw, 12 framework variants (incl. fory, the compatible, TLS and observed ones), 2 REST
+        // raw echo, 8 minimal RPCs, 12 framework variants (incl. fory, the compatible, TLS and observed ones), 2 REST
+        assertEquals(23, o.systems().size());
+        assertEquals(List.of(), o.inflight());
+        assertEquals(List.of(), o.jdks());
         assertEquals(List.of(Workload.values()), o.workloads());
         assertEquals(Path.of("perf-results"), o.outputDir());
     }
@@ -48,5 +51,40 @@ class PerfOptionsTest {
         assertTrue(e.getMessage().contains("Unknown system 'grpc'"), e.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> PerfOptions.parse("--threads", "0"));
         assertTrue(e.getMessage().contains("--threads must be 1..1000, was 0"), e.getMessage());
+    }
+
+    @Test
+    void pipelinedRunsAreOffByDefaultAndTakeTheirNumbersInFlight() {
+        PerfOptions o = PerfOptions.parse("--inflight", "1,16,256,1024", "--async-callers", "1");
+        assertEquals(List.of(1, 16, 256, 1024), o.inflight());
+        assertEquals(1, o.asyncCallers());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> PerfOptions.parse("--inflight", "4,16", "--async-callers", "8"));
+        assertTrue(e.getMessage().contains("--async-callers 8 is more than the smallest --inflight 4"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> PerfOptions.parse("--inflight", "0"));
+        assertTrue(e.getMessage().contains("--inflight values must be 1..65536, was 0"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> PerfOptions.parse("--inflight", "many"));
+        assertTrue(e.getMessage().contains("--inflight takes numbers"), e.getMessage());
+    }
+
+    @Test
+    void jdksAreFoundByFeatureVersionOrDirectoryAndAMissingOneIsNamedWithWhatWasFound() {
+        String running = Integer.toString(Runtime.version().feature());
+        PerfOptions o = PerfOptions.parse("--jdks", running + "," + System.getProperty("java.home"));
+        assertEquals(1, o.jdks().size()); // the same JDK twice is run once
+        assertEquals(running, o.jdks().get(0).label());
+        assertTrue(java.nio.file.Files.isExecutable(o.jdks().get(0).java()));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> PerfOptions.parse("--jdks", "8"));
+        assertTrue(e.getMessage().contains("--jdks: no JDK 8") && e.getMessage().contains(running + " at "),
+                e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> PerfOptions.parse("--jdks", "/nonexistent/jdk"));
+        assertTrue(e.getMessage().contains("/nonexistent/jdk is no JDK directory"), e.getMessage());
+    }
+
+    @Test
+    void childRunnersGetEveryOptionButTheJdksAndTheOutputDirectory() {
+        assertEquals(List.of("--quick", "--systems", "raw-rpc-kryo", "--inflight", "1,16"), JdkRunner.childArgs(
+                new String[] {"--quick", "--jdks", "17,25", "--systems", "raw-rpc-kryo", "--out=x", "--inflight", "1,16"}));
     }
 }

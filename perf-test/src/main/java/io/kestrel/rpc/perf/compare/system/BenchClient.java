@@ -10,6 +10,14 @@ public interface BenchClient extends AutoCloseable {
     /** A caller for one load thread; it may open its own connection. */
     Caller newCaller(Workload workload) throws Exception;
 
+    /**
+     * A caller that starts calls without waiting, all over the client's shared connection, for the
+     * pipelined workload; null if this system has no asynchronous form (the REST and echo baselines).
+     */
+    default AsyncCaller newAsyncCaller(Workload workload) throws Exception {
+        return null;
+    }
+
     /** Bytes written to sockets by this client so far, all connections together. */
     long bytesWritten();
 

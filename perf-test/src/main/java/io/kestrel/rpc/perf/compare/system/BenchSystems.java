@@ -22,13 +22,51 @@ public final class BenchSystems {
     public static final List<String> OBSERVED_SERIALIZATIONS = List.of("kryo", "fory");
 
     /**
-     * Every system, in run order: the raw limit first, so that ratios can be shown as results arrive;
-     * each TLS and observed system right after its plain one, so that they meet the same machine load.
+     * Every system, in run order: the raw echo first, so that ratios can be shown as results arrive;
+     * each framework system right after the minimal RPC of its serialization ({@link RawRpcSystem}),
+     * and each TLS and observed system right after its plain one, so that they meet the same machine load.
      */
-    public static final List<String> ALL = List.of("raw-netty", "kestrel-kryo", "kestrel-kryo" + TLS,
-            "kestrel-kryo" + OBSERVED, "kestrel-fst", "kestrel-hessian2", "kestrel-fastjson2", "kestrel-java",
-            "kestrel-fory", "kestrel-fory" + TLS, "kestrel-fory" + OBSERVED, "kestrel-kryo-compatible",
-            "kestrel-fory-compatible", "rest-netty", "rest-tomcat");
+    public static final List<String> ALL = List.of("raw-netty",
+            "raw-rpc-kryo", "kestrel-kryo", "kestrel-kryo" + TLS, "kestrel-kryo" + OBSERVED,
+            "raw-rpc-fst", "kestrel-fst", "raw-rpc-hessian2", "kestrel-hessian2",
+            "raw-rpc-fastjson2", "kestrel-fastjson2", "raw-rpc-java", "kestrel-java",
+            "raw-rpc-fory", "kestrel-fory", "kestrel-fory" + TLS, "kestrel-fory" + OBSERVED,
+            "raw-rpc-kryo-compatible", "kestrel-kryo-compatible", "raw-rpc-fory-compatible", "kestrel-fory-compatible",
+            "rest-netty", "rest-tomcat");
+
+    private static final String GROUPS = " and the groups 'all', 'kestrel', 'raw-rpc', 'observed', 'rest'";
+
+    /**
+     * The serialization variant a framework or raw-rpc system uses ("kryo", "fory-compatible"; also
+     * for "kestrel-kryo-tls"), or null for the other systems.
+     */
+    public static String variantOf(String system) {
+        String rest;
+        if (system.startsWith(RawRpcSystem.PREFIX)) {
+            rest = system.substring(RawRpcSystem.PREFIX.length());
+        } else if (system.startsWith("kestrel-")) {
+            rest = system.substring("kestrel-".length());
+            if (rest.endsWith(TLS)) {
+                rest = rest.substring(0, rest.length() - TLS.length());
+            } else if (rest.endsWith(OBSERVED)) {
+                rest = rest.substring(0, rest.length() - OBSERVED.length());
+            }
+        } else {
+            return null;
+        }
+        return SERIALIZATIONS.contains(rest) ? rest : null;
+    }
+
+    /** Whether a system has asynchronous calls for the pipelined workload (the framework and raw-rpc systems). */
+    public static boolean hasAsync(String system) {
+        return variantOf(system) != null;
+    }
+
+    /** The minimal RPC a system is read against ({@code raw-rpc-<variant>}), or null if it has none. */
+    public static String rawRpcOf(String system) {
+        String variant = variantOf(system);
+        return variant == null || system.startsWith(RawRpcSystem.PREFIX) ? null : RawRpcSystem.PREFIX + variant;
+    }
 
     private BenchSystems() {
     }
@@ -52,17 +90,19 @@ public final class BenchSystems {
             return new KestrelRpcSystem(n.substring("kestrel-".length(), n.length() - OBSERVED.length()), settings, false,
                     true);
         }
+        if (n.startsWith(RawRpcSystem.PREFIX) && SERIALIZATIONS.contains(n.substring(RawRpcSystem.PREFIX.length()))) {
+            return new RawRpcSystem(n.substring(RawRpcSystem.PREFIX.length()), settings);
+        }
         return switch (n) {
             case "raw-netty" -> new RawNettySystem(settings);
             case "rest-netty" -> new NettyHttpSystem(settings);
             case "rest-tomcat" -> new TomcatHttpSystem(settings);
-            default -> throw new IllegalArgumentException("Unknown system '" + name + "'; known: " + ALL
-                    + " and the groups 'all', 'kestrel', 'observed', 'rest'");
+            default -> throw new IllegalArgumentException("Unknown system '" + name + "'; known: " + ALL + GROUPS);
         };
     }
 
     /**
-     * Expands a comma-separated selection ("all", "kestrel", "rest", or system names) into system
+     * Expands a comma-separated selection ("all", "kestrel", "raw-rpc", "observed", "rest", or system names) into system
      * names in run order, without duplicates.
      */
     public static List<String> expand(String selection) {
@@ -75,6 +115,7 @@ public final class BenchSystems {
             switch (p) {
                 case "all" -> wanted.addAll(ALL);
                 case "kestrel" -> ALL.stream().filter(s -> s.startsWith("kestrel-")).forEach(wanted::add);
+                case "raw-rpc" -> ALL.stream().filter(s -> s.startsWith(RawRpcSystem.PREFIX)).forEach(wanted::add);
                 case "rest" -> ALL.stream().filter(s -> s.startsWith("rest-")).forEach(wanted::add);
                 case "observed" -> OBSERVED_SERIALIZATIONS.forEach(s -> {
                     wanted.add("kestrel-" + s);
@@ -82,8 +123,7 @@ public final class BenchSystems {
                 });
                 default -> {
                     if (!ALL.contains(p)) {
-                        throw new IllegalArgumentException("Unknown system '" + part + "'; known: " + ALL
-                                + " and the groups 'all', 'kestrel', 'observed', 'rest'");
+                        throw new IllegalArgumentException("Unknown system '" + part + "'; known: " + ALL + GROUPS);
                     }
                     wanted.add(p);
                 }

@@ -112,6 +112,16 @@ public final class KestrelRpcSystem implements BenchSystem {
             }
 
             @Override
+            public AsyncCaller newAsyncCaller(Workload workload) {
+                Object argument = workload.argument();
+                Object expected = workload.expectedResult();
+                return () -> workload.invokeAsync(service, argument).thenApply(v -> {
+                    ResultCheck.check(workload, expected, v);
+                    return v;
+                });
+            }
+
+            @Override
             public long bytesWritten() {
                 return runtime.transportStats().bytesWritten();
             }
