@@ -25,6 +25,7 @@ public final class ReferenceConfig<T> {
     private final Class<T> interfaceClass;
     private final String version;
     private final String group;
+    private ServiceKey key; // built on first use (calls ask for it every time)
     private final Duration timeout;
     private final int retries;
     private final String loadBalance;
@@ -91,7 +92,12 @@ public final class ReferenceConfig<T> {
     }
 
     public ServiceKey key() {
-        return new ServiceKey(interfaceClass.getName(), version, group);
+        ServiceKey k = key;
+        if (k == null) {
+            k = new ServiceKey(interfaceClass.getName(), version, group);
+            key = k; // immutable and equal every time: a benign race
+        }
+        return k;
     }
 
     /**

@@ -85,13 +85,14 @@ public final class RequestDecoder {
      *     budget is spent (a decode limit, named in the message with its setting)
      */
     public static Object[] readArguments(ByteBuf body, Class<?>[] types, Serializer serializer, DecodeBudget budget) {
-        Object[] args = new Object[types.length];
-        if (types.length == 0) {
+        int n = types.length;
+        Object[] args = new Object[n];
+        if (n == 0) {
             return args;
         }
-        int[] lengths = new int[types.length];
+        int[] lengths = n > 1 ? new int[n - 1] : null; // one argument (the common case): its length is the rest
         long known = 0;
-        for (int i = 0; i < types.length - 1; i++) {
+        for (int i = 0; i < n - 1; i++) {
             lengths[i] = Wire.readVarint(body);
             known += lengths[i];
         }
@@ -99,13 +100,16 @@ public final class RequestDecoder {
             throw new CorruptedFrameException("argument lengths add up to " + known + " bytes but only "
                     + body.readableBytes() + " remain");
         }
-        lengths[types.length - 1] = (int) (body.readableBytes() - known);
-        for (int i = 0; i < types.length; i++) {
-            args[i] = Wire.readValue(body.readSlice(lengths[i]), serializer, types[i], budget);
+        int index = body.readerIndex();
+        for (int i = 0; i < n; i++) {
+            int length = i < n - 1 ? lengths[i] : body.writerIndex() - index;
+            args[i] = Wire.readValue(body, index, length, serializer, types[i], budget);
+            index += length;
             if (args[i] != null && !types[i].isPrimitive() && !types[i].isInstance(args[i])) {
                 throw mismatch(i, types[i], args[i], serializer);
             }
         }
+        body.readerIndex(index);
         return args;
     }
 

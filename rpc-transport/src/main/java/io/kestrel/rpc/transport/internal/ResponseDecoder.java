@@ -90,7 +90,7 @@ public final class ResponseDecoder {
         Serializer serializer = serializer(f, request);
         DecodeBudget budget = DecodeBudget.withDeadline(serializer.decodeLimits(),
                 call.startNanos + request.timeoutMillis() * 1_000_000L);
-        return Wire.readValue(body, serializer, request.returnType(), budget);
+        return Wire.readValue(body, body.readerIndex(), body.readableBytes(), serializer, request.returnType(), budget);
     }
 
     private Serializer serializer(Frame f, RpcRequest request) {

@@ -125,15 +125,16 @@ public final class Wire {
     }
 
     /**
-     * Deserializes the value made of {@code body}'s readable bytes, from the frame's own memory: a
-     * contiguous body is handed over as a {@link java.nio.ByteBuffer} view (no copy), a composite one
-     * through a stream. Leaves {@code body}'s reader index where it was.
+     * Deserializes the value made of {@code length} bytes of {@code body} from {@code index}, from the
+     * frame's own memory: a contiguous body is handed over as a {@link java.nio.ByteBuffer} view (no
+     * copy), a composite one through a stream. Leaves {@code body}'s indexes where they were.
      */
-    public static Object readValue(ByteBuf body, Serializer serializer, Class<?> type, DecodeBudget budget) {
+    public static Object readValue(ByteBuf body, int index, int length, Serializer serializer, Class<?> type,
+            DecodeBudget budget) {
         if (body.nioBufferCount() == 1) {
-            return serializer.deserialize(body.nioBuffer(), type, budget);
+            return serializer.deserialize(body.nioBuffer(index, length), type, budget);
         }
-        return serializer.deserialize(new ByteBufInputStream(body.duplicate()), type, budget);
+        return serializer.deserialize(new ByteBufInputStream(body.slice(index, length)), type, budget);
     }
 
     public static void writeString(ByteBuf out, String s) {
