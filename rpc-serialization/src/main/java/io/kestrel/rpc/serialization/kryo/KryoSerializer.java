@@ -27,7 +27,8 @@ import org.objenesis.strategy.StdInstantiatorStrategy;
 /**
  * Thread-safe kryo serializer. Kryo instances are not thread-safe and costly to build, so each is
  * pooled together with its {@link Output} and {@link Input} buffers; a call borrows one set and
- * returns it. Output goes straight to the caller's stream through the pooled buffer.
+ * returns it. A value is written whole into the pooled buffer (which grows for a large one, and is
+ * not kept past {@value #MAX_POOLED_BUFFER_BYTES} bytes), then to the caller's stream in one write.
  *
  * <p>Configuration of every pooled instance: references on (shared and cyclic graphs), registration
  * optional, the optimizer's classes registered in order, {@link AllowlistClassResolver} checking each
@@ -112,11 +113,16 @@ final class KryoSerializer implements Serializer {
         Engine engine = pool.obtain();
         boolean healthy = false;
         try {
+            // The whole value in the pooled buffer first, then one write: kryo's fast string loop runs only
+            // when the whole string fits the buffer (a 4 KB buffer flushed to the stream as it fills takes
+            // its char-by-char slow path: 2-3x slower for a 50,000-character string).
             Output output = engine.output;
-            output.setOutputStream(out);
+            output.reset();
             engine.kryo.writeClassAndObject(output, value);
-            output.flush();
+            out.write(output.getBuffer(), 0, output.position());
             healthy = true;
+        } catch (IOException e) {
+            throw SerializationFailures.encodeFailed("kryo", value, e);
         } catch (RuntimeException | StackOverflowError e) {
             throw SerializationFailures.encodeFailed("kryo", value, e);
         } finally {
@@ -185,7 +191,7 @@ final class KryoSerializer implements Serializer {
 
     private void release(Engine engine, boolean healthy) {
         engine.kryo.tracker.finish();
-        engine.output.setOutputStream(null);
+        engine.output.reset();
         engine.input.setBuffer(NO_BYTES); // do not keep the thread's input buffer reachable from the pool
         if (engine.output.getBuffer().length > MAX_POOLED_BUFFER_BYTES) {
             // a large value grew it: keep the engine (costly to build) but not the large buffer
