@@ -8,6 +8,7 @@ import io.kestrel.rpc.api.NonBlocking;
 import io.kestrel.rpc.api.config.Dispatch;
 import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.api.config.ServiceConfig;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -97,7 +98,7 @@ class DirectDispatchTest {
     void aBlockingRpcCallFromADirectMethodIsRefusedWithTheFix() throws Exception {
         try (Pair p = Pair.start(Dispatch.DIRECT)) {
             p.impl.next = p.provider.refer(ReferenceConfig.builder(Where.class)
-                    .url("127.0.0.1:" + p.provider.boundPort()).build());
+                    .url("127.0.0.1:" + p.provider.boundPort()).timeout(Duration.ofSeconds(30)).build());
             // the provider's exception keeps its type on the consumer
             IllegalStateException e = assertThrows(IllegalStateException.class, p.where::nested);
             assertTrue(e.getMessage().contains("Blocking call " + Where.class.getName() + "#plain made on a Netty"
@@ -107,7 +108,7 @@ class DirectDispatchTest {
         // the same nested call works when the method runs on the pool
         try (Pair p = Pair.start(Dispatch.POOL)) {
             p.impl.next = p.provider.refer(ReferenceConfig.builder(Where.class)
-                    .url("127.0.0.1:" + p.provider.boundPort()).build());
+                    .url("127.0.0.1:" + p.provider.boundPort()).timeout(Duration.ofSeconds(30)).build());
             assertTrue(p.where.nested().startsWith("kestrel-server-biz"));
         }
     }
@@ -131,8 +132,9 @@ class DirectDispatchTest {
             }
             provider.export(b.build());
             RpcRuntime consumer = RpcRuntime.builder().build();
+            // a first call on a loaded machine (class loading, JIT) can exceed the default 3 s
             Where where = consumer.refer(ReferenceConfig.builder(Where.class)
-                    .url("127.0.0.1:" + provider.boundPort()).build());
+                    .url("127.0.0.1:" + provider.boundPort()).timeout(Duration.ofSeconds(30)).build());
             return new Pair(provider, consumer, impl, where);
         }
 
