@@ -52,7 +52,9 @@ public final class RpcContext {
                     Supplier<Map<String, String>> responseAttachments, CallerIdentity caller) {
                 RpcContext ctx = current();
                 Object previous = ctx.snapshot();
-                ctx.attachments = attachments.isEmpty() ? new HashMap<>() : new HashMap<>(attachments);
+                // shared with the call until a service changes them (copy on write): nothing allocated per call
+                ctx.attachments = attachments;
+                ctx.ownsAttachments = false;
                 ctx.remoteAddress = remoteAddress;
                 ctx.deadlineNanos = deadlineNanos;
                 ctx.serverResponse = responseAttachments;
@@ -67,7 +69,8 @@ public final class RpcContext {
         });
     }
 
-    private Map<String, String> attachments = new HashMap<>();
+    private Map<String, String> attachments = Map.of();
+    private boolean ownsAttachments; // false: attachments is shared (read-only to this context), copy before writing
     private String remoteAddress;
     private long deadlineNanos; // 0: none
     private Supplier<Map<String, String>> serverResponse; // null outside an invocation
@@ -85,6 +88,10 @@ public final class RpcContext {
     /** Adds an attachment to the next call made from this thread; a null value removes the key. */
     public RpcContext setAttachment(String key, String value) {
         checkKey(key);
+        if (!ownsAttachments) {
+            attachments = new HashMap<>(attachments);
+            ownsAttachments = true;
+        }
         if (value == null) {
             attachments.remove(key);
         } else {
@@ -167,8 +174,9 @@ public final class RpcContext {
         if (attachments.isEmpty()) {
             return Map.of();
         }
-        Map<String, String> taken = attachments;
-        attachments = new HashMap<>();
+        Map<String, String> taken = ownsAttachments ? attachments : new HashMap<>(attachments);
+        attachments = Map.of();
+        ownsAttachments = false;
         return taken;
     }
 
@@ -228,11 +236,15 @@ public final class RpcContext {
     }
 
     private Snapshot snapshot() {
-        return new Snapshot(attachments, remoteAddress, deadlineNanos, serverResponse, caller);
+        if (attachments.isEmpty() && remoteAddress == null && deadlineNanos == 0 && serverResponse == null && caller == null) {
+            return Snapshot.EMPTY; // the usual state outside a call: nothing to allocate
+        }
+        return new Snapshot(attachments, ownsAttachments, remoteAddress, deadlineNanos, serverResponse, caller);
     }
 
     private void restore(Snapshot s) {
         attachments = s.attachments();
+        ownsAttachments = s.ownsAttachments();
         remoteAddress = s.remoteAddress();
         deadlineNanos = s.deadlineNanos();
         serverResponse = s.serverResponse();
@@ -246,11 +258,13 @@ public final class RpcContext {
     }
 
     /** The incoming-call part of a context: what {@link #wrap} carries and what an invocation replaces. */
-    private record Snapshot(Map<String, String> attachments, String remoteAddress, long deadlineNanos,
-            Supplier<Map<String, String>> serverResponse, CallerIdentity caller) {
+    private record Snapshot(Map<String, String> attachments, boolean ownsAttachments, String remoteAddress,
+            long deadlineNanos, Supplier<Map<String, String>> serverResponse, CallerIdentity caller) {
+        static final Snapshot EMPTY = new Snapshot(Map.of(), false, null, 0L, null, null);
+
         /** The same with its own attachment map, for a thread that may change it. */
         Snapshot copy() {
-            return new Snapshot(new HashMap<>(attachments), remoteAddress, deadlineNanos, serverResponse, caller);
+            return new Snapshot(new HashMap<>(attachments), true, remoteAddress, deadlineNanos, serverResponse, caller);
         }
     }
 }

@@ -111,6 +111,7 @@ public class RpcAnnotationBeanPostProcessor implements InstantiationAwareBeanPos
         attrs.put("warmup", a.warmup());
         attrs.put("serialization", String.join(",", a.serialization()));
         attrs.put("executes", a.executes());
+        attrs.put("dispatch", a.dispatch());
         attrs.put("interceptors", classNames(a.interceptors()));
         attrs.put("allowed-principals", String.join(",", a.allowedPrincipals()));
         attrs.put("allowed-roles", String.join(",", a.allowedRoles()));

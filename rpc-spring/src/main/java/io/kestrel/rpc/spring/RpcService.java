@@ -62,6 +62,13 @@ public @interface RpcService {
     /** Most concurrent invocations of each method on this provider, answered "busy" beyond; "" or "0": no limit. */
     String executes() default "";
 
+    /**
+     * Where the provider runs this service's methods, as {@code dispatch} of {@code <rpc:service>}: "auto"
+     * (direct for @NonBlocking and CompletableFuture methods), "pool" or "direct"; "": property
+     * rpc.service.dispatch, else auto. See {@link io.kestrel.rpc.api.config.Dispatch}.
+     */
+    String dispatch() default "";
+
     /** Interceptors for this service only (one instance each, public no-arg constructor); interceptor beans apply to all. */
     Class<? extends io.kestrel.rpc.api.interceptor.ServerInterceptor>[] interceptors() default {};
 

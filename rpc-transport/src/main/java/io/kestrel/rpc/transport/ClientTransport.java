@@ -10,6 +10,7 @@ import io.kestrel.rpc.transport.internal.ClientCodec;
 import io.kestrel.rpc.transport.internal.EventLoops;
 import io.kestrel.rpc.transport.internal.FrameDecoder;
 import io.kestrel.rpc.transport.internal.HeartbeatHandler;
+import io.kestrel.rpc.transport.internal.WriteIdleHandler;
 import io.kestrel.rpc.transport.internal.PendingCalls;
 import io.kestrel.rpc.transport.internal.ResponseDecoder;
 import io.netty.bootstrap.Bootstrap;
@@ -101,7 +102,8 @@ public final class ClientTransport implements AutoCloseable {
                                     .addLast("tls", tls.newClientHandler(ch.alloc(), host, port));
                         }
                         ch.pipeline()
-                                .addLast("idle", new IdleStateHandler(silence, interval, 0, TimeUnit.MILLISECONDS))
+                                .addLast("idle", new IdleStateHandler(silence, 0, 0, TimeUnit.MILLISECONDS))
+                                .addLast("write-idle", new WriteIdleHandler(interval, TimeUnit.MILLISECONDS))
                                 .addLast("frame", new FrameDecoder(options.payloadBytes(), counters));
                         if (options.token() != null) {
                             ch.pipeline().addLast("credential", new CredentialSender(options.token()));
@@ -170,14 +172,14 @@ public final class ClientTransport implements AutoCloseable {
         return connections.get(host + ":" + port);
     }
 
-    /** Whether the calling thread is one of this transport's event loops (where blocking is forbidden). */
+    /**
+     * Whether the calling thread is an event loop, where blocking is forbidden: one of this
+     * transport's, or any other Netty event loop (a provider's I/O thread running a method
+     * dispatched direct).
+     */
     public boolean inEventLoop() {
-        for (io.netty.util.concurrent.EventExecutor e : group) {
-            if (e.inEventLoop()) {
-                return true;
-            }
-        }
-        return false;
+        // every Netty event loop thread knows its executor: one thread-local read, no iteration per call
+        return io.netty.util.internal.ThreadExecutorMap.currentExecutor() instanceof io.netty.channel.EventLoop;
     }
 
     public List<Connection> connections() {

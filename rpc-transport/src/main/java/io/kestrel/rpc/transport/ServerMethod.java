@@ -42,6 +42,15 @@ public interface ServerMethod {
     Object invoke(Object[] arguments, IncomingCall call) throws Throwable;
 
     /**
+     * Whether calls of this method run on the connection's I/O thread ({@code dispatch="direct"}):
+     * decoded, invoked and answered there, without the hand-off to the business executor. Only for
+     * methods that never block. Asked once per method reference on a connection. Default: false.
+     */
+    default boolean direct() {
+        return false;
+    }
+
+    /**
      * Refuses a caller this method's service does not admit. Called on the I/O thread for every
      * call, before its arguments are decoded; must be cheap. The default admits everyone.
      *

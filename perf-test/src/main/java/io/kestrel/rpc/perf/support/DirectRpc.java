@@ -50,6 +50,10 @@ public final class DirectRpc {
         if (serverThreads >= 0) {
             protocol.threads(serverThreads);
         }
+        // -Dkestrel.perf.threads=virtual on the server JVM: service methods on virtual threads (JDK 21+)
+        if ("virtual".equals(System.getProperty("kestrel.perf.threads"))) {
+            protocol.virtualThreads(true);
+        }
         RpcRuntime runtime = builder.protocol(protocol.build()).build();
         try {
             for (ServiceConfig<?> service : services) {

@@ -26,6 +26,7 @@ public final class ReferenceConfig<T> {
     private final String genericInterface; // the remote interface of a GenericService reference, else null
     private final String version;
     private final String group;
+    private final ServiceKey key; // built once: calls ask for it every time
     private final Duration timeout;
     private final int retries;
     private final String loadBalance;
@@ -53,6 +54,7 @@ public final class ReferenceConfig<T> {
         this.genericInterface = b.genericInterface;
         this.version = b.version;
         this.group = b.group;
+        this.key = new ServiceKey(interfaceName(), version, group);
         this.timeout = b.timeout;
         this.retries = b.retries;
         this.loadBalance = b.loadBalance;
@@ -116,7 +118,7 @@ public final class ReferenceConfig<T> {
     }
 
     public ServiceKey key() {
-        return new ServiceKey(interfaceName(), version, group);
+        return key;
     }
 
     /**

@@ -28,6 +28,7 @@ public final class ServiceConfig<T> {
     private final Set<String> serializations;
     private final List<ServerInterceptor> interceptors;
     private final int executes;
+    private final Dispatch dispatch;
     private final Set<String> allowedPrincipals;
     private final Set<String> allowedRoles;
 
@@ -42,6 +43,7 @@ public final class ServiceConfig<T> {
         this.warmup = b.warmup;
         this.interceptors = List.copyOf(b.interceptors);
         this.executes = b.executes;
+        this.dispatch = b.dispatch;
         this.allowedPrincipals = Set.copyOf(b.allowedPrincipals);
         this.allowedRoles = Set.copyOf(b.allowedRoles);
     }
@@ -126,6 +128,15 @@ public final class ServiceConfig<T> {
     }
 
     /**
+     * Where the provider runs this service's methods ({@code dispatch}): {@link Dispatch#AUTO} (the
+     * default) runs {@link io.kestrel.rpc.api.NonBlocking} and {@code CompletableFuture} methods on the
+     * I/O thread and the others on the business executor; see {@link Dispatch}.
+     */
+    public Dispatch dispatch() {
+        return dispatch;
+    }
+
+    /**
      * Callers allowed to call this service ({@code allowed-principals}): a caller's name, its client
      * certificate's subject or one of the certificate's alternative names; {@code "*"} admits any
      * authenticated caller. With {@link #allowedRoles()}, a caller needs to match either list. Both
@@ -152,6 +163,7 @@ public final class ServiceConfig<T> {
         return "ServiceConfig{" + key() + ", ref=" + ref.getClass().getName() + ", weight=" + weight
                 + (timeout != null ? ", timeout=" + timeout.toMillis() + "ms" : "")
                 + (warmup != null ? ", warmup=" + warmup.toMillis() + "ms" : "")
+                + (dispatch != Dispatch.AUTO ? ", dispatch=" + dispatch.value() : "")
                 + (allowedPrincipals.isEmpty() ? "" : ", allowed-principals=" + allowedPrincipals)
                 + (allowedRoles.isEmpty() ? "" : ", allowed-roles=" + allowedRoles) + "}";
     }
@@ -167,6 +179,7 @@ public final class ServiceConfig<T> {
         private final Set<String> serializations = new LinkedHashSet<>();
         private final List<ServerInterceptor> interceptors = new ArrayList<>();
         private int executes;
+        private Dispatch dispatch = Dispatch.AUTO;
         private final Set<String> allowedPrincipals = new LinkedHashSet<>();
         private final Set<String> allowedRoles = new LinkedHashSet<>();
 
@@ -226,6 +239,12 @@ public final class ServiceConfig<T> {
         /** See {@link ServiceConfig#executes()}; 0 for no limit. */
         public Builder<T> executes(int executes) {
             this.executes = Checks.atLeast("service executes", executes, 0);
+            return this;
+        }
+
+        /** See {@link ServiceConfig#dispatch()}; default {@link Dispatch#AUTO}. */
+        public Builder<T> dispatch(Dispatch dispatch) {
+            this.dispatch = Objects.requireNonNull(dispatch, "service dispatch");
             return this;
         }
 

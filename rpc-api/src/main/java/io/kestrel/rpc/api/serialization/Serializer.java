@@ -1,8 +1,10 @@
 package io.kestrel.rpc.api.serialization;
 
 import io.kestrel.rpc.api.SerializationException;
+import io.kestrel.rpc.api.internal.ByteBufferInputStream;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
 
 /**
  * Encodes and decodes one value per call. Instances are created by {@link Serialization#create}
@@ -21,7 +23,8 @@ public interface Serializer {
 
     /**
      * Writes {@code value} (may be null) to {@code out}. The stream is the frame's buffer: do not
-     * close it. Implementations write the value's runtime type where the format needs it, so that a
+     * close it. Bytes written go straight into the frame's pooled buffers (a large value spans
+     * several of them, never copied to grow one); writing in chunks of a few KB is cheapest. Implementations write the value's runtime type where the format needs it, so that a
      * subtype of the declared type, or a {@link Throwable}, reads back as itself.
      */
     void serialize(Object value, OutputStream out) throws SerializationException;
@@ -48,6 +51,20 @@ public interface Serializer {
      */
     default Object deserialize(InputStream in, Class<?> expectedType, DecodeBudget budget) throws SerializationException {
         return deserialize(in, expectedType);
+    }
+
+    /**
+     * Reads one value like {@link #deserialize(InputStream, Class, DecodeBudget)} from the bytes between
+     * {@code in}'s position and limit: the frame's own memory, a heap or a direct buffer, so an engine
+     * that can read memory in place needs no copy of the value. The buffer is valid only during this
+     * call (its memory is reused afterwards): nothing read may keep a reference to it. Its position
+     * afterwards is unspecified.
+     *
+     * <p>The default reads through an {@link InputStream} over {@code in}, so a serializer written
+     * against the stream methods only keeps working. The transport calls this form.
+     */
+    default Object deserialize(ByteBuffer in, Class<?> expectedType, DecodeBudget budget) throws SerializationException {
+        return deserialize(new ByteBufferInputStream(in), expectedType, budget);
     }
 
     /**

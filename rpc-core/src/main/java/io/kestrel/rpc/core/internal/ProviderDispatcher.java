@@ -86,7 +86,8 @@ public final class ProviderDispatcher implements ServerDispatcher {
         for (Method m : RemoteMethods.of(config.interfaceClass())) {
             String d = MethodRef.descriptor(key, m);
             ExportedMethod exported = new ExportedMethod(key, config.ref(), m, accepted,
-                    interceptors.isEmpty() ? null : interceptors.toArray(new ServerInterceptor[0]), access);
+                    interceptors.isEmpty() ? null : interceptors.toArray(new ServerInterceptor[0]), access,
+                    DispatchRule.runsOnIoThread(config.dispatch(), config.interfaceClass(), m));
             methods.put(d, exported);
             targets.add(new GenericMethod.Target(m, exported));
             descriptors.add(d);
@@ -229,9 +230,11 @@ public final class ProviderDispatcher implements ServerDispatcher {
         private final Set<Byte> accepted;
         private final ServerInterceptor[] interceptors; // null: none
         private final ServiceAccess access;
+        private final boolean direct;
 
         ExportedMethod(ServiceKey service, Object target, Method method, Set<Byte> accepted,
-                ServerInterceptor[] interceptors, ServiceAccess access) {
+                ServerInterceptor[] interceptors, ServiceAccess access, boolean direct) {
+            this.direct = direct;
             this.service = service;
             this.displayName = service + "#" + method.getName();
             this.interceptors = interceptors;
@@ -265,6 +268,11 @@ public final class ProviderDispatcher implements ServerDispatcher {
         @Override
         public Serializer serializer(byte id) {
             return serializerFor(displayName, accepted, id);
+        }
+
+        @Override
+        public boolean direct() {
+            return direct;
         }
 
         @Override

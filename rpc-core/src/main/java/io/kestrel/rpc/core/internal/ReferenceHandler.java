@@ -76,7 +76,9 @@ public final class ReferenceHandler implements InvocationHandler {
         long deadlineNanos = propagateDeadline ? context.deadlineNanos() : 0L;
         if (!info.async && transport.inEventLoop()) {
             throw new IllegalStateException("Blocking call " + info.ref.displayName() + " made on a Netty event-loop"
-                    + " thread; this would deadlock. Use a method returning CompletableFuture, or call from another thread");
+                    + " thread (a consumer callback, or a provider method dispatched direct: @NonBlocking, a"
+                    + " CompletableFuture method, or dispatch=\"direct\"); this would deadlock. Use a method returning"
+                    + " CompletableFuture, call from another thread, or set dispatch=\"pool\" on the calling service");
         }
         ClientCall call = interceptors == null ? null
                 : new ClientCall(info, cluster, interceptors, args, attachments, deadlineNanos);

@@ -16,6 +16,7 @@ import io.kestrel.rpc.serialization.internal.SerializationFailures;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
 import java.util.List;
 import org.apache.fory.Fory;
 import org.apache.fory.ThreadSafeFory;
@@ -30,7 +31,8 @@ import org.apache.fory.memory.MemoryBuffer;
  * write buffer) serves concurrent calls. One such pool exists per thread context class loader
  * ({@link ContextLoaderScoped}), because fory caches classes by name.
  *
- * <p>Reading first collects the whole value (the frame body is in memory anyway), so fory can bound
+ * <p>Reading needs the whole value in memory: the frame's buffer itself (heap or direct, read in
+ * place through {@link #deserialize(ByteBuffer, Class, DecodeBudget)}), or a stream collected first, so fory can bound
  * every length it reads by the bytes that are really there, and a value that ends before or after
  * the input is an error rather than a silent partial read.
  *
@@ -175,18 +177,32 @@ final class ForySerializer implements Serializer {
 
     @Override
     public Object deserialize(InputStream in, Class<?> expectedType, DecodeBudget budget) throws SerializationException {
+        InputBuffer input;
+        try {
+            input = InputBuffer.readAll(in);
+        } catch (IOException e) {
+            throw SerializationFailures.decodeFailed("fory", expectedType, e, registration, !registered.isEmpty());
+        }
+        return read(MemoryBuffer.fromByteArray(input.bytes(), 0, input.length()), input.length(), expectedType, budget);
+    }
+
+    /** Reads the buffer's bytes in place, heap or direct (fory reads both): no copy of the value. */
+    @Override
+    public Object deserialize(ByteBuffer in, Class<?> expectedType, DecodeBudget budget) throws SerializationException {
+        return read(MemoryBuffer.fromByteBuffer(in), in.remaining(), expectedType, budget);
+    }
+
+    private Object read(MemoryBuffer buffer, int length, Class<?> expectedType, DecodeBudget budget) {
         LAST_REFUSED.remove();
         ACTIVE.set(budget);
         try {
-            InputBuffer input = InputBuffer.readAll(in);
-            if (input.length() == 0) {
+            if (length == 0) {
                 throw new IOException("empty input");
             }
-            MemoryBuffer buffer = MemoryBuffer.fromByteArray(input.bytes(), 0, input.length());
             Object value = engines.current().deserialize(buffer);
-            if (buffer.readerIndex() != input.length()) {
+            if (buffer.readerIndex() != length) {
                 throw new IOException("value used " + buffer.readerIndex() + " bytes but the input holds "
-                        + input.length() + (buffer.readerIndex() > input.length() ? ": truncated" : ": trailing data"));
+                        + length + (buffer.readerIndex() > length ? ": truncated" : ": trailing data"));
             }
             return value;
         } catch (IOException | RuntimeException | StackOverflowError e) {

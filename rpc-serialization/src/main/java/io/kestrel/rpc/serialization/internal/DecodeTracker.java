@@ -18,7 +18,7 @@ public final class DecodeTracker {
     private static final byte SET = 1;
     private static final byte MAP = 2;
 
-    private DecodeBudget budget = DecodeBudget.defaults();
+    private DecodeBudget budget; // null between reads: a fresh default one is made only if used there
     private int[] frameDepth = new int[8];
     private byte[] frameKind = new byte[8];
     private int[] frameChildren = new int[8];
@@ -30,13 +30,16 @@ public final class DecodeTracker {
         this.frames = 0;
     }
 
-    /** Stops following (drops the budget so it is not kept reachable). */
+    /** Stops following (drops the budget so it is not kept reachable; allocates nothing). */
     public void finish() {
-        this.budget = DecodeBudget.defaults();
+        this.budget = null;
         this.frames = 0;
     }
 
     public DecodeBudget budget() {
+        if (budget == null) {
+            budget = DecodeBudget.defaults();
+        }
         return budget;
     }
 
@@ -47,9 +50,9 @@ public final class DecodeTracker {
      *     passed to {@link #afterValue}
      */
     public boolean beforeValue() {
-        budget.enter();
-        budget.element();
-        int parent = budget.depth() - 1;
+        budget().enter();
+        budget().element();
+        int parent = budget().depth() - 1;
         if (frames > 0 && frameDepth[frames - 1] == parent) {
             int top = frames - 1;
             return frameKind[top] == SET || (frameChildren[top]++ & 1) == 0;
@@ -60,28 +63,28 @@ public final class DecodeTracker {
     /** The value read after {@link #beforeValue}: charges its hash cost if it is about to be hashed. */
     public void afterValue(Object value, boolean hashed) {
         if (hashed) {
-            HashCost.charge(budget, value);
+            HashCost.charge(budget(), value);
         }
-        int depth = budget.depth();
+        int depth = budget().depth();
         while (frames > 0 && frameDepth[frames - 1] >= depth) {
             frames--;
-            budget.exitHashed();
+            budget().exitHashed();
         }
-        budget.exit();
+        budget().exit();
     }
 
     /** A hash-based set ({@code map == false}) or map starts being filled by the value being read. */
     public void hashContainer(boolean map) {
-        if (frames > 0 && frameDepth[frames - 1] == budget.depth()) {
+        if (frames > 0 && frameDepth[frames - 1] == budget().depth()) {
             return; // already marked (an engine may announce one container more than once)
         }
-        budget.enterHashed();
+        budget().enterHashed();
         if (frames == frameDepth.length) {
             frameDepth = java.util.Arrays.copyOf(frameDepth, frames * 2);
             frameKind = java.util.Arrays.copyOf(frameKind, frames * 2);
             frameChildren = java.util.Arrays.copyOf(frameChildren, frames * 2);
         }
-        frameDepth[frames] = budget.depth();
+        frameDepth[frames] = budget().depth();
         frameKind[frames] = map ? MAP : SET;
         frameChildren[frames] = 0;
         frames++;

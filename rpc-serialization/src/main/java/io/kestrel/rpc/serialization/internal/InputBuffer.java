@@ -2,6 +2,7 @@ package io.kestrel.rpc.serialization.internal;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 /**
@@ -50,6 +51,27 @@ public final class InputBuffer {
             }
             n += read;
         }
+        b.length = n;
+        return b;
+    }
+
+    /**
+     * Copies the bytes between {@code in}'s position and limit (a direct buffer, which an engine
+     * reading byte arrays cannot use in place), in one bulk copy, into this thread's buffer if they
+     * fit, else into a one-off buffer. Leaves {@code in}'s position unchanged.
+     */
+    public static InputBuffer copyOf(ByteBuffer in) {
+        int n = in.remaining();
+        InputBuffer kept = BUFFERS.get();
+        InputBuffer b = kept;
+        if (n > kept.bytes.length) {
+            if (n <= MAX_KEPT_BYTES) {
+                kept.bytes = new byte[Math.min(MAX_KEPT_BYTES, Math.max(n, kept.bytes.length * 2))];
+            } else {
+                b = new InputBuffer(n);
+            }
+        }
+        in.get(in.position(), b.bytes, 0, n);
         b.length = n;
         return b;
     }

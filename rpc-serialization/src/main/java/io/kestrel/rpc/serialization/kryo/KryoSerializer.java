@@ -20,13 +20,15 @@ import io.kestrel.rpc.serialization.internal.SerializationFailures;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
 import java.util.List;
 import org.objenesis.strategy.StdInstantiatorStrategy;
 
 /**
  * Thread-safe kryo serializer. Kryo instances are not thread-safe and costly to build, so each is
  * pooled together with its {@link Output} and {@link Input} buffers; a call borrows one set and
- * returns it. Output goes straight to the caller's stream through the pooled buffer.
+ * returns it. A value is written whole into the pooled buffer (which grows for a large one, and is
+ * not kept past {@value #MAX_POOLED_BUFFER_BYTES} bytes), then to the caller's stream in one write.
  *
  * <p>Configuration of every pooled instance: references on (shared and cyclic graphs), registration
  * optional, the optimizer's classes registered in order, {@link AllowlistClassResolver} checking each
@@ -111,11 +113,16 @@ final class KryoSerializer implements Serializer {
         Engine engine = pool.obtain();
         boolean healthy = false;
         try {
+            // The whole value in the pooled buffer first, then one write: kryo's fast string loop runs only
+            // when the whole string fits the buffer (a 4 KB buffer flushed to the stream as it fills takes
+            // its char-by-char slow path: 2-3x slower for a 50,000-character string).
             Output output = engine.output;
-            output.setOutputStream(out);
+            output.reset();
             engine.kryo.writeClassAndObject(output, value);
-            output.flush();
+            out.write(output.getBuffer(), 0, output.position());
             healthy = true;
+        } catch (IOException e) {
+            throw SerializationFailures.encodeFailed("kryo", value, e);
         } catch (RuntimeException | StackOverflowError e) {
             throw SerializationFailures.encodeFailed("kryo", value, e);
         } finally {
@@ -145,9 +152,8 @@ final class KryoSerializer implements Serializer {
         try {
             // The whole value in memory, so every claimed length can be checked against what is left.
             InputBuffer buffer = InputBuffer.readAll(in);
-            Input input = engine.input;
-            input.setBuffer(buffer.bytes(), 0, buffer.length());
-            Object value = engine.kryo.readClassAndObject(input);
+            engine.input.setBuffer(buffer.bytes(), 0, buffer.length());
+            Object value = engine.kryo.readClassAndObject(engine.input);
             healthy = true;
             return value;
         } catch (IOException | RuntimeException | StackOverflowError e) {
@@ -157,9 +163,35 @@ final class KryoSerializer implements Serializer {
         }
     }
 
+    /**
+     * Reads a heap buffer's bytes in place (kryo's input is a byte array: no copy), a direct one after
+     * one bulk copy into this thread's {@link InputBuffer}.
+     */
+    @Override
+    public Object deserialize(ByteBuffer in, Class<?> expectedType, DecodeBudget budget) throws SerializationException {
+        Engine engine = pool.obtain();
+        boolean healthy = false;
+        engine.kryo.tracker.start(budget);
+        try {
+            if (in.hasArray()) {
+                engine.input.setBuffer(in.array(), in.arrayOffset() + in.position(), in.remaining());
+            } else {
+                InputBuffer buffer = InputBuffer.copyOf(in);
+                engine.input.setBuffer(buffer.bytes(), 0, buffer.length());
+            }
+            Object value = engine.kryo.readClassAndObject(engine.input);
+            healthy = true;
+            return value;
+        } catch (RuntimeException | StackOverflowError e) {
+            throw SerializationFailures.decodeFailed("kryo", expectedType, e, registration, !registered.isEmpty());
+        } finally {
+            release(engine, healthy);
+        }
+    }
+
     private void release(Engine engine, boolean healthy) {
         engine.kryo.tracker.finish();
-        engine.output.setOutputStream(null);
+        engine.output.reset();
         engine.input.setBuffer(NO_BYTES); // do not keep the thread's input buffer reachable from the pool
         if (engine.output.getBuffer().length > MAX_POOLED_BUFFER_BYTES) {
             // a large value grew it: keep the engine (costly to build) but not the large buffer

@@ -709,5 +709,19 @@ public class KestrelRpcProperties {
         public void setExecutes(Integer executes) {
             this.executes = executes;
         }
+
+        /**
+         * Where methods run: auto (direct on the I/O thread for @NonBlocking and CompletableFuture methods,
+         * the business threads otherwise), pool, or direct (every method on the I/O thread; must never block).
+         */
+        private String dispatch;
+
+        public String getDispatch() {
+            return dispatch;
+        }
+
+        public void setDispatch(String dispatch) {
+            this.dispatch = dispatch;
+        }
 }
 }

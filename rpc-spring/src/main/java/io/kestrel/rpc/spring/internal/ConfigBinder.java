@@ -3,6 +3,7 @@ package io.kestrel.rpc.spring.internal;
 import io.kestrel.rpc.api.config.ApplicationConfig;
 import io.kestrel.rpc.api.config.ClusterMode;
 import io.kestrel.rpc.api.config.ConsoleConfig;
+import io.kestrel.rpc.api.config.Dispatch;
 import io.kestrel.rpc.api.config.ProtocolConfig;
 import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.api.config.RegistryConfig;
@@ -132,7 +133,7 @@ public final class ConfigBinder {
     }
 
     /**
-     * {@code <rpc:service interface=".." ref=".." version group timeout weight serialization executes interceptors/>}; the
+     * {@code <rpc:service interface=".." ref=".." version group timeout weight serialization executes dispatch interceptors/>}; the
      * interface and the implementation are resolved by the caller.
      */
     public static <T> ServiceConfig<T> service(ConfigSource src, Class<T> iface, Object ref) {
@@ -140,7 +141,7 @@ public final class ConfigBinder {
     }
 
     /**
-     * As {@link #service(ConfigSource, Class, Object)}, with {@code executes} taken from {@code defaults}
+     * As {@link #service(ConfigSource, Class, Object)}, with {@code executes} and {@code dispatch} taken from {@code defaults}
      * (e.g. {@code rpc.service.*}) when the service does not set it.
      */
     public static <T> ServiceConfig<T> service(ConfigSource src, ConfigSource defaults, Class<T> iface, Object ref) {
@@ -161,8 +162,10 @@ public final class ConfigBinder {
         src.ifSet("serialization", v -> split(v).forEach(n -> b.serialization(checkSerialization(n))));
         if (defaults != null) {
             defaults.ifSet("executes", v -> b.executes(ConfigSource.integer(v)));
+            defaults.ifSet("dispatch", v -> b.dispatch(Dispatch.parse(v)));
         }
         src.ifSet("executes", v -> b.executes(ConfigSource.integer(v)));
+        src.ifSet("dispatch", v -> b.dispatch(Dispatch.parse(v)));
         src.ifSet("interceptors", v -> instances(v, ServerInterceptor.class, loaderOf(iface)).forEach(b::interceptor));
         src.ifSet("allowed-principals", v -> split(v).forEach(b::allowPrincipal));
         src.ifSet("allowed-roles", v -> split(v).forEach(b::allowRole));

@@ -48,7 +48,16 @@ public final class Admission {
         }
     }
 
-    /** A call taken by {@link #submit} has been answered. */
+    /**
+     * Runs a call on the calling thread (the connection's I/O thread, for a method dispatched
+     * direct). The call must end with {@link #finished()}, as one taken by {@link #submit}.
+     */
+    public void runHere(Runnable call) {
+        inFlight.incrementAndGet();
+        call.run();
+    }
+
+    /** A call taken by {@link #submit} or {@link #runHere} has been answered. */
     public void finished() {
         inFlight.decrementAndGet();
     }

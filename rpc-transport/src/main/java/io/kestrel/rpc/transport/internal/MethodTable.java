@@ -33,6 +33,7 @@ public final class MethodTable {
         private final ServerMethod method;
         private final Status failure;
         private final String error;
+        private final boolean direct;
         private byte serializationId;
         private Serializer serializer;
 
@@ -40,6 +41,12 @@ public final class MethodTable {
             this.method = method;
             this.failure = failure;
             this.error = error;
+            this.direct = method != null && method.direct();
+        }
+
+        /** Whether calls run on the I/O thread ({@link ServerMethod#direct()}, asked once). */
+        public boolean direct() {
+            return direct;
         }
 
         /** The method, or null when the reference did not resolve. */

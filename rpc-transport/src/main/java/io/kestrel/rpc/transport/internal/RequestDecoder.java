@@ -4,9 +4,7 @@ import io.kestrel.rpc.api.SerializationException;
 import io.kestrel.rpc.api.serialization.DecodeBudget;
 import io.kestrel.rpc.api.serialization.Serializer;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufInputStream;
 import io.netty.handler.codec.CorruptedFrameException;
-import java.io.IOException;
 import java.util.Map;
 
 /**
@@ -87,13 +85,14 @@ public final class RequestDecoder {
      *     budget is spent (a decode limit, named in the message with its setting)
      */
     public static Object[] readArguments(ByteBuf body, Class<?>[] types, Serializer serializer, DecodeBudget budget) {
-        Object[] args = new Object[types.length];
-        if (types.length == 0) {
+        int n = types.length;
+        Object[] args = new Object[n];
+        if (n == 0) {
             return args;
         }
-        int[] lengths = new int[types.length];
+        int[] lengths = n > 1 ? new int[n - 1] : null; // one argument (the common case): its length is the rest
         long known = 0;
-        for (int i = 0; i < types.length - 1; i++) {
+        for (int i = 0; i < n - 1; i++) {
             lengths[i] = Wire.readVarint(body);
             known += lengths[i];
         }
@@ -101,18 +100,16 @@ public final class RequestDecoder {
             throw new CorruptedFrameException("argument lengths add up to " + known + " bytes but only "
                     + body.readableBytes() + " remain");
         }
-        lengths[types.length - 1] = (int) (body.readableBytes() - known);
-        for (int i = 0; i < types.length; i++) {
-            ByteBuf slice = body.readSlice(lengths[i]);
-            try (ByteBufInputStream in = new ByteBufInputStream(slice)) {
-                args[i] = serializer.deserialize(in, types[i], budget);
-            } catch (IOException e) {
-                throw new SerializationException("reading argument " + i + " failed: " + e.getMessage(), e);
-            }
+        int index = body.readerIndex();
+        for (int i = 0; i < n; i++) {
+            int length = i < n - 1 ? lengths[i] : body.writerIndex() - index;
+            args[i] = Wire.readValue(body, index, length, serializer, types[i], budget);
+            index += length;
             if (args[i] != null && !types[i].isPrimitive() && !types[i].isInstance(args[i])) {
                 throw mismatch(i, types[i], args[i], serializer);
             }
         }
+        body.readerIndex(index);
         return args;
     }
 

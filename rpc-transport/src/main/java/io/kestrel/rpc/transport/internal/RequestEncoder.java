@@ -5,7 +5,6 @@ import io.kestrel.rpc.api.serialization.Serializer;
 import io.kestrel.rpc.transport.RpcRequest;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import io.netty.buffer.ByteBufOutputStream;
 
 /**
  * Consumer side of the request body: writes what {@link RequestDecoder} reads on the provider.
@@ -46,14 +45,13 @@ public final class RequestEncoder {
         int n = args == null ? 0 : args.length;
         int[] lengths = new int[Math.max(0, n - 1)];
         Serializer serializer = request.serializer();
-        ByteBuf out = alloc.ioBuffer(256);
+        FrameOutput out = new FrameOutput(alloc, alloc.ioBuffer(256));
         try {
-            ByteBufOutputStream stream = new ByteBufOutputStream(out);
             for (int i = 0; i < n; i++) {
-                int start = out.writerIndex();
-                serializer.serialize(args[i], stream);
+                long start = out.size();
+                serializer.serialize(args[i], out);
                 if (i < n - 1) {
-                    lengths[i] = out.writerIndex() - start;
+                    lengths[i] = (int) (out.size() - start);
                 }
             }
         } catch (RuntimeException e) {
@@ -61,7 +59,7 @@ public final class RequestEncoder {
             throw e instanceof SerializationException s ? s : new SerializationException("cannot serialize the"
                     + " arguments of " + request.method().displayName() + " with " + serializer.name() + ": " + e, e);
         }
-        return new Arguments(out, lengths);
+        return new Arguments(out.finish(), lengths);
     }
 
     /**

@@ -23,9 +23,11 @@ import org.slf4j.LoggerFactory;
 /**
  * The provider's request path on the event loop, for one connection: reads a request's body up to
  * the arguments ({@link RequestDecoder}), binds its method reference to the method and serializer
- * ({@link MethodTable}), refuses callers the method's service does not admit, and hands the call to the business executor ({@link Admission}) as a
- * {@link ServerCall}. Whatever fails here is answered with the status that says so; the connection
- * is closed only when the frame stream itself cannot be trusted.
+ * ({@link MethodTable}), refuses callers the method's service does not admit, and hands the call to
+ * the business executor ({@link Admission}) as a {@link ServerCall}, or runs it here when its method
+ * is dispatched direct ({@link io.kestrel.rpc.transport.ServerMethod#direct()}). Whatever fails here
+ * is answered with the status that says so; the connection is closed only when the frame stream
+ * itself cannot be trusted.
  */
 public final class RequestHandler extends ChannelInboundHandlerAdapter {
     private static final Logger log = LoggerFactory.getLogger(RequestHandler.class);
@@ -134,8 +136,12 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
                     + " did not run. Retry later or on another provider");
             return;
         }
-        if (!admission.submit(new ServerCall(f, head, entry.method(), serializer, remote, identity, out, admission,
-                calls))) {
+        ServerCall call = new ServerCall(f, head, entry.method(), serializer, remote, identity, out, admission, calls);
+        if (entry.direct()) {
+            admission.runHere(call); // dispatch="direct": the method never blocks, no hand-off
+            return;
+        }
+        if (!admission.submit(call)) {
             calls.decrementAndGet();
             discard(f);
             out.error(f, Status.SERVER_BUSY, "provider " + ctx.channel().localAddress()

@@ -90,9 +90,7 @@ public final class ResponseDecoder {
         Serializer serializer = serializer(f, request);
         DecodeBudget budget = DecodeBudget.withDeadline(serializer.decodeLimits(),
                 call.startNanos + request.timeoutMillis() * 1_000_000L);
-        try (ByteBufInputStream in = new ByteBufInputStream(body)) {
-            return serializer.deserialize(in, request.returnType(), budget);
-        }
+        return Wire.readValue(body, body.readerIndex(), body.readableBytes(), serializer, request.returnType(), budget);
     }
 
     private Serializer serializer(Frame f, RpcRequest request) {

@@ -4,7 +4,6 @@ import io.kestrel.rpc.api.serialization.Serializer;
 import io.kestrel.rpc.transport.Status;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import io.netty.buffer.ByteBufOutputStream;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,6 +32,8 @@ import org.slf4j.LoggerFactory;
  *  string = varint byte length + UTF-8 bytes
  * </pre>
  *
+ * Values are serialized through a {@link FrameOutput}: a large one becomes a composite frame of
+ * several pooled buffers instead of one buffer grown by copying.
  * Each method returns a whole frame whose header still needs {@link #finish}: the body length is
  * known only once the body is written, and the caller checks it against the payload limit first.
  * A response without attachments is byte for byte what versions before response attachments wrote,
@@ -62,19 +63,25 @@ public final class ResponseEncoder {
     public static ByteBuf value(ByteBufAllocator alloc, Serializer serializer, Object value,
             Map<String, String> attachments) {
         ByteBuf buf = start(alloc, 256);
-        try {
-            if (!attachments.isEmpty()) {
+        if (!attachments.isEmpty()) {
+            try {
                 Wire.writeAttachments(buf, attachments);
+            } catch (RuntimeException e) {
+                buf.release();
+                throw e;
             }
-            if (value == null) {
-                buf.writeByte(RESULT_NULL);
-            } else {
-                buf.writeByte(RESULT_VALUE);
-                serializer.serialize(value, new ByteBufOutputStream(buf));
-            }
+        }
+        if (value == null) {
+            buf.writeByte(RESULT_NULL);
             return buf;
+        }
+        buf.writeByte(RESULT_VALUE);
+        FrameOutput out = new FrameOutput(alloc, buf);
+        try {
+            serializer.serialize(value, out);
+            return out.finish();
         } catch (RuntimeException e) {
-            buf.release();
+            out.release();
             throw e;
         }
     }
@@ -88,14 +95,17 @@ public final class ResponseEncoder {
         Wire.writeString(buf, t.getClass().getName());
         Wire.writeString(buf, t.getMessage());
         int mark = buf.writerIndex();
+        FrameOutput out = new FrameOutput(alloc, buf);
         try {
-            serializer.serialize(t, new ByteBufOutputStream(buf));
+            serializer.serialize(t, out);
+            return out.finish();
         } catch (RuntimeException e) {
             log.debug("Cannot serialize {} with {}; sending its type and message only: {}", t.getClass().getName(),
                     serializer.name(), e.toString());
-            buf.writerIndex(mark);
+            ByteBuf frame = out.finish();
+            frame.writerIndex(mark); // what spilled into further buffers is dropped with them on release
+            return frame;
         }
-        return buf;
     }
 
     /** An error status with its message. */

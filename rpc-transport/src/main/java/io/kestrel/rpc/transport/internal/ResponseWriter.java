@@ -6,6 +6,7 @@ import io.kestrel.rpc.transport.ServerMethod;
 import io.kestrel.rpc.transport.Status;
 import io.kestrel.rpc.transport.TransportCounters;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
@@ -23,6 +24,7 @@ public final class ResponseWriter {
     private final int maxBodyBytes;
     private final MemoryBudget budget;
     private String remote;
+    private long batchBytes; // of the batch being written; event loop only
     private String remoteHost;
 
     public ResponseWriter(Channel channel, TransportCounters counters, int maxBodyBytes) {
@@ -40,16 +42,29 @@ public final class ResponseWriter {
         this.budget = budget;
         this.queue = new WriteQueue<>(channel, buf -> {
             counters.frameWritten();
-            channel.write(buf, budget == null ? channel.voidPromise() : new Written(channel, budget, buf.readableBytes()));
-        });
+            batchBytes += buf.readableBytes();
+            channel.write(buf, channel.voidPromise());
+        }, this::endBatch);
     }
 
-    /** Gives a frame's bytes back to the budget once written (or failed to write). */
+    /**
+     * After a batch of frames: one promise gives the whole batch's bytes back to the budget once the
+     * last of them is written (writes complete in order; on a failure all of them fail), rather than
+     * a promise and a listener per frame.
+     */
+    private void endBatch() {
+        if (budget != null && batchBytes > 0) {
+            channel.write(Unpooled.EMPTY_BUFFER, new Written(channel, budget, batchBytes));
+        }
+        batchBytes = 0;
+    }
+
+    /** Gives a batch's bytes back to the budget once written (or failed to write). */
     private static final class Written extends DefaultChannelPromise implements ChannelFutureListener {
         private final MemoryBudget budget;
-        private final int bytes;
+        private final long bytes;
 
-        Written(Channel channel, MemoryBudget budget, int bytes) {
+        Written(Channel channel, MemoryBudget budget, long bytes) {
             super(channel);
             this.budget = budget;
             this.bytes = bytes;

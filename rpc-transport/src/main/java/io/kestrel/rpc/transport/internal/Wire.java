@@ -1,7 +1,10 @@
 package io.kestrel.rpc.transport.internal;
 
 import io.kestrel.rpc.api.AttachmentLimits;
+import io.kestrel.rpc.api.serialization.DecodeBudget;
+import io.kestrel.rpc.api.serialization.Serializer;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufInputStream;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.handler.codec.CorruptedFrameException;
 import java.nio.charset.StandardCharsets;
@@ -119,6 +122,19 @@ public final class Wire {
         }
         budget[0] -= length;
         return in.readCharSequence(length, StandardCharsets.UTF_8).toString();
+    }
+
+    /**
+     * Deserializes the value made of {@code length} bytes of {@code body} from {@code index}, from the
+     * frame's own memory: a contiguous body is handed over as a {@link java.nio.ByteBuffer} view (no
+     * copy), a composite one through a stream. Leaves {@code body}'s indexes where they were.
+     */
+    public static Object readValue(ByteBuf body, int index, int length, Serializer serializer, Class<?> type,
+            DecodeBudget budget) {
+        if (body.nioBufferCount() == 1) {
+            return serializer.deserialize(body.nioBuffer(index, length), type, budget);
+        }
+        return serializer.deserialize(new ByteBufInputStream(body.slice(index, length)), type, budget);
     }
 
     public static void writeString(ByteBuf out, String s) {

@@ -18,6 +18,7 @@ public final class WriteQueue<T> implements Runnable {
 
     private final Channel channel;
     private final Consumer<T> writer;
+    private final Runnable beforeFlush;
     private final Queue<T> queue = PlatformDependent.newMpscQueue();
     private final AtomicBoolean scheduled = new AtomicBoolean();
 
@@ -26,8 +27,14 @@ public final class WriteQueue<T> implements Runnable {
      *     owns the message's buffers from then on
      */
     public WriteQueue(Channel channel, Consumer<T> writer) {
+        this(channel, writer, () -> { });
+    }
+
+    /** @param beforeFlush runs on the event loop after each batch's writes, before its flush */
+    public WriteQueue(Channel channel, Consumer<T> writer, Runnable beforeFlush) {
         this.channel = channel;
         this.writer = writer;
+        this.beforeFlush = beforeFlush;
     }
 
     public void enqueue(T message) {
@@ -45,10 +52,12 @@ public final class WriteQueue<T> implements Runnable {
             while ((m = queue.poll()) != null) {
                 writer.accept(m);
                 if (++n == MAX_BATCH) {
+                    beforeFlush.run();
                     channel.flush();
                     n = 0;
                 }
             }
+            beforeFlush.run();
             channel.flush();
         } finally {
             scheduled.set(false);

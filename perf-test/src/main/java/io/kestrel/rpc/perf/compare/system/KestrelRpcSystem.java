@@ -1,5 +1,6 @@
 package io.kestrel.rpc.perf.compare.system;
 
+import io.kestrel.rpc.api.config.Dispatch;
 import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.perf.support.BenchTls;
 import io.kestrel.rpc.core.RpcRuntime;
@@ -23,6 +24,9 @@ import io.kestrel.rpc.perf.support.Workload;
  * from the runtime's {@link TransportStats}.
  */
 public final class KestrelRpcSystem implements BenchSystem {
+    /** Server JVM property choosing the benchmark service's dispatch (auto, pool, direct); default auto. */
+    public static final String DISPATCH_PROPERTY = "kestrel.perf.dispatch";
+
     private final String name;
     private final SerializationVariant variant;
     private final SystemSettings settings;
@@ -72,8 +76,9 @@ public final class KestrelRpcSystem implements BenchSystem {
 
     @Override
     public BenchServer startServer() {
+        // -Dkestrel.perf.dispatch=pool|direct on the server JVM (--server-jvm-args) compares the dispatch modes
         ServiceConfig<BenchmarkService> service = ServiceConfig.builder(BenchmarkService.class,
-                new BenchmarkServiceImpl()).build();
+                new BenchmarkServiceImpl()).dispatch(Dispatch.parse(System.getProperty(DISPATCH_PROPERTY, "auto"))).build();
         if (!observed) {
             RpcRuntime runtime = DirectRpc.provider(RpcRuntime.builder(), variant, settings.rpcServerThreads(),
                     LimitsSpec.parse(settings.serverLimits()), tls ? BenchTls.server() : null, service);
