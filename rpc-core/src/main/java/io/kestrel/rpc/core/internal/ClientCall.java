@@ -50,8 +50,7 @@ final class ClientCall implements ClientCallInfo {
     private CompletableFuture<Object> proceedFrom(int index) {
         if (index == interceptors.length) {
             // interceptors may have added attachments: refuse here rather than have the provider drop the connection
-            String tooMany = AttachmentLimits.violation(requestAttachments, "the request of " + displayName()
-                    + " (with what its interceptors added)");
+            String tooMany = AttachmentLimits.violation(requestAttachments, this::describeRequest);
             if (tooMany != null) {
                 return CompletableFuture.failedFuture(new IllegalArgumentException(tooMany));
             }
@@ -71,6 +70,10 @@ final class ClientCall implements ClientCallInfo {
                     + " returned null instead of a future on " + displayName()));
         }
         return result;
+    }
+
+    private String describeRequest() {
+        return "the request of " + displayName() + " (with what its interceptors added)";
     }
 
     private static String name(ClientInterceptor interceptor) {
