@@ -15,14 +15,18 @@ import java.util.function.Function;
  * (service, serialization) pairs that method is called with. Thread-safe; a race may build a value
  * twice, and one of them is kept.
  *
- * <p>Bounded: beyond {@value #MAX_ENTRIES} entries (a runaway number of services or versions) values
- * are built per call and not kept, so memory stays bounded whatever the callers do.
+ * <p>Bounded: a method called through more than {@value #MAX_SCANNED} services or serializations
+ * (many versions or groups of one interface) keeps the rest in a map keyed by all three, which costs
+ * a small key per call; beyond {@value #MAX_ENTRIES} values in all (a runaway number of services),
+ * values are built per call and not kept, so memory stays bounded whatever the callers do.
  */
 public final class PerMethod<V> {
+    static final int MAX_SCANNED = 16;
     static final int MAX_ENTRIES = 10_000;
 
     private final Function<CallInfo, V> factory;
     private final ConcurrentMap<Method, Entry<V>[]> byMethod = new ConcurrentHashMap<>();
+    private final ConcurrentMap<Key, V> overflow = new ConcurrentHashMap<>();
     private int entries; // guarded by this
 
     /** @param factory builds the value of a call's service, method and serialization; called rarely */
@@ -35,42 +39,62 @@ public final class PerMethod<V> {
         Method method = call.method();
         ServiceKey service = call.service();
         String serialization = call.serialization();
-        Entry<V>[] entries = byMethod.get(method);
-        if (entries != null) {
-            for (Entry<V> e : entries) {
-                if (e.matches(service, serialization)) {
-                    return e.value;
+        Entry<V>[] scanned = byMethod.get(method);
+        if (scanned != null) {
+            V v = find(scanned, service, serialization);
+            if (v != null) {
+                return v;
+            }
+            if (scanned.length == MAX_SCANNED) {
+                v = overflow.get(new Key(service, method, serialization));
+                if (v != null) {
+                    return v;
                 }
             }
         }
         return added(call, method, service, serialization);
     }
 
-    @SuppressWarnings("unchecked")
-    private synchronized V added(CallInfo call, Method method, ServiceKey service, String serialization) {
-        Entry<V>[] entries = byMethod.get(method);
-        if (entries != null) {
-            for (Entry<V> e : entries) {
-                if (e.matches(service, serialization)) {
-                    return e.value;
-                }
+    private static <V> V find(Entry<V>[] scanned, ServiceKey service, String serialization) {
+        for (Entry<V> e : scanned) {
+            // the same objects on every call of a reference or service: identity first, equals for the rest
+            if ((e.service == service || e.service.equals(service))
+                    && (e.serialization == serialization || Objects.equals(e.serialization, serialization))) {
+                return e.value;
             }
         }
+        return null;
+    }
+
+    @SuppressWarnings("unchecked")
+    private synchronized V added(CallInfo call, Method method, ServiceKey service, String serialization) {
+        Entry<V>[] scanned = byMethod.get(method);
+        V v = scanned == null ? null : find(scanned, service, serialization);
+        Key key = scanned != null && scanned.length == MAX_SCANNED ? new Key(service, method, serialization) : null;
+        if (v == null && key != null) {
+            v = overflow.get(key);
+        }
+        if (v != null) {
+            return v;
+        }
         V value = factory.apply(call);
-        if (this.entries >= MAX_ENTRIES) {
+        if (entries >= MAX_ENTRIES) {
             return value;
         }
-        Entry<V>[] more = entries == null ? new Entry[1] : Arrays.copyOf(entries, entries.length + 1);
-        more[more.length - 1] = new Entry<>(service, serialization, value);
-        byMethod.put(method, more);
-        this.entries++;
+        if (key != null) {
+            overflow.put(key, value);
+        } else {
+            Entry<V>[] more = scanned == null ? new Entry[1] : Arrays.copyOf(scanned, scanned.length + 1);
+            more[more.length - 1] = new Entry<>(service, serialization, value);
+            byMethod.put(method, more);
+        }
+        entries++;
         return value;
     }
 
     private record Entry<V>(ServiceKey service, String serialization, V value) {
-        boolean matches(ServiceKey s, String ser) {
-            // the same objects on every call of a reference or service: identity first, equals for the rest
-            return (service == s || service.equals(s)) && (serialization == ser || Objects.equals(serialization, ser));
-        }
+    }
+
+    private record Key(ServiceKey service, Method method, String serialization) {
     }
 }
