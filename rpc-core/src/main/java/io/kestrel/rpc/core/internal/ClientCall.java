@@ -20,6 +20,11 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
  */
 final class ClientCall implements ClientCallInfo {
     private static final Object[] NO_ARGS = new Object[0];
+    private static final int OPEN = 0;
+    private static final int CALLER_DELIVERS = 1;
+    private static final int ARRIVAL_DELIVERS = 2;
+    private static final AtomicIntegerFieldUpdater<ClientCall> HANDOFF =
+            AtomicIntegerFieldUpdater.newUpdater(ClientCall.class, "handoff");
 
     private final MethodInfo method;
     private final ClusterInvoker cluster;
@@ -49,12 +54,6 @@ final class ClientCall implements ClientCallInfo {
         this.referenceTimeoutMillis = cluster.referenceTimeoutMillis() > 0 ? cluster.referenceTimeoutMillis() : NO_DEADLINE;
         this.caller = method.async ? null : Thread.currentThread();
     }
-
-    private static final int OPEN = 0;
-    private static final int CALLER_DELIVERS = 1;
-    private static final int ARRIVAL_DELIVERS = 2;
-    private static final AtomicIntegerFieldUpdater<ClientCall> HANDOFF =
-            AtomicIntegerFieldUpdater.newUpdater(ClientCall.class, "handoff");
 
     /**
      * Runs the chain from its first interceptor. For a blocking method, the provider's answer to the
