@@ -2,6 +2,7 @@ package io.kestrel.rpc.api;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * How many attachments one request or response may carry, and how many bytes (UTF-8 keys and values
@@ -41,11 +42,19 @@ public final class AttachmentLimits {
      * @param what what carries them, for the message (e.g. "the request of svc#get")
      */
     public static String violation(Map<String, String> attachments, String what) {
+        return violation(attachments, () -> what);
+    }
+
+    /**
+     * The same, with the description built only when there is a problem (a call path checks every
+     * call and must not pay for the message of a refusal it almost never makes).
+     */
+    public static String violation(Map<String, String> attachments, Supplier<String> what) {
         if (attachments.isEmpty()) {
             return null;
         }
         if (attachments.size() > MAX_COUNT) {
-            return what + " carries " + attachments.size() + " attachments, over the limit of " + MAX_COUNT
+            return what.get() + " carries " + attachments.size() + " attachments, over the limit of " + MAX_COUNT
                     + " (-D" + MAX_COUNT_PROPERTY + "=N raises it, on both sides)";
         }
         long bytes = 0;
@@ -53,7 +62,7 @@ public final class AttachmentLimits {
             bytes += utf8Length(e.getKey()) + utf8Length(e.getValue());
         }
         if (bytes > MAX_BYTES) {
-            return what + " carries " + bytes + " bytes of attachments, over the limit of " + MAX_BYTES
+            return what.get() + " carries " + bytes + " bytes of attachments, over the limit of " + MAX_BYTES
                     + " bytes (-D" + MAX_BYTES_PROPERTY + "=N raises it, on both sides)";
         }
         return null;

@@ -26,10 +26,12 @@ import java.util.concurrent.CompletableFuture;
  * {@code CompletableFuture.failedFuture(error)}). It may call {@code proceed()} more than once
  * (each call is sent again).
  *
- * <p><b>Threads.</b> {@code intercept} runs on the thread that called the proxy method. The future
- * returned by {@code proceed()} may complete on a Netty I/O thread: callbacks attached to it must be
- * short and must never block (record a figure, end a span); use the {@code *Async} variants with
- * your own executor for anything else. The caller's own future (for asynchronous methods) still
+ * <p><b>Threads.</b> {@code intercept} runs on the thread that called the proxy method. For a
+ * blocking method, the future returned by {@code proceed()} completes on that thread too, once it
+ * waits for the answer (callbacks attached to it run before the method returns). For an asynchronous
+ * method, or when the interceptor waits for that future inside {@code intercept}, it may complete on
+ * a Netty I/O thread: callbacks attached to it must be short and must never block (record a figure,
+ * end a span); use the {@code *Async} variants with your own executor for anything else. The caller's own future (for asynchronous methods) still
  * completes on the runtime's callback executor.
  *
  * <p><b>Errors.</b> An interceptor that throws instead of returning a future fails the call with an

@@ -12,6 +12,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 /**
  * One consumer call passing through its reference's interceptors, then the cluster. Created only
@@ -19,6 +20,11 @@ import java.util.concurrent.CompletableFuture;
  */
 final class ClientCall implements ClientCallInfo {
     private static final Object[] NO_ARGS = new Object[0];
+    private static final int OPEN = 0;
+    private static final int CALLER_DELIVERS = 1;
+    private static final int ARRIVAL_DELIVERS = 2;
+    private static final AtomicIntegerFieldUpdater<ClientCall> HANDOFF =
+            AtomicIntegerFieldUpdater.newUpdater(ClientCall.class, "handoff");
 
     private final MethodInfo method;
     private final ClusterInvoker cluster;
@@ -31,6 +37,12 @@ final class ClientCall implements ClientCallInfo {
     private volatile String serialization;
     private long deadlineNanos; // 0: none
     private String methodName; // the called method's name when it is not method().getName() (generic calls)
+    // Blocking calls: the provider's answer is handed to the chain by the calling thread, not the I/O thread
+    private final Thread caller; // null: asynchronous method, the answer goes on where it arrives
+    private boolean starting; // the caller thread is running the chain's first pass
+    private CompletableFuture<Object> answer; // the cluster's future of that pass; null: none
+    private CompletableFuture<Object> delivered; // what the chain's innermost proceed() returned for it
+    private volatile int handoff; // OPEN, then CALLER_DELIVERS or ARRIVAL_DELIVERS, whichever claims it first
 
     ClientCall(MethodInfo method, ClusterInvoker cluster, ClientInterceptor[] interceptors, Object[] arguments,
             Map<String, String> attachments, long deadlineNanos) {
@@ -41,6 +53,7 @@ final class ClientCall implements ClientCallInfo {
         this.requestAttachments = new HashMap<>(attachments);
         this.deadlineNanos = deadlineNanos;
         this.referenceTimeoutMillis = cluster.referenceTimeoutMillis() > 0 ? cluster.referenceTimeoutMillis() : NO_DEADLINE;
+        this.caller = method.async ? null : Thread.currentThread();
     }
 
     /** Names the method called when {@link #method()} is the reserved one a generic call travels as. */
@@ -55,21 +68,72 @@ final class ClientCall implements ClientCallInfo {
         return name != null ? name : method.method.getName();
     }
 
-    /** Runs the chain from its first interceptor. */
+    /**
+     * Runs the chain from its first interceptor. For a blocking method, the provider's answer to the
+     * attempt this pass sends is passed up the chain by the caller once it waits for it
+     * ({@link #callerDelivers}, then {@link #deliver}), so that every interceptor's completion work
+     * (ending spans, recording timers) runs on the calling thread rather than on the one Netty I/O
+     * thread that reads the answers of all callers: the shape of grpc-java's blocking calls. Should
+     * the caller not be waiting when the answer arrives (an interceptor blocked on its
+     * {@code proceed()} future, say), the arriving thread passes it on as for asynchronous methods.
+     */
     CompletableFuture<Object> start() {
-        return proceedFrom(0);
+        starting = true;
+        try {
+            return proceedFrom(0);
+        } finally {
+            starting = false;
+        }
+    }
+
+    /**
+     * After {@link #start()}, on the caller's thread: the answer this thread is to wait for and then
+     * {@link #deliver}, or null when the chain sent nothing in its first pass or the answer has been
+     * passed on already.
+     */
+    CompletableFuture<Object> callerDelivers() {
+        return answer != null && HANDOFF.compareAndSet(this, OPEN, CALLER_DELIVERS) ? answer : null;
+    }
+
+    /**
+     * Passes the answer up the chain on this thread once it has arrived (at once when it has): the
+     * interceptors' completion work runs here. Called once, after {@link #callerDelivers} returned it.
+     */
+    void deliver() {
+        answer.whenComplete(this::pass);
+    }
+
+    private void arrived(Object value, Throwable error) {
+        if (HANDOFF.compareAndSet(this, OPEN, ARRIVAL_DELIVERS)) {
+            pass(value, error);
+        }
+    }
+
+    private void pass(Object value, Throwable error) {
+        if (error != null) {
+            delivered.completeExceptionally(error);
+        } else {
+            delivered.complete(value);
+        }
     }
 
     private CompletableFuture<Object> proceedFrom(int index) {
         if (index == interceptors.length) {
             // interceptors may have added attachments: refuse here rather than have the provider drop the connection
-            String tooMany = AttachmentLimits.violation(requestAttachments, "the request of " + displayName()
-                    + " (with what its interceptors added)");
+            String tooMany = AttachmentLimits.violation(requestAttachments, this::describeRequest);
             if (tooMany != null) {
                 return CompletableFuture.failedFuture(new IllegalArgumentException(tooMany));
             }
-            return cluster.invoke(method, arguments, Map.copyOf(requestAttachments), deadlineNanos, this)
-                    .thenApply(this::received);
+            CompletableFuture<Object> sent = cluster.invoke(method, arguments, Map.copyOf(requestAttachments),
+                    deadlineNanos, this);
+            if (starting && answer == null && Thread.currentThread() == caller) {
+                answer = sent;
+                delivered = new CompletableFuture<>();
+                CompletableFuture<Object> result = delivered.thenApply(this::received);
+                sent.whenComplete(this::arrived);
+                return result;
+            }
+            return sent.thenApply(this::received);
         }
         ClientInterceptor interceptor = interceptors[index];
         CompletableFuture<Object> result;
@@ -84,6 +148,10 @@ final class ClientCall implements ClientCallInfo {
                     + " returned null instead of a future on " + displayName()));
         }
         return result;
+    }
+
+    private String describeRequest() {
+        return "the request of " + displayName() + " (with what its interceptors added)";
     }
 
     private static String name(ClientInterceptor interceptor) {

@@ -161,7 +161,7 @@ public final class ClusterInvoker {
                     + " timeout) or one an interceptor set"));
         }
         if (observer != null) {
-            observer.sentTo(endpoint.provider().address(), timed.serializer().name());
+            observer.sentTo(endpoint.address(), timed.serializer().name());
         }
         endpoint.active.incrementAndGet();
         // the count drops before anything downstream (the caller included) sees the outcome; as a separate

@@ -19,6 +19,7 @@ public final class Endpoint implements Candidate {
     private static final Logger log = LoggerFactory.getLogger(Endpoint.class);
 
     private final ProviderInfo provider;
+    private final String address; // "host:port", built once: interceptors read it on every call
     private final Connection connection;
     private final Agreement agreement;
     private volatile Agreement.Terms terms;
@@ -27,6 +28,7 @@ public final class Endpoint implements Candidate {
 
     Endpoint(ProviderInfo provider, Connection connection, Agreement agreement) {
         this.provider = provider;
+        this.address = provider.address();
         this.connection = connection;
         this.agreement = agreement;
         this.warmup = Warmup.of(provider);
@@ -46,6 +48,11 @@ public final class Endpoint implements Candidate {
     @Override
     public int activeCalls() {
         return active.get();
+    }
+
+    /** The provider's "host:port" ({@link ProviderInfo#address()}, kept). */
+    String address() {
+        return address;
     }
 
     public Connection connection() {

@@ -99,9 +99,18 @@ public final class ReferenceHandler implements InvocationHandler {
             }, callbackExecutor);
             return result;
         }
+        CompletableFuture<Object> answer = call != null ? call.callerDelivers() : null;
         try {
             // the timer wheel completes the future at the deadline; the extra second only guards against a lost timer
-            Object v = future.get(cluster.longestTimeoutMillis() + 1000L, TimeUnit.MILLISECONDS);
+            long waitMillis = cluster.longestTimeoutMillis() + 1000L;
+            if (answer != null) {
+                try {
+                    waitMillis = awaitAnswer(answer, waitMillis);
+                } finally {
+                    call.deliver(); // here, or (timeout, interrupt) when it comes: interceptors always see the end
+                }
+            }
+            Object v = future.get(waitMillis, TimeUnit.MILLISECONDS);
             context.received(call != null ? call.responseAttachments() : AttachedValue.attachmentsOf(v));
             return AttachedValue.valueOf(v);
         } catch (ExecutionException e) {
@@ -115,6 +124,18 @@ public final class ReferenceHandler implements InvocationHandler {
             Thread.currentThread().interrupt();
             throw new RpcException(info.ref.displayName() + " was interrupted while waiting for its result", e);
         }
+    }
+
+    /** Waits for the cluster's answer (without its outcome); returns what is left of {@code millis}. */
+    private static long awaitAnswer(CompletableFuture<Object> answer, long millis)
+            throws InterruptedException, TimeoutException {
+        long start = System.nanoTime();
+        try {
+            answer.get(millis, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | java.util.concurrent.CancellationException e) {
+            // the chain sees the failure when it is delivered
+        }
+        return Math.max(1, millis - (System.nanoTime() - start) / 1_000_000L);
     }
 
     /**

@@ -46,19 +46,23 @@ final class ServerInvocation implements ServerCallInfo {
 
     /** Runs the chain; the future completes with the value or what the transport should answer instead. */
     CompletableFuture<Object> run() {
-        return proceedFrom(0).handle((value, error) -> {
-            if (error == null) {
-                return CompletableFuture.completedFuture(value);
-            }
-            Throwable t = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-            if (t instanceof InterceptorException) {
-                return CompletableFuture.<Object>failedFuture(new RefusedException(Status.SERVER_ERROR, t.getMessage(), t));
-            }
-            if (t instanceof ServerBusyException && !serviceRan) {
-                return CompletableFuture.<Object>failedFuture(new RefusedException(Status.SERVER_BUSY, t.getMessage(), t));
-            }
-            return CompletableFuture.<Object>failedFuture(t);
-        }).thenCompose(f -> f);
+        CompletableFuture<Object> result = proceedFrom(0);
+        if (result.isDone() && !result.isCompletedExceptionally()) {
+            return result; // the usual blocking method: answered as it is, without two more futures per call
+        }
+        return result.handle((value, error) -> error == null ? CompletableFuture.completedFuture(value)
+                : CompletableFuture.failedFuture(answerFor(error))).thenCompose(f -> f);
+    }
+
+    private Throwable answerFor(Throwable error) {
+        Throwable t = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        if (t instanceof InterceptorException) {
+            return new RefusedException(Status.SERVER_ERROR, t.getMessage(), t);
+        }
+        if (t instanceof ServerBusyException && !serviceRan) {
+            return new RefusedException(Status.SERVER_BUSY, t.getMessage(), t);
+        }
+        return t;
     }
 
     private CompletableFuture<Object> proceedFrom(int index) {

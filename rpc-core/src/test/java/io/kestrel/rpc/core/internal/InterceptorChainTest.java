@@ -154,6 +154,32 @@ class InterceptorChainTest {
     }
 
     @Test
+    void aBlockingCallEndsItsInterceptorsOnTheCallingThreadBeforeItReturns() throws Exception {
+        List<Thread> endedOn = new CopyOnWriteArrayList<>();
+        ClientInterceptor timing = chain -> chain.proceed().whenComplete((v, e) -> endedOn.add(Thread.currentThread()));
+        HopService hop = start(null, timing);
+        assertEquals("hi", hop.echo("hi"));
+        assertEquals(List.of(Thread.currentThread()), endedOn, "not the I/O thread, and before the call returned");
+        assertEquals("x!", hop.echoAsync("x").thenApply(v -> v + "!").get(5, TimeUnit.SECONDS));
+        Await.until("the async call's interceptor saw its end", () -> endedOn.size() == 2);
+    }
+
+    @Test
+    void anInterceptorWaitingForItsOwnProceedInsideInterceptStillGetsTheAnswer() throws Exception {
+        // the caller is not waiting in the proxy yet, so the answer must go up the chain where it arrives
+        ClientInterceptor blocking = chain -> {
+            try {
+                return CompletableFuture.completedFuture(chain.proceed().get(5, TimeUnit.SECONDS) + "?");
+            } catch (Exception e) {
+                return CompletableFuture.failedFuture(e);
+            }
+        };
+        HopService hop = start(null, blocking);
+        assertEquals("hi?", hop.echo("hi"));
+        assertEquals("again?", hop.echo("again"));
+    }
+
+    @Test
     void aServerInterceptorRefusesWithAnExceptionTheConsumerReceives() throws Exception {
         ServerInterceptor auth = chain -> "secret".equals(chain.call().requestAttachments().get("token"))
                 ? chain.proceed() : CompletableFuture.failedFuture(new SecurityException("bad token"));

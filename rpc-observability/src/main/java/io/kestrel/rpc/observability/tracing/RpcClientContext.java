@@ -34,7 +34,9 @@ public final class RpcClientContext extends RequestReplySenderContext<Map<String
         return outcome;
     }
 
-    void ended(CallOutcome outcome) {
+    /** The call ended: with this response (null for a failure) and outcome. */
+    void ended(Object response, CallOutcome outcome) {
+        setResponse(response);
         this.outcome = outcome;
     }
 }

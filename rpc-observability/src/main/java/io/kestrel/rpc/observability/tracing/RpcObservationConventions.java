@@ -1,12 +1,11 @@
 package io.kestrel.rpc.observability.tracing;
 
-import io.kestrel.rpc.api.ServiceKey;
 import io.kestrel.rpc.api.interceptor.CallInfo;
 import io.kestrel.rpc.api.interceptor.CallOutcome;
+import io.kestrel.rpc.observability.internal.PerMethod;
 import io.micrometer.common.KeyValues;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationConvention;
-import java.lang.reflect.Method;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
@@ -45,8 +44,7 @@ public final class RpcObservationConventions {
 
         @Override
         public KeyValues getHighCardinalityKeyValues(RpcClientContext context) {
-            String peer = context.call().peerAddress();
-            return peer == null ? KeyValues.empty() : KeyValues.of("server.address", peer);
+            return SERVER_ADDRESS.of(context.call().peerAddress());
         }
 
         @Override
@@ -74,8 +72,7 @@ public final class RpcObservationConventions {
 
         @Override
         public KeyValues getHighCardinalityKeyValues(RpcServerContext context) {
-            String peer = context.call().peerAddress();
-            return peer == null ? KeyValues.empty() : KeyValues.of("client.address", peer);
+            return CLIENT_ADDRESS.of(context.call().peerAddress());
         }
 
         @Override
@@ -93,23 +90,42 @@ public final class RpcObservationConventions {
         return outcome == null ? n.base() : n.withOutcome(outcome);
     }
 
-    // Names and key values are the same for every call of a method: built once, not per call.
-    private static final ConcurrentMap<MethodKey, Names> NAMES = new ConcurrentHashMap<>();
-    private static final int MAX_CACHED = 10_000; // beyond it (a runaway number of services), built per call
+    private static final PeerKeyValues SERVER_ADDRESS = new PeerKeyValues("server.address");
+    private static final PeerKeyValues CLIENT_ADDRESS = new PeerKeyValues("client.address");
 
-    private static Names names(CallInfo call) {
-        MethodKey key = new MethodKey(call.service(), call.method(), call.serialization());
-        Names n = NAMES.get(key);
-        if (n == null) {
-            n = new Names(call);
-            if (NAMES.size() < MAX_CACHED) {
-                NAMES.putIfAbsent(key, n);
-            }
+    /**
+     * The high-cardinality key value of a peer address, kept per address (a process talks to a bounded
+     * set of peers; beyond {@value #MAX_PEERS} of them, built per call).
+     */
+    private static final class PeerKeyValues {
+        private static final int MAX_PEERS = 4096;
+        private final String key;
+        private final ConcurrentMap<String, KeyValues> byAddress = new ConcurrentHashMap<>();
+
+        PeerKeyValues(String key) {
+            this.key = key;
         }
-        return n;
+
+        KeyValues of(String address) {
+            if (address == null) {
+                return KeyValues.empty();
+            }
+            KeyValues kv = byAddress.get(address);
+            if (kv == null) {
+                kv = KeyValues.of(key, address);
+                if (byAddress.size() < MAX_PEERS) {
+                    byAddress.putIfAbsent(address, kv);
+                }
+            }
+            return kv;
+        }
     }
 
-    private record MethodKey(ServiceKey service, Method method, String serialization) {
+    // Names and key values are the same for every call of a method: built once, found without allocating.
+    private static final PerMethod<Names> NAMES = new PerMethod<>(Names::new);
+
+    private static Names names(CallInfo call) {
+        return NAMES.of(call);
     }
 
     /** A method's span name and key values, with each outcome's. */

@@ -29,7 +29,9 @@ public final class RpcServerContext extends RequestReplyReceiverContext<Map<Stri
         return outcome;
     }
 
-    void ended(CallOutcome outcome) {
+    /** The call ended: with this response (null for a failure) and outcome. */
+    void ended(Object response, CallOutcome outcome) {
+        setResponse(response);
         this.outcome = outcome;
     }
 }

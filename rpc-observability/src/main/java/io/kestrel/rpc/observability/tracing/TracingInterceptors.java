@@ -9,12 +9,14 @@ import io.micrometer.observation.ObservationRegistry;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.function.BiConsumer;
+import java.util.function.Supplier;
 
 /**
  * The two observing interceptors. Each starts an observation when the call enters it, keeps it
  * current (in scope) while the rest of the chain runs on that thread, and stops it when the call's
- * future completes, after {@link Observation#error} for a failed call. With a no-op registry they
- * only pass the call on.
+ * future completes, after {@link Observation#error} for a failed call. With a no-op registry, or an
+ * observation the registry's predicates turn off, they only pass the call on (no context is kept).
  */
 final class TracingInterceptors {
     private TracingInterceptors() {
@@ -36,18 +38,11 @@ final class TracingInterceptors {
                 return chain.proceed();
             }
             RpcClientContext context = new RpcClientContext(chain.call());
-            Observation observation = Observation.createNotStarted(convention, () -> context, registry).start();
-            CompletableFuture<Object> result;
-            try (Observation.Scope scope = observation.openScope()) {
-                result = chain.proceed();
-            } catch (RuntimeException | Error e) {
-                end(observation, e, context::ended);
-                throw e;
+            Observation observation = Observation.createNotStarted(convention, () -> context, registry);
+            if (observation.isNoop()) {
+                return chain.proceed();
             }
-            return result.whenComplete((value, error) -> {
-                context.setResponse(value);
-                end(observation, error, context::ended);
-            });
+            return observe(observation.start(), chain::proceed, context::ended);
         }
 
         @Override
@@ -77,20 +72,12 @@ final class TracingInterceptors {
                 return chain.proceed();
             }
             RpcServerContext context = new RpcServerContext(chain.call());
-            // the parent comes from the carrier, never from whatever this pooled thread last had in scope
-            Observation observation = Observation.createNotStarted(convention, () -> context, registry)
-                    .parentObservation(null).start();
-            CompletableFuture<Object> result;
-            try (Observation.Scope scope = observation.openScope()) {
-                result = chain.proceed();
-            } catch (RuntimeException | Error e) {
-                end(observation, e, context::ended);
-                throw e;
+            Observation observation = Observation.createNotStarted(convention, () -> context, registry);
+            if (observation.isNoop()) {
+                return chain.proceed();
             }
-            return result.whenComplete((value, error) -> {
-                context.setResponse(value);
-                end(observation, error, context::ended);
-            });
+            // the parent comes from the carrier, never from whatever this pooled thread last had in scope
+            return observe(observation.parentObservation(null).start(), chain::proceed, context::ended);
         }
 
         @Override
@@ -104,8 +91,21 @@ final class TracingInterceptors {
         }
     }
 
-    private static void end(Observation observation, Throwable error, java.util.function.Consumer<CallOutcome> ended) {
-        ended.accept(CallOutcome.of(error));
+    /** Runs the rest of the chain with the started observation in scope; stops it when the result is known. */
+    private static CompletableFuture<Object> observe(Observation observation, Supplier<CompletableFuture<Object>> rest,
+            BiConsumer<Object, CallOutcome> ended) {
+        CompletableFuture<Object> result;
+        try (Observation.Scope scope = observation.openScope()) {
+            result = rest.get();
+        } catch (RuntimeException | Error e) {
+            end(observation, null, e, ended);
+            throw e;
+        }
+        return result.whenComplete((value, error) -> end(observation, value, error, ended));
+    }
+
+    private static void end(Observation observation, Object value, Throwable error, BiConsumer<Object, CallOutcome> ended) {
+        ended.accept(value, CallOutcome.of(error));
         if (error != null) {
             observation.error(unwrap(error));
         }
