@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kestrel.rpc.api.config.ServerLimits;
 import io.kestrel.rpc.api.RpcTimeoutException;
+import io.kestrel.rpc.api.config.ReferenceConfig;
+import io.kestrel.rpc.api.generic.GenericService;
 import io.kestrel.rpc.core.RpcRuntime;
 import io.kestrel.rpc.observability.metrics.KestrelMetrics;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -63,6 +65,25 @@ class MetricsTest {
     private Timer timer(SimpleMeterRegistry meters, String name, String method, String status) {
         return meters.find(name).tag("rpc.system", "kestrel").tag("rpc.service", SERVICE).tag("rpc.method", method)
                 .tag("status", status).tag("serialization", "fory").timer();
+    }
+
+    @Test
+    void genericCallsAreTimedUnderTheMethodTheyCallNotTheReservedOneTheyTravelAs() {
+        GenericService generic = consumer.refer(ReferenceConfig.generic(SERVICE)
+                .url("127.0.0.1:" + provider.boundPort()).timeout(Duration.ofSeconds(5)).retries(0).build());
+        for (int i = 0; i < 3; i++) {
+            assertEquals("hello ada from p", generic.$invoke("greet", new String[] {"java.lang.String"},
+                    new Object[] {"ada"}));
+        }
+        assertThrows(RuntimeException.class,
+                () -> generic.$invoke("fail", new String[] {"java.lang.String"}, new Object[] {"no"}));
+
+        assertEquals(3, timer(consumerMeters, KestrelMetrics.CLIENT_DURATION, "greet", "ok").count(),
+                consumerMeters.getMetersAsString());
+        assertEquals(1, timer(consumerMeters, KestrelMetrics.CLIENT_DURATION, "fail", "service_error").count());
+        assertNull(consumerMeters.find(KestrelMetrics.CLIENT_DURATION).tag("rpc.method", "$invoke").timer(),
+                "no timer under the reserved name: " + consumerMeters.getMetersAsString());
+        assertEquals(3, timer(providerMeters, KestrelMetrics.SERVER_DURATION, "greet", "ok").count());
     }
 
     private double gauge(SimpleMeterRegistry meters, String name) {

@@ -17,7 +17,7 @@ import java.util.function.Function;
  *
  * <p>Bounded: a method called through more than {@value #MAX_SCANNED} services or serializations
  * (many versions or groups of one interface) keeps the rest in a map keyed by all three, which costs
- * a small key per call; beyond {@value #MAX_ENTRIES} values in all (a runaway number of services),
+ * a small key per call, as do generic calls (found by the called method's name); beyond {@value #MAX_ENTRIES} values in all (a runaway number of services),
  * values are built per call and not kept, so memory stays bounded whatever the callers do.
  */
 public final class PerMethod<V> {
@@ -39,6 +39,10 @@ public final class PerMethod<V> {
         Method method = call.method();
         ServiceKey service = call.service();
         String serialization = call.serialization();
+        String name = call.methodName();
+        if (name != method.getName() && !name.equals(method.getName())) {
+            return named(call, service, name, serialization);
+        }
         Entry<V>[] scanned = byMethod.get(method);
         if (scanned != null) {
             V v = find(scanned, service, serialization);
@@ -53,6 +57,30 @@ public final class PerMethod<V> {
             }
         }
         return added(call, method, service, serialization);
+    }
+
+    /**
+     * A call whose method travels under another one's name (a generic call is sent as the reserved
+     * {@code $invoke} method): found by the called method's name, so each gets its own value.
+     */
+    private V named(CallInfo call, ServiceKey service, String name, String serialization) {
+        Key key = new Key(service, name, serialization);
+        V v = overflow.get(key);
+        if (v != null) {
+            return v;
+        }
+        synchronized (this) {
+            v = overflow.get(key);
+            if (v != null) {
+                return v;
+            }
+            v = factory.apply(call);
+            if (entries < MAX_ENTRIES) {
+                overflow.put(key, v);
+                entries++;
+            }
+            return v;
+        }
     }
 
     private static <V> V find(Entry<V>[] scanned, ServiceKey service, String serialization) {
@@ -95,6 +123,7 @@ public final class PerMethod<V> {
     private record Entry<V>(ServiceKey service, String serialization, V value) {
     }
 
-    private record Key(ServiceKey service, Method method, String serialization) {
+    /** {@code method}: a {@link Method}, or the name of a method called generically. */
+    private record Key(ServiceKey service, Object method, String serialization) {
     }
 }
