@@ -93,6 +93,9 @@ public class KestrelRpcProperties {
         /** Root node of the registry records. Default "/kestrel". */
         private String root;
 
+        /** Root node of Apache Dubbo's layout, where dubbo-protocol providers are published and found. Default "/dubbo". */
+        private String dubboRoot;
+
         /** ZooKeeper session timeout. Default 30s. */
         private Duration sessionTimeout;
 
@@ -113,6 +116,14 @@ public class KestrelRpcProperties {
 
         public void setRoot(String root) {
             this.root = root;
+        }
+
+        public String getDubboRoot() {
+            return dubboRoot;
+        }
+
+        public void setDubboRoot(String dubboRoot) {
+            this.dubboRoot = dubboRoot;
         }
 
         public Duration getSessionTimeout() {

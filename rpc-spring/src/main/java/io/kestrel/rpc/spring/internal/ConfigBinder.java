@@ -37,7 +37,7 @@ public final class ConfigBinder {
             "disclose-services");
     /** Attributes of {@code <rpc:registry>} (and properties {@code rpc.registry.*}). */
     public static final List<String> REGISTRY_ATTRIBUTES = List.of("address", "root", "session-timeout",
-            "connection-timeout");
+            "connection-timeout", "dubbo-root");
     /** Attributes of {@code <rpc:reference>} that may have defaults in {@code rpc.reference.*}. */
     public static final List<String> REFERENCE_DEFAULTS = List.of("timeout", "retries", "loadbalance", "cluster",
             "check", "connect-timeout", "actives", "propagate-deadline", "token", "tls-cert", "tls-key", "tls-trust",
@@ -57,11 +57,12 @@ public final class ConfigBinder {
         return new ApplicationConfig(name != null ? name : fallbackName);
     }
 
-    /** {@code <rpc:registry address=".." root=".." session-timeout=".." connection-timeout=".."/>}. */
+    /** {@code <rpc:registry address=".." root=".." dubbo-root=".." session-timeout=".." connection-timeout=".."/>}. */
     public static RegistryConfig registry(ConfigSource src) {
         RegistryConfig.Builder b = RegistryConfig.builder();
         src.ifSet("address", b::address);
         src.ifSet("root", b::root);
+        src.ifSet("dubbo-root", b::dubboRoot);
         src.ifSet("session-timeout", v -> b.sessionTimeout(ConfigSource.duration(v)));
         src.ifSet("connection-timeout", v -> b.connectionTimeout(ConfigSource.duration(v)));
         return b.build();
