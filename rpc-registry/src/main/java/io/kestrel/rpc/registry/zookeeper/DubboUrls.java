@@ -24,10 +24,12 @@ import java.util.TreeSet;
  * {@code dubbo://host:port/<interface>?k=v&k=v...}, under {@code <dubbo-root>/<interface>/providers} (or
  * {@code consumers}). As in Dubbo, the parameter values inside the URL are not encoded themselves: the whole
  * URL is encoded once. A value holding '&', '=' or '%' (only a user-chosen application name can) is written
- * URL-encoded, so it cannot split the record. Parameters, as a Dubbo 3.3 provider writes them:
+ * URL-encoded, so it cannot split the record. Parameters, named as a Dubbo 3.3.6 provider writes them (seen in
+ * ZooKeeper: {@code application, deprecated=false, dubbo=2.0.2, dynamic=true, generic=false, interface, methods,
+ * prefer.serialization=hessian2,fastjson2, release, revision, side=provider, timestamp, version}):
  *
  * <pre>
- * anyhost=false  application=..  deprecated=false  dubbo=2.0.2  dynamic=true  generic=false  interface=..
+ * application=..  deprecated=false  dubbo=2.0.2  dynamic=true  generic=false  interface=..
  * methods=a,b (sorted)  pid=..  side=provider  timestamp=<start, epoch ms>  serialization=<preferred>
  * prefer.serialization=<accepted, preferred first>  [version=..]  [group=..]  [timeout=ms]  weight=..
  * warmup=<ms; 0 when the service has none, which turns Dubbo's default 10-minute ramp off>  kestrel-version=..
@@ -72,7 +74,6 @@ final class DubboUrls {
     /** The dubbo:// URL of a provider, as a Dubbo 3.3 provider writes its own (see the class comment). */
     static String providerUrl(ProviderInfo p) {
         Map<String, String> params = new TreeMap<>();
-        params.put("anyhost", "false");
         p.attribute(ProviderInfo.APPLICATION).ifPresent(a -> params.put("application", a));
         params.put("deprecated", "false");
         params.put("dubbo", DUBBO_PROTOCOL_VERSION);

@@ -25,10 +25,11 @@ class DubboUrlsTest {
 
     /** What a stock Dubbo 3.3 provider writes (interface-level registration), node name as found in ZooKeeper. */
     static String stockNode(String host, int port, String extra) {
-        String url = "dubbo://" + host + ":" + port + "/" + IFACE + "?anyhost=true&application=dubbo-provider"
-                + "&background=false&deprecated=false&dubbo=2.0.2&dynamic=true&generic=false&interface=" + IFACE
-                + "&methods=greet,greetAsync&pid=4242&prefer.serialization=hessian2,fastjson2&release=3.3.6"
-                + "&serialization=hessian2&service-name-mapping=true&side=provider&timestamp=1795000000000" + extra;
+        // as Dubbo 3.3.6 wrote it (register-mode=interface), plus pid and service-name-mapping from older releases
+        String url = "dubbo://" + host + ":" + port + "/" + IFACE + "?application=dubbo-provider&deprecated=false"
+                + "&dubbo=2.0.2&dynamic=true&generic=false&interface=" + IFACE + "&methods=greet,greetAsync&pid=4242"
+                + "&prefer.serialization=hessian2,fastjson2&release=3.3.6&revision=1.0&service-name-mapping=true"
+                + "&side=provider&timestamp=1795000000000" + extra;
         return URLEncoder.encode(url, StandardCharsets.UTF_8);
     }
 
@@ -131,7 +132,7 @@ class DubboUrlsTest {
                 .withAttributes(Map.of(ProviderInfo.PROTOCOL, "dubbo", ProviderInfo.APPLICATION, "shop",
                         ProviderInfo.PID, "77", ProviderInfo.START_TIME, "1795000000123",
                         ProviderInfo.PREFERRED_SERIALIZATION, "hessian2", ProviderInfo.FRAMEWORK_VERSION, "0.1.0"));
-        assertEquals("dubbo://10.0.0.7:20881/" + IFACE + "?anyhost=false&application=shop&deprecated=false"
+        assertEquals("dubbo://10.0.0.7:20881/" + IFACE + "?application=shop&deprecated=false"
                 + "&dubbo=2.0.2&dynamic=true&generic=false&group=blue&interface=" + IFACE + "&kestrel-version=0.1.0"
                 + "&methods=age,greet&pid=77&prefer.serialization=hessian2,fastjson2&serialization=hessian2"
                 + "&side=provider&timeout=1500&timestamp=1795000000123&version=1.0&warmup=0&weight=80",
