@@ -145,7 +145,7 @@ public class KestrelRpcProperties {
 
     /** {@code rpc.protocol.*}: the server and the defaults of references ({@code <rpc:protocol>}). */
     public static class Protocol {
-        /** Protocol name; the only one is "kestrel". */
+        /** Wire protocol: kestrel (the native one) or dubbo (Apache Dubbo's, for stock Dubbo consumers). Default kestrel. */
         private String name;
 
         /** Address to bind. Default 127.0.0.1; 0.0.0.0 for all interfaces. */
@@ -500,6 +500,17 @@ public class KestrelRpcProperties {
 
     /** {@code rpc.reference.*}: defaults of every reference (attributes of {@code <rpc:reference>} and {@code @RpcReference} win). */
     public static class Reference {
+        /** Wire protocol to providers: kestrel or dubbo (stock Apache Dubbo providers). Default kestrel. */
+        private String protocol;
+
+        public String getProtocol() {
+            return protocol;
+        }
+
+        public void setProtocol(String protocol) {
+            this.protocol = protocol;
+        }
+
         /** Deadline of each call. Default: the provider's published service timeout, else 3s. */
         private Duration timeout;
 

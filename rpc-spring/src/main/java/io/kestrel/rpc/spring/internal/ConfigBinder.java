@@ -39,14 +39,14 @@ public final class ConfigBinder {
     public static final List<String> REGISTRY_ATTRIBUTES = List.of("address", "root", "session-timeout",
             "connection-timeout", "dubbo-root");
     /** Attributes of {@code <rpc:reference>} that may have defaults in {@code rpc.reference.*}. */
-    public static final List<String> REFERENCE_DEFAULTS = List.of("timeout", "retries", "loadbalance", "cluster",
+    public static final List<String> REFERENCE_DEFAULTS = List.of("protocol", "timeout", "retries", "loadbalance", "cluster",
             "check", "connect-timeout", "actives", "propagate-deadline", "token", "tls-cert", "tls-key", "tls-trust",
             "tls-protocols", "tls-ciphers", "tls-handshake-timeout", "tls-reload", "tls-verify-hostname", "tls-engine");
     /** TLS attributes of {@code <rpc:protocol>} and {@code <rpc:reference>}; any of them set turns TLS on. */
     static final List<String> TLS_ATTRIBUTES = List.of("tls-cert", "tls-key", "tls-trust", "tls-client-auth",
             "tls-protocols", "tls-ciphers", "tls-handshake-timeout", "tls-reload", "tls-verify-hostname", "tls-engine");
-    /** The only protocol name this framework implements. */
-    public static final String PROTOCOL_NAME = "kestrel";
+    /** The native protocol's name, the default. */
+    public static final String PROTOCOL_NAME = ProtocolConfig.KESTREL;
 
     private ConfigBinder() {
     }
@@ -71,11 +71,7 @@ public final class ConfigBinder {
     /** {@code <rpc:protocol .../>}; see {@link #PROTOCOL_ATTRIBUTES}. */
     public static ProtocolConfig protocol(ConfigSource src, ClassLoader loader) {
         ProtocolConfig.Builder b = ProtocolConfig.builder();
-        src.ifSet("name", v -> {
-            if (!v.equalsIgnoreCase(PROTOCOL_NAME)) {
-                throw new IllegalArgumentException("unknown protocol; the only one is '" + PROTOCOL_NAME + "'");
-            }
-        });
+        src.ifSet("name", b::name);
         src.ifSet("host", b::host);
         src.ifSet("advertised-host", b::advertisedHost);
         src.ifSet("port", v -> b.port(ConfigSource.integer(v)));
@@ -185,6 +181,7 @@ public final class ConfigBinder {
     }
 
     private static <T> void applyReferenceDefaults(ConfigSource src, ReferenceConfig.Builder<T> b) {
+        src.ifSet("protocol", b::protocol);
         src.ifSet("timeout", v -> b.timeout(ConfigSource.duration(v)));
         src.ifSet("retries", v -> b.retries(ConfigSource.integer(v)));
         src.ifSet("loadbalance", v -> {
