@@ -5,7 +5,6 @@ import io.kestrel.rpc.perf.compare.system.BenchSystems;
 import io.kestrel.rpc.perf.compare.system.SystemSettings;
 import io.kestrel.rpc.perf.soak.SoakServer;
 import io.kestrel.rpc.perf.support.HeapProbe;
-import io.kestrel.rpc.perf.support.ThreadAllocation;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
@@ -77,7 +76,7 @@ public final class PerfServerMain {
             while ((line = in.readLine()) != null) {
                 String cmd = line.trim();
                 if (cmd.equals("ALLOC")) {
-                    out.println("ALLOC bytes=" + ThreadAllocation.totalAllocatedBytes());
+                    out.println("ALLOC bytes=" + server.allocatedBytes());
                 } else if (cmd.equals("HEAP")) {
                     long used = HeapProbe.usedAfterGc();
                     out.println("HEAP used=" + used + " inflight=" + inFlight(server));

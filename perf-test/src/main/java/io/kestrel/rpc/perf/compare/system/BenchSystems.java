@@ -28,7 +28,10 @@ public final class BenchSystems {
     public static final List<String> ALL = List.of("raw-netty", "kestrel-kryo", "kestrel-kryo" + TLS,
             "kestrel-kryo" + OBSERVED, "kestrel-fst", "kestrel-hessian2", "kestrel-fastjson2", "kestrel-java",
             "kestrel-fory", "kestrel-fory" + TLS, "kestrel-fory" + OBSERVED, "kestrel-kryo-compatible",
-            "kestrel-fory-compatible", "rest-netty", "rest-tomcat");
+            "kestrel-fory-compatible", "rest-netty", "rest-tomcat", "dubbo-hessian2");
+
+    /** Stock Apache Dubbo systems (serializations), run on a class path of their own ({@link StockDubboSystem}). */
+    public static final List<String> DUBBO_SERIALIZATIONS = List.of("hessian2", "fastjson2");
 
     private BenchSystems() {
     }
@@ -51,6 +54,10 @@ public final class BenchSystems {
                 && OBSERVED_SERIALIZATIONS.contains(n.substring("kestrel-".length(), n.length() - OBSERVED.length()))) {
             return new KestrelRpcSystem(n.substring("kestrel-".length(), n.length() - OBSERVED.length()), settings, false,
                     true);
+        }
+        if (n.startsWith(StockDubboSystem.PREFIX)
+                && DUBBO_SERIALIZATIONS.contains(n.substring(StockDubboSystem.PREFIX.length()))) {
+            return new StockDubboSystem(n.substring(StockDubboSystem.PREFIX.length()), settings);
         }
         return switch (n) {
             case "raw-netty" -> new RawNettySystem(settings);
@@ -76,14 +83,18 @@ public final class BenchSystems {
                 case "all" -> wanted.addAll(ALL);
                 case "kestrel" -> ALL.stream().filter(s -> s.startsWith("kestrel-")).forEach(wanted::add);
                 case "rest" -> ALL.stream().filter(s -> s.startsWith("rest-")).forEach(wanted::add);
+                case "dubbo" -> ALL.stream().filter(s -> s.startsWith(StockDubboSystem.PREFIX) || s.contains("-dubbo-"))
+                        .forEach(wanted::add);
                 case "observed" -> OBSERVED_SERIALIZATIONS.forEach(s -> {
                     wanted.add("kestrel-" + s);
                     wanted.add("kestrel-" + s + OBSERVED);
                 });
                 default -> {
-                    if (!ALL.contains(p)) {
+                    boolean stockDubbo = p.startsWith(StockDubboSystem.PREFIX)
+                            && DUBBO_SERIALIZATIONS.contains(p.substring(StockDubboSystem.PREFIX.length()));
+                    if (!ALL.contains(p) && !stockDubbo) {
                         throw new IllegalArgumentException("Unknown system '" + part + "'; known: " + ALL
-                                + " and the groups 'all', 'kestrel', 'observed', 'rest'");
+                                + " and the groups 'all', 'kestrel', 'observed', 'rest', 'dubbo'");
                     }
                     wanted.add(p);
                 }
@@ -91,10 +102,11 @@ public final class BenchSystems {
         }
         List<String> ordered = new ArrayList<>();
         for (String s : ALL) {
-            if (wanted.contains(s)) {
+            if (wanted.remove(s)) {
                 ordered.add(s);
             }
         }
+        ordered.addAll(wanted); // systems not in the default matrix (dubbo-fastjson2), in the order given
         return ordered;
     }
 }
