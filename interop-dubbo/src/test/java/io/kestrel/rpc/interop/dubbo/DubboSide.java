@@ -60,6 +60,15 @@ final class DubboSide implements AutoCloseable {
         return port;
     }
 
+    /** A port free now (a stock Dubbo provider needs a number). */
+    static int freePort() {
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            return s.getLocalPort();
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     @Override
     public void close() {
         bootstrap.stop();

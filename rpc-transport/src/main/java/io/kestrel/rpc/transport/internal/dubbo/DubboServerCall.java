@@ -187,8 +187,24 @@ final class DubboServerCall implements Runnable, IncomingCall, Supplier<Map<Stri
         if (t instanceof RefusedException r) {
             error(r.status(), r.getMessage());
         } else {
-            answer(null, t);
+            answer(null, readable(t));
         }
+    }
+
+    /**
+     * What a stock Dubbo consumer can read: exceptions the method declares and JDK exceptions as they are; any
+     * other becomes a RuntimeException whose message is its type and message (Dubbo's ExceptionFilter does the
+     * same for exceptions outside the interface's jar, and Dubbo 3.3 consumers refuse classes outside the
+     * interface's signatures anyway).
+     */
+    private Throwable readable(Throwable t) {
+        String name = t.getClass().getName();
+        if (method.declares(t) || name.startsWith("java.") || name.startsWith("javax.")) {
+            return t;
+        }
+        RuntimeException wrapped = new RuntimeException(t.toString());
+        wrapped.setStackTrace(t.getStackTrace());
+        return wrapped;
     }
 
     @Override
