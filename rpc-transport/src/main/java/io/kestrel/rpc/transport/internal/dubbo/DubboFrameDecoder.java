@@ -57,7 +57,7 @@ final class DubboFrameDecoder extends ByteToMessageDecoder {
                         + " protocol=\"dubbo\" on its reference)", in.getShort(in.readerIndex()) & 0xffff));
             }
             if (in.readableBytes() < DubboWire.HEADER_BYTES) {
-                checkFrameTimeout();
+                checkFrameTimeout(ctx);
                 return;
             }
             int start = in.readerIndex();
@@ -80,7 +80,7 @@ final class DubboFrameDecoder extends ByteToMessageDecoder {
                 continue;
             }
             if (in.readableBytes() < DubboWire.HEADER_BYTES + length) {
-                checkFrameTimeout();
+                checkFrameTimeout(ctx);
                 return;
             }
             partialSinceNanos = 0;
@@ -100,10 +100,24 @@ final class DubboFrameDecoder extends ByteToMessageDecoder {
         }
     }
 
-    private void checkFrameTimeout() {
+    /**
+     * Starts the clock of an incomplete frame (and a check that fires even if no further byte arrives), or fails
+     * when it has run out.
+     */
+    private void checkFrameTimeout(ChannelHandlerContext ctx) {
         long now = System.nanoTime();
         if (partialSinceNanos == 0) {
             partialSinceNanos = now;
+            if (frameTimeoutNanos > 0) {
+                long started = now;
+                ctx.executor().schedule(() -> {
+                    if (partialSinceNanos == started && ctx.channel().isActive()) {
+                        ctx.fireExceptionCaught(new CorruptedFrameException("a dubbo frame stayed incomplete for more"
+                                + " than " + TimeUnit.NANOSECONDS.toMillis(frameTimeoutNanos) + " ms (frame-timeout on"
+                                + " the protocol)"));
+                    }
+                }, frameTimeoutNanos, TimeUnit.NANOSECONDS);
+            }
         } else if (frameTimeoutNanos > 0 && now - partialSinceNanos > frameTimeoutNanos) {
             throw new CorruptedFrameException("a dubbo frame stayed incomplete for more than "
                     + TimeUnit.NANOSECONDS.toMillis(frameTimeoutNanos) + " ms (frame-timeout on the protocol)");
