@@ -5,10 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kestrel.rpc.api.ServiceKey;
+import io.kestrel.rpc.api.config.ApplicationConfig;
+import io.kestrel.rpc.api.config.ProtocolConfig;
 import io.kestrel.rpc.api.config.RegistryConfig;
+import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.api.registry.ProviderInfo;
 import io.kestrel.rpc.api.registry.Registries;
 import io.kestrel.rpc.api.registry.Registry;
+import io.kestrel.rpc.core.RpcRuntime;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -32,6 +36,8 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(120)
 class DubboRegistryInteropTest {
+    /** A Dubbo client dials this machine's address for a provider on 127.0.0.1 (its NetUtils.filterLocalHost). */
+    private static final String LOCAL_HOST = org.apache.dubbo.common.utils.NetUtils.getLocalHost();
     private static TestingServer zk;
 
     @BeforeAll
@@ -107,6 +113,47 @@ class DubboRegistryInteropTest {
                 registry.register(record);
                 Poll.until("the stock consumer calls again once the record is back", () -> answers(greeter));
             }
+        }
+    }
+
+    /**
+     * End to end: a Kestrel provider exported on the dubbo protocol registers itself in Dubbo's layout, and a stock
+     * consumer (Dubbo's default migration rule) finds it in ZooKeeper, calls it, sees it leave when the runtime
+     * closes and finds its replacement on another port.
+     */
+    @Test
+    void aStockConsumerFindsOurDubboProviderThroughZooKeeperAndFollowsItsRestart() throws Exception {
+        RpcRuntime provider = kestrelProvider("kestrel");
+        try (StockDubbo consumer = StockDubbo.consumer(zk.getConnectString(), "2.0")) {
+            Greeter greeter = consumer.greeter();
+            Poll.until("the stock consumer calls our provider", () -> answers(greeter));
+            assertEquals("kestrel ada", greeter.greet("ada"));
+
+            provider.close();
+            Poll.until("the stock consumer has no provider once ours closed", () -> !answers(greeter));
+            provider = kestrelProvider("restarted");
+            Poll.until("the stock consumer calls the restarted provider", () -> "restarted ada".equals(call(greeter)));
+        } finally {
+            provider.close();
+        }
+    }
+
+    private static RpcRuntime kestrelProvider(String reply) {
+        RpcRuntime runtime = RpcRuntime.builder()
+                .application(new ApplicationConfig("kestrel-provider"))
+                .protocol(ProtocolConfig.builder().name("dubbo").host(LOCAL_HOST).port(0).build())
+                .registry(RegistryConfig.builder().address("zookeeper://" + zk.getConnectString())
+                        .sessionTimeout(Duration.ofSeconds(5)).build())
+                .build();
+        runtime.export(ServiceConfig.builder(Greeter.class, (Greeter) name -> reply + " " + name).version("2.0").build());
+        return runtime;
+    }
+
+    private static String call(Greeter greeter) {
+        try {
+            return greeter.greet("ada");
+        } catch (RpcException e) {
+            return null;
         }
     }
 
