@@ -48,7 +48,6 @@ public final class StockDubboServerMain {
             protocol.setHost("127.0.0.1");
             protocol.setSerialization(serialization);
             protocol.setPreferSerialization(serialization);
-            protocol.setCodec("countingdubbo");
             if (threads > 0) {
                 protocol.setThreads(threads);
             }

@@ -16,7 +16,8 @@ import java.util.concurrent.Callable;
  * Stock Apache Dubbo 3.3 on its own dubbo protocol with one serialization ({@code dubbo-hessian2},
  * {@code dubbo-fastjson2}): Dubbo at both ends, direct url, one shared reference (Dubbo's one connection per
  * provider), Dubbo's default 200 business threads unless {@code --rpc-server-threads} says otherwise. Runs on the
- * isolated class path of {@link IsolatedDubbo}; bytes are the dubbo frames Dubbo's own codec wrote and read.
+ * isolated class path of {@link IsolatedDubbo}. Wire bytes are not counted (0): Dubbo 3.3 has no byte counter and
+ * ignores a custom codec on its dubbo protocol.
  */
 public final class StockDubboSystem implements BenchSystem {
     /** Prefix of the stock Dubbo systems' names. */
@@ -38,7 +39,7 @@ public final class StockDubboSystem implements BenchSystem {
     @Override
     public String description() {
         return "stock Apache Dubbo 3.3 (dubbo protocol, serialization " + serialization + ") at both ends, direct url,"
-                + " one shared reference; on a class path of its own (module perf-test-dubbo); bytes from Dubbo's codec";
+                + " one shared reference; on a class path of its own (module perf-test-dubbo); wire bytes not counted (0)";
     }
 
     @Override
