@@ -24,11 +24,19 @@ public final class StockDubboClient implements AutoCloseable {
     private final StockBenchmarkService service;
 
     public StockDubboClient(String host, int port, long timeoutMillis, String serialization) {
+        this(host, port, timeoutMillis, serialization, StockBenchmarkService.class.getName());
+    }
+
+    /**
+     * @param path the service path the requests name: {@link StockBenchmarkService} for a stock provider,
+     *     perf-test's {@code io.kestrel.rpc.perf.support.BenchmarkService} (same methods and DTOs) for a Kestrel one
+     */
+    public StockDubboClient(String host, int port, long timeoutMillis, String serialization, String path) {
         ApplicationConfig application = new ApplicationConfig("perf-stock-dubbo-consumer");
         application.setQosEnable(false);
         ReferenceConfig<StockBenchmarkService> reference = new ReferenceConfig<>();
         reference.setInterface(StockBenchmarkService.class);
-        reference.setUrl("dubbo://" + host + ":" + port + "?serialization=" + serialization);
+        reference.setUrl("dubbo://" + host + ":" + port + "/" + path + "?serialization=" + serialization);
         reference.setTimeout((int) timeoutMillis);
         reference.setRetries(0);
         reference.setCheck(true);

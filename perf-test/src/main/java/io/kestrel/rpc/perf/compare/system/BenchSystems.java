@@ -28,7 +28,7 @@ public final class BenchSystems {
     public static final List<String> ALL = List.of("raw-netty", "kestrel-kryo", "kestrel-kryo" + TLS,
             "kestrel-kryo" + OBSERVED, "kestrel-fst", "kestrel-hessian2", "kestrel-fastjson2", "kestrel-java",
             "kestrel-fory", "kestrel-fory" + TLS, "kestrel-fory" + OBSERVED, "kestrel-kryo-compatible",
-            "kestrel-fory-compatible", "rest-netty", "rest-tomcat", "dubbo-hessian2");
+            "kestrel-fory-compatible", "rest-netty", "rest-tomcat", "kestrel-dubbo-hessian2", "dubbo-hessian2");
 
     /** Stock Apache Dubbo systems (serializations), run on a class path of their own ({@link StockDubboSystem}). */
     public static final List<String> DUBBO_SERIALIZATIONS = List.of("hessian2", "fastjson2");
@@ -57,7 +57,11 @@ public final class BenchSystems {
         }
         if (n.startsWith(StockDubboSystem.PREFIX)
                 && DUBBO_SERIALIZATIONS.contains(n.substring(StockDubboSystem.PREFIX.length()))) {
-            return new StockDubboSystem(n.substring(StockDubboSystem.PREFIX.length()), settings);
+            return new StockDubboSystem(n.substring(StockDubboSystem.PREFIX.length()), settings, false);
+        }
+        if (n.startsWith(StockDubboSystem.KESTREL_PREFIX)
+                && DUBBO_SERIALIZATIONS.contains(n.substring(StockDubboSystem.KESTREL_PREFIX.length()))) {
+            return new StockDubboSystem(n.substring(StockDubboSystem.KESTREL_PREFIX.length()), settings, true);
         }
         return switch (n) {
             case "raw-netty" -> new RawNettySystem(settings);
@@ -81,7 +85,8 @@ public final class BenchSystems {
             }
             switch (p) {
                 case "all" -> wanted.addAll(ALL);
-                case "kestrel" -> ALL.stream().filter(s -> s.startsWith("kestrel-")).forEach(wanted::add);
+                case "kestrel" -> ALL.stream().filter(s -> s.startsWith("kestrel-") && !s.startsWith(StockDubboSystem.KESTREL_PREFIX))
+                        .forEach(wanted::add);
                 case "rest" -> ALL.stream().filter(s -> s.startsWith("rest-")).forEach(wanted::add);
                 case "dubbo" -> ALL.stream().filter(s -> s.startsWith(StockDubboSystem.PREFIX) || s.contains("-dubbo-"))
                         .forEach(wanted::add);
@@ -91,7 +96,9 @@ public final class BenchSystems {
                 });
                 default -> {
                     boolean stockDubbo = p.startsWith(StockDubboSystem.PREFIX)
-                            && DUBBO_SERIALIZATIONS.contains(p.substring(StockDubboSystem.PREFIX.length()));
+                            && DUBBO_SERIALIZATIONS.contains(p.substring(StockDubboSystem.PREFIX.length()))
+                            || p.startsWith(StockDubboSystem.KESTREL_PREFIX)
+                            && DUBBO_SERIALIZATIONS.contains(p.substring(StockDubboSystem.KESTREL_PREFIX.length()));
                     if (!ALL.contains(p) && !stockDubbo) {
                         throw new IllegalArgumentException("Unknown system '" + part + "'; known: " + ALL
                                 + " and the groups 'all', 'kestrel', 'observed', 'rest', 'dubbo'");

@@ -1,7 +1,12 @@
 package io.kestrel.rpc.perf.compare.system;
 
+import io.kestrel.rpc.api.config.ProtocolConfig;
+import io.kestrel.rpc.api.config.ServiceConfig;
+import io.kestrel.rpc.core.RpcRuntime;
 import io.kestrel.rpc.demo.bid.BidResponse;
 import io.kestrel.rpc.perf.server.BenchServer;
+import io.kestrel.rpc.perf.support.BenchmarkService;
+import io.kestrel.rpc.perf.support.BenchmarkServiceImpl;
 import io.kestrel.rpc.perf.support.Encodings;
 import io.kestrel.rpc.perf.support.Workload;
 import java.io.ByteArrayOutputStream;
@@ -20,26 +25,40 @@ import java.util.concurrent.Callable;
  * ignores a custom codec on its dubbo protocol.
  */
 public final class StockDubboSystem implements BenchSystem {
+    private static final String STOCK_SERVICE = "io.kestrel.rpc.perf.dubbo.StockBenchmarkService";
+
     /** Prefix of the stock Dubbo systems' names. */
     public static final String PREFIX = "dubbo-";
 
+    /** Prefix of the systems whose provider is the framework on the dubbo protocol, called by stock Dubbo. */
+    public static final String KESTREL_PREFIX = "kestrel-dubbo-";
+
     private final String serialization;
     private final SystemSettings settings;
+    private final boolean kestrelProvider;
 
-    public StockDubboSystem(String serialization, SystemSettings settings) {
+    /**
+     * @param kestrelProvider whether the provider is the framework on its dubbo protocol (in perf-test's server JVM)
+     *     instead of stock Dubbo; the consumer is stock Dubbo's either way
+     */
+    public StockDubboSystem(String serialization, SystemSettings settings, boolean kestrelProvider) {
         this.serialization = serialization;
         this.settings = settings;
+        this.kestrelProvider = kestrelProvider;
     }
 
     @Override
     public String name() {
-        return PREFIX + serialization;
+        return (kestrelProvider ? KESTREL_PREFIX : PREFIX) + serialization;
     }
 
     @Override
     public String description() {
-        return "stock Apache Dubbo 3.3 (dubbo protocol, serialization " + serialization + ") at both ends, direct url,"
-                + " one shared reference; on a class path of its own (module perf-test-dubbo); wire bytes not counted (0)";
+        return (kestrelProvider ? "Kestrel RPC's provider on the dubbo protocol (serialization " + serialization
+                + ", DemoOptimizer not used) called by stock Apache Dubbo 3.3's consumer"
+                : "stock Apache Dubbo 3.3 (dubbo protocol, serialization " + serialization + ") at both ends")
+                + ", direct url, one shared reference; Dubbo's consumer on a class path of its own (module"
+                + " perf-test-dubbo); wire bytes not counted (0)";
     }
 
     @Override
@@ -54,7 +73,23 @@ public final class StockDubboSystem implements BenchSystem {
 
     @Override
     public BenchServer startServer() throws Exception {
-        return IsolatedDubbo.startServer(serialization, settings.rpcServerThreads());
+        if (!kestrelProvider) {
+            return IsolatedDubbo.startServer(serialization, settings.rpcServerThreads());
+        }
+        // all interfaces: a Dubbo consumer told 127.0.0.1 dials this machine's address (its NetUtils.filterLocalHost)
+        ProtocolConfig.Builder protocol = ProtocolConfig.builder().name(ProtocolConfig.DUBBO).host("0.0.0.0").port(0)
+                .serialization(serialization);
+        if (settings.rpcServerThreads() >= 0) {
+            protocol.threads(settings.rpcServerThreads());
+        }
+        RpcRuntime runtime = RpcRuntime.builder().protocol(protocol.build()).build();
+        try {
+            runtime.export(ServiceConfig.builder(BenchmarkService.class, new BenchmarkServiceImpl()).build());
+        } catch (RuntimeException e) {
+            runtime.close();
+            throw e;
+        }
+        return BenchServer.of(runtime.boundPort(), runtime::close);
     }
 
     @Override
@@ -67,8 +102,9 @@ public final class StockDubboSystem implements BenchSystem {
         ClassLoader previous = self.getContextClassLoader();
         self.setContextClassLoader(isolated);
         try {
-            client = type.getConstructor(String.class, int.class, long.class, String.class)
-                    .newInstance(host, port, settings.callTimeout().toMillis(), serialization);
+            String path = kestrelProvider ? BenchmarkService.class.getName() : STOCK_SERVICE;
+            client = type.getConstructor(String.class, int.class, long.class, String.class, String.class)
+                    .newInstance(host, port, settings.callTimeout().toMillis(), serialization, path);
         } catch (InvocationTargetException e) {
             throw new IllegalStateException("stock Dubbo client did not start: " + e.getCause(), e.getCause());
         } finally {
