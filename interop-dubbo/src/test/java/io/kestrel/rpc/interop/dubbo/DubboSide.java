@@ -50,6 +50,7 @@ final class DubboSide implements AutoCloseable {
     <T> int export(Class<T> type, T impl, int port) {
         ProtocolConfig protocol = new ProtocolConfig("dubbo", port);
         protocol.setSerialization("hessian2");
+        protocol.setThreadpool("cached"); // the load tests put 1,000 calls in flight; the default 200 answer "exhausted"
         ServiceConfig<T> service = new ServiceConfig<>();
         service.setInterface(type);
         service.setRef(impl);

@@ -50,7 +50,9 @@ final class Agreement {
         this.serializers = serializers;
         this.explicitSerialization = config.serialization() == null ? null
                 : Serializations.installed().byName(config.serialization()).name();
-        this.ownSerialization = Serializations.installed().byName(protocol.serialization()).name();
+        // the dubbo protocol speaks hessian2 (DubboReferences checks a reference that sets another)
+        this.ownSerialization = config.protocol().equals(ProtocolConfig.DUBBO) ? "hessian2"
+                : Serializations.installed().byName(protocol.serialization()).name();
         this.ownOptimizer = config.optimizer();
         this.ownCompatible = config.compatible();
         this.legacyOptimizer = config.optimizer() != null ? config.optimizer() : protocol.optimizer();
