@@ -34,7 +34,18 @@ final class DubboSide implements AutoCloseable {
 
     /** A stock Dubbo reference to {@code url} (dubbo://host:port), hessian2, with a timeout. */
     <T> T refer(Class<T> type, String url, int timeoutMillis) {
+        return refer(type, url, timeoutMillis, null, null);
+    }
+
+    /** As {@link #refer(Class, String, int)}, for a service's group and version (null: none). */
+    <T> T refer(Class<T> type, String url, int timeoutMillis, String group, String version) {
         ReferenceConfig<T> ref = new ReferenceConfig<>();
+        if (group != null) {
+            ref.setGroup(group);
+        }
+        if (version != null) {
+            ref.setVersion(version);
+        }
         ref.setInterface(type);
         ref.setUrl(url);
         ref.setTimeout(timeoutMillis);

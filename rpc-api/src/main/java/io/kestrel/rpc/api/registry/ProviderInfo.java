@@ -76,6 +76,11 @@ public final class ProviderInfo {
      * is plaintext), saying so, instead of connecting in vain.
      */
     public static final String TLS = "tls";
+    /**
+     * Attribute: the wire protocol of the provider's port when it is not the native one ("dubbo"); consumers on
+     * another protocol leave the provider out, saying so.
+     */
+    public static final String PROTOCOL = "protocol";
 
     /** Whether the record says the provider's port requires TLS (attribute {@link #TLS}). */
     public boolean requiresTls() {

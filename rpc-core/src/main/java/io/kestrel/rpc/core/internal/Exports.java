@@ -103,6 +103,9 @@ public final class Exports {
         if (config.warmup().isPresent()) {
             info = info.withAttributes(warmupAttributes(info, config.warmup().get().toMillis()));
         }
+        if (!protocol.name().equals(ProtocolConfig.KESTREL)) {
+            info = info.withAttributes(Map.of(ProviderInfo.PROTOCOL, protocol.name())); // native consumers leave it out
+        }
         if (server.requiresTls()) {
             info = info.withAttributes(Map.of(ProviderInfo.TLS, "true")); // plaintext consumers refuse it at refer
         }
