@@ -34,7 +34,18 @@ final class DubboSide implements AutoCloseable {
 
     /** A stock Dubbo reference to {@code url} (dubbo://host:port), hessian2, with a timeout. */
     <T> T refer(Class<T> type, String url, int timeoutMillis) {
+        return refer(type, url, timeoutMillis, null, null);
+    }
+
+    /** As {@link #refer(Class, String, int)}, for a service's group and version (null: none). */
+    <T> T refer(Class<T> type, String url, int timeoutMillis, String group, String version) {
         ReferenceConfig<T> ref = new ReferenceConfig<>();
+        if (group != null) {
+            ref.setGroup(group);
+        }
+        if (version != null) {
+            ref.setVersion(version);
+        }
         ref.setInterface(type);
         ref.setUrl(url);
         ref.setTimeout(timeoutMillis);
@@ -50,6 +61,7 @@ final class DubboSide implements AutoCloseable {
     <T> int export(Class<T> type, T impl, int port) {
         ProtocolConfig protocol = new ProtocolConfig("dubbo", port);
         protocol.setSerialization("hessian2");
+        protocol.setThreadpool("cached"); // the load tests put 1,000 calls in flight; the default 200 answer "exhausted"
         ServiceConfig<T> service = new ServiceConfig<>();
         service.setInterface(type);
         service.setRef(impl);

@@ -343,6 +343,7 @@ public final class ReferenceConfig<T> {
         /**
          * Direct provider addresses, {@code host:port[,host:port...]}; each may be written
          * {@code dubbo://host:port} (the reference then speaks the dubbo protocol) or {@code kestrel://host:port}.
+         * A path after host:port is ignored, as before (Dubbo users write the interface there).
          */
         public Builder<T> url(String url) {
             this.url = null;
@@ -366,11 +367,8 @@ public final class ReferenceConfig<T> {
                                 + " and " + name + "; one reference speaks one protocol");
                     }
                     urlProtocol = name;
-                    address = address.substring(scheme + 3);
-                    if (address.contains("/") || address.contains("?")) {
-                        throw new IllegalArgumentException("reference url '" + url + "': only host:port is read from a"
-                                + " direct url; the interface, version and group come from the reference, so remove"
-                                + " the path and parameters ('" + part.trim() + "')");
+                    if (name.equals(ProtocolConfig.DUBBO)) {
+                        address = address.substring(scheme + 3); // a path (the interface, as Dubbo writes it) stays
                     }
                 }
                 addresses.add(address);

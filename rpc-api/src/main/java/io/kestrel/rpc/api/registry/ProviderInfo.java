@@ -78,9 +78,9 @@ public final class ProviderInfo {
     public static final String TLS = "tls";
 
     /**
-     * Attribute: the wire protocol the provider's port speaks, e.g. "dubbo"; absent for the native protocol
-     * ({@value #NATIVE_PROTOCOL}). A registry publishes such providers where that protocol's consumers look
-     * (Dubbo's ZooKeeper layout for "dubbo").
+     * Attribute: the wire protocol the provider's port speaks when it is not the native one ("dubbo"; absent for
+     * {@value #NATIVE_PROTOCOL}). A registry publishes such providers where that protocol's consumers look
+     * (Dubbo's ZooKeeper layout for "dubbo"); consumers on another protocol leave the provider out, saying so.
      */
     public static final String PROTOCOL = "protocol";
     /** The name of the native protocol, what {@link #protocol()} says when the record names none. */

@@ -79,7 +79,10 @@ public final class References {
      *     connection settings that disagree with an earlier reference's
      */
     public <T> T refer(ReferenceConfig<T> config) {
-        ClientOptions options = ClientOptions.from(client.with(config));
+        ClientOptions options = ClientOptions.from(client.with(config)).withProtocol(config.protocol());
+        if (options.dubbo()) {
+            DubboReferences.check(config, options);
+        }
         allowlist.trustTypesOf(config.interfaceClass());
         config.allowedPackages().forEach(allowlist::allowPackage);
         if (config.serialization() != null) {

@@ -4,6 +4,7 @@ import io.kestrel.rpc.transport.ServerDispatcher;
 import io.kestrel.rpc.transport.TransportCounters;
 import io.kestrel.rpc.transport.internal.Admission;
 import io.kestrel.rpc.transport.internal.MemoryBudget;
+import io.kestrel.rpc.transport.internal.PendingCalls;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.timeout.IdleStateHandler;
@@ -24,6 +25,26 @@ public final class DubboPipeline {
     public static final long MIN_IDLE_MILLIS = 180_000;
 
     private DubboPipeline() {
+    }
+
+    /**
+     * The consumer pipeline of a connection to a dubbo provider:
+     * bytes -> idle -> {@link DubboFrameDecoder} -> {@link DubboClientCodec} -> {@link DubboClientHeartbeat} ->
+     * lifecycle.
+     *
+     * @param intervalMillis nothing written this long sends a heartbeat
+     * @param silenceMillis nothing read this long closes the connection
+     */
+    public static void installClient(SocketChannel ch, ChannelHandler bytes, PendingCalls pending,
+            TransportCounters counters, String address, int payloadBytes, long intervalMillis, long silenceMillis,
+            ChannelHandler lifecycle) {
+        ch.pipeline()
+                .addLast("bytes", bytes)
+                .addLast("idle", new IdleStateHandler(silenceMillis, intervalMillis, 0, TimeUnit.MILLISECONDS))
+                .addLast("frame", new DubboFrameDecoder(payloadBytes, counters, null, 0))
+                .addLast("codec", new DubboClientCodec(pending, counters, address, payloadBytes))
+                .addLast("heartbeat", new DubboClientHeartbeat())
+                .addLast("lifecycle", lifecycle);
     }
 
     /**
