@@ -20,9 +20,6 @@ final class DubboReferences {
             throw new IllegalArgumentException(where + " sets TLS or a token, which the dubbo protocol does not carry"
                     + " here; remove the tls-* and token settings from the reference (and the runtime's client)");
         }
-        if (config.url() == null) {
-            throw new IllegalArgumentException(where + " has no url: calling stock Dubbo providers found in a registry"
-                    + " needs Dubbo's registry layout, which this version does not read; set url=\"dubbo://host:port\"");
-        }
+        // no url: the registry's Dubbo layout lists the providers (Registry.subscribe with protocol "dubbo")
     }
 }

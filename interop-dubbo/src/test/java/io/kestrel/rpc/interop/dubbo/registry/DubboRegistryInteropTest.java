@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.kestrel.rpc.api.ServiceKey;
 import io.kestrel.rpc.api.config.ApplicationConfig;
 import io.kestrel.rpc.api.config.ProtocolConfig;
+import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.api.config.RegistryConfig;
 import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.api.registry.ProviderInfo;
@@ -135,6 +136,37 @@ class DubboRegistryInteropTest {
             Poll.until("the stock consumer calls the restarted provider", () -> "restarted ada".equals(call(greeter)));
         } finally {
             provider.close();
+        }
+    }
+
+    /**
+     * End to end the other way: a Kestrel reference with protocol="dubbo" finds a stock provider in ZooKeeper, calls
+     * it, fails over to nothing when it stops, and calls its replacement on another port.
+     */
+    @Test
+    void ourDubboReferenceFindsAStockProviderThroughZooKeeperAndFollowsItsRestart() throws Exception {
+        StockDubbo provider = StockDubbo.provider(zk.getConnectString(), freePort(), "3.0", "stock", true);
+        try (RpcRuntime consumer = RpcRuntime.builder()
+                .registry(RegistryConfig.builder().address("zookeeper://" + zk.getConnectString()).build()).build()) {
+            Greeter greeter = consumer.refer(ReferenceConfig.builder(Greeter.class).protocol("dubbo").version("3.0")
+                    .timeout(Duration.ofSeconds(3)).retries(0).build());
+            Poll.until("our reference calls the stock provider", () -> "stock ada".equals(kestrelCall(greeter)));
+
+            provider.close();
+            Poll.until("our reference has no provider once the stock one stopped", () -> kestrelCall(greeter) == null);
+            provider = StockDubbo.provider(zk.getConnectString(), freePort(), "3.0", "stock again", true);
+            Poll.until("our reference calls the restarted stock provider",
+                    () -> "stock again ada".equals(kestrelCall(greeter)));
+        } finally {
+            provider.close();
+        }
+    }
+
+    private static String kestrelCall(Greeter greeter) {
+        try {
+            return greeter.greet("ada");
+        } catch (io.kestrel.rpc.api.RpcException e) {
+            return null;
         }
     }
 
