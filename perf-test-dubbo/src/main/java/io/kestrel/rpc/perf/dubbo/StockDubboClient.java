@@ -1,5 +1,7 @@
 package io.kestrel.rpc.perf.dubbo;
 
+import io.kestrel.rpc.perf.support.BenchmarkService;
+
 import io.kestrel.rpc.demo.bid.BidRequest;
 import io.kestrel.rpc.demo.bid.BidResponse;
 import java.io.ByteArrayInputStream;
@@ -21,22 +23,14 @@ import org.apache.dubbo.rpc.model.FrameworkModel;
 public final class StockDubboClient implements AutoCloseable {
     private final FrameworkModel framework = new FrameworkModel();
     private final DubboBootstrap bootstrap = DubboBootstrap.newInstance(framework);
-    private final StockBenchmarkService service;
+    private final BenchmarkService service;
 
     public StockDubboClient(String host, int port, long timeoutMillis, String serialization) {
-        this(host, port, timeoutMillis, serialization, StockBenchmarkService.class.getName());
-    }
-
-    /**
-     * @param path the service path the requests name: {@link StockBenchmarkService} for a stock provider,
-     *     perf-test's {@code io.kestrel.rpc.perf.support.BenchmarkService} (same methods and DTOs) for a Kestrel one
-     */
-    public StockDubboClient(String host, int port, long timeoutMillis, String serialization, String path) {
         ApplicationConfig application = new ApplicationConfig("perf-stock-dubbo-consumer");
         application.setQosEnable(false);
-        ReferenceConfig<StockBenchmarkService> reference = new ReferenceConfig<>();
-        reference.setInterface(StockBenchmarkService.class);
-        reference.setUrl("dubbo://" + host + ":" + port + "/" + path + "?serialization=" + serialization);
+        ReferenceConfig<BenchmarkService> reference = new ReferenceConfig<>();
+        reference.setInterface(BenchmarkService.class);
+        reference.setUrl("dubbo://" + host + ":" + port + "?serialization=" + serialization);
         reference.setTimeout((int) timeoutMillis);
         reference.setRetries(0);
         reference.setCheck(true);

@@ -1,5 +1,7 @@
 package io.kestrel.rpc.perf.dubbo;
 
+import io.kestrel.rpc.perf.support.BenchmarkService;
+
 import java.io.BufferedReader;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
@@ -16,7 +18,7 @@ import org.apache.dubbo.config.ServiceConfig;
 import org.apache.dubbo.config.bootstrap.DubboBootstrap;
 
 /**
- * The server JVM of perf-test's stock Dubbo systems: exports {@link StockBenchmarkService} with stock Dubbo on the
+ * The server JVM of perf-test's stock Dubbo systems: exports {@link BenchmarkService} with stock Dubbo on the
  * dubbo protocol (no registry), then speaks perf-test's server line protocol on stdin/stdout:
  *
  * <pre>
@@ -51,8 +53,8 @@ public final class StockDubboServerMain {
             if (threads > 0) {
                 protocol.setThreads(threads);
             }
-            ServiceConfig<StockBenchmarkService> service = new ServiceConfig<>();
-            service.setInterface(StockBenchmarkService.class);
+            ServiceConfig<BenchmarkService> service = new ServiceConfig<>();
+            service.setInterface(BenchmarkService.class);
             service.setRef(new StockBenchmarkServiceImpl());
             bootstrap.application(application).registry(new RegistryConfig(RegistryConfig.NO_AVAILABLE))
                     .protocol(protocol).service(service).start();

@@ -25,8 +25,6 @@ import java.util.concurrent.Callable;
  * ignores a custom codec on its dubbo protocol.
  */
 public final class StockDubboSystem implements BenchSystem {
-    private static final String STOCK_SERVICE = "io.kestrel.rpc.perf.dubbo.StockBenchmarkService";
-
     /** Prefix of the stock Dubbo systems' names. */
     public static final String PREFIX = "dubbo-";
 
@@ -102,9 +100,8 @@ public final class StockDubboSystem implements BenchSystem {
         ClassLoader previous = self.getContextClassLoader();
         self.setContextClassLoader(isolated);
         try {
-            String path = kestrelProvider ? BenchmarkService.class.getName() : STOCK_SERVICE;
-            client = type.getConstructor(String.class, int.class, long.class, String.class, String.class)
-                    .newInstance(host, port, settings.callTimeout().toMillis(), serialization, path);
+            client = type.getConstructor(String.class, int.class, long.class, String.class)
+                    .newInstance(host, port, settings.callTimeout().toMillis(), serialization);
         } catch (InvocationTargetException e) {
             throw new IllegalStateException("stock Dubbo client did not start: " + e.getCause(), e.getCause());
         } finally {
