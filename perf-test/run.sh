@@ -18,7 +18,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 if [[ "${SKIP_BUILD:-0}" != "1" ]]; then
-  mvn -q -DskipTests package -pl perf-test -am
+  # perf-test-dubbo: stock Dubbo's systems, on a class path of their own (see IsolatedDubbo)
+  mvn -q -DskipTests package -pl perf-test,perf-test-dubbo -am
 fi
 
 CP="perf-test/target/classes:$(cat perf-test/target/classpath.txt)"

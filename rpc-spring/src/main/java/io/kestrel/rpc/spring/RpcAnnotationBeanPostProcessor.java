@@ -148,6 +148,7 @@ public class RpcAnnotationBeanPostProcessor implements InstantiationAwareBeanPos
         attrs.put("serialization", a.serialization());
         attrs.put("optimizer", a.optimizer() == void.class ? "" : a.optimizer().getName());
         attrs.put("url", a.url());
+        attrs.put("protocol", a.protocol());
         attrs.put("check", a.check());
         attrs.put("async", a.async());
         attrs.put("idempotent", a.idempotent());

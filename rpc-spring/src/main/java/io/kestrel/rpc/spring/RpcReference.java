@@ -57,8 +57,14 @@ public @interface RpcReference {
      */
     Class<?> optimizer() default void.class;
 
-    /** Direct provider addresses "host:port[,host:port]", bypassing the registry. */
+    /**
+     * Direct provider addresses "host:port[,host:port]", bypassing the registry; "dubbo://host:port" calls a
+     * stock Apache Dubbo provider (see {@link #protocol()}).
+     */
     String url() default "";
+
+    /** "dubbo" to call Apache Dubbo providers on their dubbo protocol. Default "kestrel", the native protocol. */
+    String protocol() default "";
 
     /** "false" lets startup go on without a reachable provider. Default true. */
     String check() default "";

@@ -146,8 +146,8 @@ class BadConfigurationTest {
     @Test
     void unknownRpcPropertyWithoutNearMissListsItsGroup() {
         String m = startupFailure("provider.xml", Map.of("zk", props.get("zk"), "tag", "typo", "rpc.registry.zk", "x"));
-        assertTrue(m.contains("'rpc.registry.zk' (known rpc.registry.* keys: address, connection-timeout, root,"
-                + " session-timeout)"), m);
+        assertTrue(m.contains("'rpc.registry.zk' (known rpc.registry.* keys: address, connection-timeout, dubbo-root,"
+                + " root, session-timeout)"), m);
     }
 
     @Test

@@ -15,9 +15,28 @@ import java.time.Duration;
  * @param heartbeatMisses silent heartbeat intervals after which the connection is closed and reconnected
  * @param tls TLS to the provider, or null for plaintext
  * @param token sent once per connection for the provider's authenticator, or null
+ * @param protocol the wire protocol, {@code kestrel} or {@code dubbo} ({@link io.kestrel.rpc.api.config.ProtocolConfig#NAMES})
  */
 public record ClientOptions(int payloadBytes, int maxPendingCalls, Duration connectTimeout, Duration heartbeatInterval,
-        int heartbeatMisses, TlsConfig tls, String token) {
+        int heartbeatMisses, TlsConfig tls, String token, String protocol) {
+
+    /** The native protocol. */
+    public ClientOptions(int payloadBytes, int maxPendingCalls, Duration connectTimeout, Duration heartbeatInterval,
+            int heartbeatMisses, TlsConfig tls, String token) {
+        this(payloadBytes, maxPendingCalls, connectTimeout, heartbeatInterval, heartbeatMisses, tls, token,
+                io.kestrel.rpc.api.config.ProtocolConfig.KESTREL);
+    }
+
+    /** These options on another wire protocol. */
+    public ClientOptions withProtocol(String name) {
+        return new ClientOptions(payloadBytes, maxPendingCalls, connectTimeout, heartbeatInterval, heartbeatMisses, tls,
+                token, name);
+    }
+
+    /** Whether the connection speaks Apache Dubbo's dubbo protocol. */
+    public boolean dubbo() {
+        return io.kestrel.rpc.api.config.ProtocolConfig.DUBBO.equals(protocol);
+    }
 
     /** Plaintext, no token. */
     public ClientOptions(int payloadBytes, int maxPendingCalls, Duration connectTimeout, Duration heartbeatInterval,
@@ -27,7 +46,7 @@ public record ClientOptions(int payloadBytes, int maxPendingCalls, Duration conn
 
     @Override
     public String toString() {
-        return "{max-pending=" + maxPendingCalls + ", payload=" + payloadBytes + ", connect-timeout="
+        return "{" + (dubbo() ? "protocol=dubbo, " : "") + "max-pending=" + maxPendingCalls + ", payload=" + payloadBytes + ", connect-timeout="
                 + connectTimeout.toMillis() + "ms, heartbeat=" + heartbeatInterval.toMillis() + "ms x " + heartbeatMisses
                 + (tls != null ? ", " + tls : "") + (token != null ? ", token=(set)" : "") + "}";
     }

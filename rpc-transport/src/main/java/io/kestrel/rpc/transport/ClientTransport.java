@@ -2,6 +2,7 @@ package io.kestrel.rpc.transport;
 
 import io.kestrel.rpc.api.config.TlsConfig;
 import io.kestrel.rpc.api.serialization.ClassAllowlist;
+import io.kestrel.rpc.transport.internal.dubbo.DubboPipeline;
 import io.kestrel.rpc.transport.internal.tls.ClientTlsPeerCheck;
 import io.kestrel.rpc.transport.internal.tls.CredentialSender;
 import io.kestrel.rpc.transport.internal.tls.TlsContext;
@@ -95,6 +96,11 @@ public final class ClientTransport implements AutoCloseable {
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        if (options.dubbo()) {
+                            DubboPipeline.installClient(ch, byteCounter, pending, counters, address,
+                                    options.payloadBytes(), interval, silence, lifecycle.get());
+                            return;
+                        }
                         ch.pipeline().addLast("bytes", byteCounter);
                         if (tls != null) {
                             ch.pipeline()

@@ -7,6 +7,7 @@ import io.kestrel.rpc.api.RpcTimeoutException;
 import io.kestrel.rpc.api.SerializationException;
 import io.kestrel.rpc.api.ServerBusyException;
 import io.kestrel.rpc.api.TransportException;
+import io.kestrel.rpc.transport.internal.dubbo.DubboRequestEncoder;
 import io.kestrel.rpc.transport.internal.ClientCodec;
 import io.kestrel.rpc.transport.internal.FrameDecoder;
 import io.kestrel.rpc.transport.internal.Handshake;
@@ -174,7 +175,9 @@ public final class Connection implements AutoCloseable {
         }
         RequestEncoder.Arguments args;
         try {
-            args = RequestEncoder.serializeArguments(ch.alloc(), request);
+            // the dubbo protocol's body is one stream (head, arguments, attachments): a codec of its own writes it
+            args = options.dubbo() ? new RequestEncoder.Arguments(DubboRequestEncoder.encode(ch.alloc(), request), null)
+                    : RequestEncoder.serializeArguments(ch.alloc(), request);
         } catch (SerializationException e) {
             pending.unreserve();
             return CompletableFuture.failedFuture(e);

@@ -21,6 +21,7 @@ import io.kestrel.rpc.transport.internal.HeartbeatHandler;
 import io.kestrel.rpc.transport.internal.RequestHandler;
 import io.kestrel.rpc.transport.internal.ResponseWriter;
 import io.kestrel.rpc.transport.internal.VirtualThreads;
+import io.kestrel.rpc.transport.internal.dubbo.DubboPipeline;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -71,6 +72,12 @@ public final class RpcServer implements AutoCloseable {
 
     private RpcServer(ProtocolConfig config, ServerDispatcher dispatcher, Authenticator authenticator) {
         this.config = config;
+        boolean dubbo = config.name().equals(ProtocolConfig.DUBBO);
+        if (dubbo && (config.tls() != null || config.authenticatorName() != null || config.authenticator() != null)) {
+            throw new IllegalArgumentException("protocol " + config.name() + " on port " + config.port() + ": TLS and"
+                    + " authenticators are not available on the dubbo protocol; remove the tls-* and authenticator"
+                    + " settings, or use the native protocol (name=\"kestrel\") for callers that need them");
+        }
         // checked before anything starts: an error names the PEM file and what is wrong with it
         this.tls = config.tls() != null ? TlsContext.forServer(config.tls()) : null;
         this.bossGroup = EventLoops.nio(1, "kestrel-server-boss");
@@ -123,6 +130,11 @@ public final class RpcServer implements AutoCloseable {
                             return;
                         }
                         channels.add(ch);
+                        if (dubbo) {
+                            DubboPipeline.install(ch, byteCounter, dispatcher, admission, counters, budget,
+                                    config.payloadBytes(), frameTimeoutMillis, idleMillis, callsPerConnection);
+                            return;
+                        }
                         ResponseWriter out = new ResponseWriter(ch, counters, config.payloadBytes(), budget);
                         CallerState caller = new CallerState(tls == null || config.tls().clientAuth()
                                 == TlsConfig.ClientAuth.NONE ? "it sent no token" : "it presented no client"
@@ -150,8 +162,8 @@ public final class RpcServer implements AutoCloseable {
         }
         this.serverChannel = bind.channel();
         this.port = ((InetSocketAddress) serverChannel.localAddress()).getPort();
-        log.info("Kestrel RPC server listening on {}:{} ({} I/O threads, {} business threads, queue {}, payload limit {} bytes, {})",
-                config.host(), port, config.ioThreads(), virtual ? "virtual" : config.threads(), config.queueCapacity(), config.payloadBytes(),
+        log.info("Kestrel RPC server ({} protocol) listening on {}:{} ({} I/O threads, {} business threads, queue {}, payload limit {} bytes, {})",
+                config.name(), config.host(), port, config.ioThreads(), virtual ? "virtual" : config.threads(), config.queueCapacity(), config.payloadBytes(),
                 tls == null ? "plaintext" : "TLS " + config.tls().protocols() + ", client-auth "
                         + config.tls().clientAuth() + ", " + tls.description());
     }

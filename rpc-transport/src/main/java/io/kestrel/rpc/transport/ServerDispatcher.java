@@ -18,4 +18,13 @@ public interface ServerDispatcher {
     default java.util.Map<String, java.util.Map<String, String>> handshake() {
         return java.util.Map.of();
     }
+
+    /**
+     * A method matching {@code descriptor} (written without a group) in any group of its service, or null: the
+     * dubbo protocol names the group only after the arguments, so its provider reads them with the parameter
+     * types and serializer of this method and then resolves the exact one. Default: null.
+     */
+    default ServerMethod resolveInAnyGroup(String descriptor) {
+        return null;
+    }
 }

@@ -28,7 +28,8 @@ public final class PerfOptions {
               --measure DURATION       measured window per configuration (default 10s; quick 1s)
               --systems LIST           comma-separated: all, kestrel, raw-rpc (the minimal RPC per
                                        serialization), rest, observed (kryo and fory with and
-                                       without metrics + tracing), or names from
+                                       without metrics + tracing), dubbo (kestrel-dubbo-hessian2
+                                       and stock dubbo-hessian2; not in all), or names from
                                        %s (default all)
               --workloads LIST         comma-separated: bid, echo-50k, exists (default all)
               --inflight LIST          also run the pipelined workload of the kestrel-* and raw-rpc-*

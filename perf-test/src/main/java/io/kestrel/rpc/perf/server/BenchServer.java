@@ -5,6 +5,14 @@ public interface BenchServer extends AutoCloseable {
     /** The port it listens on, on 127.0.0.1. */
     int port();
 
+    /**
+     * Bytes allocated so far by the threads that serve (what the runner's ALLOC asks): this JVM's live threads,
+     * unless the server runs in a process of its own (the stock Dubbo systems).
+     */
+    default long allocatedBytes() {
+        return io.kestrel.rpc.perf.support.ThreadAllocation.totalAllocatedBytes();
+    }
+
     /** Stops serving and releases threads and sockets. */
     @Override
     void close();

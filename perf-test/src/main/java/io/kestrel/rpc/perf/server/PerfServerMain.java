@@ -6,7 +6,6 @@ import io.kestrel.rpc.perf.compare.system.SystemSettings;
 import io.kestrel.rpc.perf.soak.SoakServer;
 import io.kestrel.rpc.perf.support.HeapProbe;
 import io.kestrel.rpc.perf.support.ProcessCpu;
-import io.kestrel.rpc.perf.support.ThreadAllocation;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
@@ -79,7 +78,7 @@ public final class PerfServerMain {
             while ((line = in.readLine()) != null) {
                 String cmd = line.trim();
                 if (cmd.equals("ALLOC")) {
-                    out.println("ALLOC bytes=" + ThreadAllocation.totalAllocatedBytes());
+                    out.println("ALLOC bytes=" + server.allocatedBytes());
                 } else if (cmd.equals("CPU")) {
                     out.println("CPU nanos=" + ProcessCpu.processCpuNanos());
                 } else if (cmd.equals("HEAP")) {

@@ -14,6 +14,17 @@ import io.kestrel.rpc.api.security.Authenticator;
  */
 public final class ProtocolConfig {
     public static final int DEFAULT_PAYLOAD_BYTES = 8 * 1024 * 1024;
+    /** The native protocol's name (the default). */
+    public static final String KESTREL = "kestrel";
+    /** Apache Dubbo's {@code dubbo} protocol: its 16-byte header and hessian2 (or fastjson2) bodies. */
+    public static final String DUBBO = "dubbo";
+    /** The protocol names this framework speaks. */
+    public static final java.util.List<String> NAMES = java.util.List.of(KESTREL, DUBBO);
+
+    private final String name;
+
+    /** The serializations the {@value #DUBBO} protocol speaks, as Dubbo names them. */
+    public static final java.util.List<String> DUBBO_SERIALIZATIONS = java.util.List.of("hessian2");
 
     private final String host;
     private final String advertisedHost;
@@ -36,6 +47,7 @@ public final class ProtocolConfig {
     private final Authenticator authenticator;
 
     private ProtocolConfig(Builder b) {
+        this.name = b.name;
         this.host = b.host;
         this.advertisedHost = b.advertisedHost;
         this.port = b.port;
@@ -59,6 +71,16 @@ public final class ProtocolConfig {
 
     public static Builder builder() {
         return new Builder();
+    }
+
+    /**
+     * The wire protocol ({@code name}): {@value #KESTREL} (the default, the native protocol) or {@value #DUBBO}
+     * (Apache Dubbo's {@code dubbo} protocol, so stock Dubbo consumers can call this runtime's services). With
+     * {@value #DUBBO} the serialization defaults to hessian2, Dubbo's default, and must be hessian2 (fastjson2 on
+     * the dubbo protocol is not implemented).
+     */
+    public String name() {
+        return name;
     }
 
     /** Address to bind ({@code host}). Default "127.0.0.1"; use "0.0.0.0" for all interfaces. */
@@ -186,7 +208,7 @@ public final class ProtocolConfig {
 
     @Override
     public String toString() {
-        return "ProtocolConfig{" + host + ":" + port + ", serialization=" + serialization
+        return "ProtocolConfig{" + (name.equals(KESTREL) ? "" : name + " ") + host + ":" + port + ", serialization=" + serialization
                 + (optimizer != null ? ", optimizer=" + optimizer.getName() : "") + ", threads=" + (virtualThreads ? "virtual" : threads)
                 + ", queues=" + queueCapacity + ", payload=" + payloadBytes + (compatible ? ", compatible" : "")
                 + (tls != null ? ", " + tls : "") + (authenticatorName != null ? ", authenticator=" + authenticatorName
@@ -194,6 +216,8 @@ public final class ProtocolConfig {
     }
 
     public static final class Builder {
+        private String name = KESTREL;
+        private boolean serializationSet;
         private String host = "127.0.0.1";
         private String advertisedHost;
         private int port = 20880;
@@ -237,6 +261,18 @@ public final class ProtocolConfig {
             return this;
         }
 
+        /** See {@link ProtocolConfig#name()}; one of {@link ProtocolConfig#NAMES}. */
+        public Builder name(String name) {
+            String n = Checks.nonBlank("protocol name", name).trim().toLowerCase(java.util.Locale.ROOT);
+            if (!NAMES.contains(n)) {
+                throw new IllegalArgumentException("protocol name \"" + name + "\" is not one this framework speaks;"
+                        + " use " + KESTREL + " (the native protocol, the default) or " + DUBBO
+                        + " (Apache Dubbo's dubbo protocol)");
+            }
+            this.name = n;
+            return this;
+        }
+
         public Builder host(String host) {
             this.host = Checks.nonBlank("protocol host", host);
             return this;
@@ -258,6 +294,7 @@ public final class ProtocolConfig {
         /** Name of an installed serialization; checked when the protocol is used. */
         public Builder serialization(String name) {
             this.serialization = Checks.nonBlank("protocol serialization", name).toLowerCase(java.util.Locale.ROOT);
+            this.serializationSet = true;
             return this;
         }
 
@@ -324,6 +361,15 @@ public final class ProtocolConfig {
 
         public ProtocolConfig build() {
             Objects.requireNonNull(serialization);
+            if (name.equals(DUBBO)) {
+                if (!serializationSet) {
+                    serialization = "hessian2"; // Dubbo's default and what every stock Dubbo consumer can send
+                } else if (!DUBBO_SERIALIZATIONS.contains(serialization)) {
+                    throw new IllegalArgumentException("protocol serialization \"" + serialization + "\" cannot be"
+                            + " spoken on the dubbo protocol here; use one of " + DUBBO_SERIALIZATIONS
+                            + " (Dubbo's default; set serialization=\"hessian2\" on Dubbo applications that chose another)");
+                }
+            }
             if (advertisedHost == null) {
                 advertisedHost = host;
             }

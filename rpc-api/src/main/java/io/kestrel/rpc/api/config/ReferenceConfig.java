@@ -34,6 +34,7 @@ public final class ReferenceConfig<T> {
     private final String serialization;
     private final Class<? extends SerializationOptimizer> optimizer;
     private final String url;
+    private final String protocol;
     private final boolean check;
     private final boolean idempotent;
     private final boolean compatible;
@@ -62,6 +63,7 @@ public final class ReferenceConfig<T> {
         this.serialization = b.serialization;
         this.optimizer = b.optimizer;
         this.url = b.url;
+        this.protocol = b.protocol;
         this.check = b.check;
         this.idempotent = b.idempotent;
         this.compatible = b.compatible;
@@ -174,6 +176,15 @@ public final class ReferenceConfig<T> {
         return url;
     }
 
+    /**
+     * The wire protocol spoken to the providers ({@code protocol}): {@value ProtocolConfig#KESTREL} (the default)
+     * or {@value ProtocolConfig#DUBBO}, to call stock Apache Dubbo providers. A direct {@link #url()} written
+     * {@code dubbo://host:port} sets it to {@value ProtocolConfig#DUBBO}.
+     */
+    public String protocol() {
+        return protocol;
+    }
+
     /** Fail at creation when no provider is available ({@code check}). Default true. */
     public boolean check() {
         return check;
@@ -271,7 +282,8 @@ public final class ReferenceConfig<T> {
 
     @Override
     public String toString() {
-        return "ReferenceConfig{" + key() + (url != null ? ", url=" + url : "") + ", timeout="
+        return "ReferenceConfig{" + key() + (protocol.equals(ProtocolConfig.KESTREL) ? "" : ", protocol=" + protocol)
+                + (url != null ? ", url=" + url : "") + ", timeout="
                 + (timeout != null ? timeout.toMillis() + "ms" : "unset") + ", cluster=" + cluster + ", retries=" + retries
                 + ", loadbalance=" + loadBalance + ", serialization=" + serialization + "}";
     }
@@ -288,6 +300,8 @@ public final class ReferenceConfig<T> {
         private String serialization;
         private Class<? extends SerializationOptimizer> optimizer;
         private String url;
+        private String protocol;
+        private String urlProtocol;
         private boolean check = true;
         private boolean idempotent;
         private boolean compatible;
@@ -354,8 +368,56 @@ public final class ReferenceConfig<T> {
             return this;
         }
 
+        /**
+         * Direct provider addresses, {@code host:port[,host:port...]}; each may be written
+         * {@code dubbo://host:port} (the reference then speaks the dubbo protocol) or {@code kestrel://host:port}.
+         * A path after host:port is ignored, as before (Dubbo users write the interface there).
+         */
         public Builder<T> url(String url) {
-            this.url = url == null || url.isBlank() ? null : url.trim();
+            this.url = null;
+            this.urlProtocol = null;
+            if (url == null || url.isBlank()) {
+                return this;
+            }
+            java.util.StringJoiner addresses = new java.util.StringJoiner(",");
+            for (String part : url.trim().split(",")) {
+                String address = part.trim();
+                int scheme = address.indexOf("://");
+                if (scheme >= 0) {
+                    String name = address.substring(0, scheme).toLowerCase(Locale.ROOT);
+                    if (!ProtocolConfig.NAMES.contains(name)) {
+                        throw new IllegalArgumentException("reference url '" + url + "': unknown protocol '" + name
+                                + "://'; write host:port, " + ProtocolConfig.DUBBO + "://host:port or "
+                                + ProtocolConfig.KESTREL + "://host:port");
+                    }
+                    if (urlProtocol != null && !urlProtocol.equals(name)) {
+                        throw new IllegalArgumentException("reference url '" + url + "' mixes protocols " + urlProtocol
+                                + " and " + name + "; one reference speaks one protocol");
+                    }
+                    urlProtocol = name;
+                    if (name.equals(ProtocolConfig.DUBBO)) {
+                        address = address.substring(scheme + 3); // a path (the interface, as Dubbo writes it) stays
+                    }
+                }
+                addresses.add(address);
+            }
+            this.url = addresses.toString();
+            return this;
+        }
+
+        /** See {@link ReferenceConfig#protocol()}; one of {@link ProtocolConfig#NAMES}. */
+        public Builder<T> protocol(String name) {
+            if (name == null || name.isBlank()) {
+                this.protocol = null;
+                return this;
+            }
+            String n = name.trim().toLowerCase(Locale.ROOT);
+            if (!ProtocolConfig.NAMES.contains(n)) {
+                throw new IllegalArgumentException("reference protocol \"" + name + "\" is not one this framework"
+                        + " speaks; use " + ProtocolConfig.KESTREL + " (the default) or " + ProtocolConfig.DUBBO
+                        + " (to call Apache Dubbo providers)");
+            }
+            this.protocol = n;
             return this;
         }
 
@@ -438,6 +500,13 @@ public final class ReferenceConfig<T> {
             if (interfaceClass == io.kestrel.rpc.api.generic.GenericService.class && genericInterface == null) {
                 throw new IllegalArgumentException("a GenericService reference needs the remote interface's name: use"
                         + " ReferenceConfig.generic(\"com.example.UserService\") instead of builder(GenericService.class)");
+            }
+            if (protocol != null && urlProtocol != null && !protocol.equals(urlProtocol)) {
+                throw new IllegalArgumentException("reference " + interfaceClass.getName() + " has protocol \""
+                        + protocol + "\" but its url says " + urlProtocol + "://; make them agree");
+            }
+            if (protocol == null) {
+                protocol = urlProtocol != null ? urlProtocol : ProtocolConfig.KESTREL;
             }
             return new ReferenceConfig<>(this);
         }

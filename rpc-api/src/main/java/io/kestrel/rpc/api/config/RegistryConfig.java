@@ -16,12 +16,14 @@ public final class RegistryConfig {
 
     private final String address;
     private final String root;
+    private final String dubboRoot;
     private final Duration sessionTimeout;
     private final Duration connectionTimeout;
 
     private RegistryConfig(Builder b) {
         this.address = b.address;
         this.root = b.root;
+        this.dubboRoot = b.dubboRoot;
         this.sessionTimeout = b.sessionTimeout;
         this.connectionTimeout = b.connectionTimeout;
     }
@@ -56,6 +58,16 @@ public final class RegistryConfig {
         return root;
     }
 
+    /**
+     * Root path of Apache Dubbo's layout, where providers on the {@code dubbo} protocol are also published
+     * ({@code <dubbo-root>/<interface>/providers/<URL-encoded dubbo:// URL>}) and where references with
+     * {@code protocol="dubbo"} look for providers, stock Dubbo ones included. Default "/dubbo", Dubbo's own
+     * default (its registry's {@code group}).
+     */
+    public String dubboRoot() {
+        return dubboRoot;
+    }
+
     /** ZooKeeper session timeout. Default 30 s. */
     public Duration sessionTimeout() {
         return sessionTimeout;
@@ -68,12 +80,13 @@ public final class RegistryConfig {
 
     @Override
     public String toString() {
-        return "RegistryConfig{" + address + ", root=" + root + ", session=" + sessionTimeout.toMillis() + "ms}";
+        return "RegistryConfig{" + address + ", root=" + root + ", dubboRoot=" + dubboRoot + ", session=" + sessionTimeout.toMillis() + "ms}";
     }
 
     public static final class Builder {
         private String address = EMBEDDED;
         private String root = "/kestrel";
+        private String dubboRoot = "/dubbo";
         private Duration sessionTimeout = Duration.ofSeconds(30);
         private Duration connectionTimeout = Duration.ofSeconds(10);
 
@@ -98,6 +111,13 @@ public final class RegistryConfig {
         public Builder root(String root) {
             String r = Checks.nonBlank("registry root", root);
             this.root = r.startsWith("/") ? r : "/" + r;
+            return this;
+        }
+
+        /** See {@link RegistryConfig#dubboRoot()}; a missing leading '/' is added. */
+        public Builder dubboRoot(String dubboRoot) {
+            String r = Checks.nonBlank("registry dubboRoot", dubboRoot);
+            this.dubboRoot = r.startsWith("/") ? r : "/" + r;
             return this;
         }
 

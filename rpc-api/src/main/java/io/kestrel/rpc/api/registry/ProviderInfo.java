@@ -77,6 +77,20 @@ public final class ProviderInfo {
      */
     public static final String TLS = "tls";
 
+    /**
+     * Attribute: the wire protocol the provider's port speaks when it is not the native one ("dubbo"; absent for
+     * {@value #NATIVE_PROTOCOL}). A registry publishes such providers where that protocol's consumers look
+     * (Dubbo's ZooKeeper layout for "dubbo"); consumers on another protocol leave the provider out, saying so.
+     */
+    public static final String PROTOCOL = "protocol";
+    /** The name of the native protocol, what {@link #protocol()} says when the record names none. */
+    public static final String NATIVE_PROTOCOL = "kestrel";
+
+    /** The protocol the provider's port speaks (attribute {@link #PROTOCOL}); {@value #NATIVE_PROTOCOL} when absent. */
+    public String protocol() {
+        return attributes.getOrDefault(PROTOCOL, NATIVE_PROTOCOL);
+    }
+
     /** Whether the record says the provider's port requires TLS (attribute {@link #TLS}). */
     public boolean requiresTls() {
         return "true".equals(attributes.get(TLS));

@@ -26,6 +26,29 @@ public interface Registry extends AutoCloseable {
     void unsubscribe(ServiceKey service, ProviderListener listener);
 
     /**
+     * Starts telling {@code listener} the providers of {@code service} that speak {@code protocol}, where that
+     * protocol's providers are published (for "dubbo": Dubbo's own layout, stock Dubbo providers included).
+     * The native protocol ({@link ProviderInfo#NATIVE_PROTOCOL}) is {@link #subscribe(ServiceKey, ProviderListener)}.
+     *
+     * @throws UnsupportedOperationException if this registry cannot list providers of that protocol (the default
+     *     for every protocol but the native one)
+     */
+    default void subscribe(ServiceKey service, String protocol, ProviderListener listener) {
+        if (!ProviderInfo.NATIVE_PROTOCOL.equals(protocol)) {
+            throw new UnsupportedOperationException("registry " + address() + " (" + getClass().getName()
+                    + ") cannot list providers of protocol '" + protocol + "'");
+        }
+        subscribe(service, listener);
+    }
+
+    /** Stops what {@link #subscribe(ServiceKey, String, ProviderListener)} started; no-op if nothing was. */
+    default void unsubscribe(ServiceKey service, String protocol, ProviderListener listener) {
+        if (ProviderInfo.NATIVE_PROTOCOL.equals(protocol)) {
+            unsubscribe(service, listener);
+        }
+    }
+
+    /**
      * Records a consumer of a service until {@link #unregisterConsumer} or {@link #close} (kept across session
      * expiry like a provider). Recording the same consumer again counts: it stays until unregistered as many
      * times. Never fails a reference: a registry that cannot record it logs why. Default: records nothing.

@@ -74,4 +74,49 @@ public interface Serializer {
     default DecodeLimits decodeLimits() {
         return DecodeLimits.defaults();
     }
+
+    /**
+     * Reads several values written one after another into one stream, as Apache Dubbo's bodies are (a format
+     * such as hessian2 shares class definitions and references among them), spending at most what
+     * {@code budget} allows for all of them. {@code body} is called once with a reader that is valid only
+     * during the call; what it returns is returned. Every class named in the input is checked against the
+     * allowlist before it is loaded, as for {@link #deserialize(InputStream, Class, DecodeBudget)}.
+     *
+     * @throws UnsupportedOperationException for a format that cannot (the default); the message names it
+     */
+    default <R> R readSequence(InputStream in, DecodeBudget budget, SequenceBody<ValueReader, R> body)
+            throws SerializationException {
+        throw new UnsupportedOperationException("serialization " + name() + " cannot read a sequence of values"
+                + " (the dubbo protocol needs it); use hessian2");
+    }
+
+    /**
+     * Writes several values one after another into {@code out}, the counterpart of {@link #readSequence}.
+     *
+     * @throws UnsupportedOperationException for a format that cannot (the default)
+     */
+    default void writeSequence(OutputStream out, SequenceBody<ValueWriter, Void> body) throws SerializationException {
+        throw new UnsupportedOperationException("serialization " + name() + " cannot write a sequence of values"
+                + " (the dubbo protocol needs it); use hessian2");
+    }
+
+    /** Reads the next value of a sequence; see {@link #readSequence}. Not thread-safe. */
+    interface ValueReader {
+        /** The next value; {@code expectedType} as for {@link #deserialize(InputStream, Class)}. */
+        Object read(Class<?> expectedType) throws java.io.IOException;
+
+        /** Whether every value was read. */
+        boolean atEnd() throws java.io.IOException;
+    }
+
+    /** Writes the next value of a sequence; see {@link #writeSequence}. Not thread-safe. */
+    interface ValueWriter {
+        void write(Object value) throws java.io.IOException;
+    }
+
+    /** What reads or writes the values of one sequence. */
+    @FunctionalInterface
+    interface SequenceBody<S, R> {
+        R run(S values) throws java.io.IOException;
+    }
 }

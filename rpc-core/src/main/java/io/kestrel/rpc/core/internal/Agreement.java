@@ -45,12 +45,17 @@ final class Agreement {
      * @throws IllegalArgumentException for an unknown serialization name on the reference, or an
      *     optimizer that cannot be created (checked now, at refer)
      */
+    private final String referenceProtocol;
+
     Agreement(ReferenceConfig<?> config, ProtocolConfig protocol, SerializerCache serializers) {
         this.service = config.key();
+        this.referenceProtocol = config.protocol();
         this.serializers = serializers;
         this.explicitSerialization = config.serialization() == null ? null
                 : Serializations.installed().byName(config.serialization()).name();
-        this.ownSerialization = Serializations.installed().byName(protocol.serialization()).name();
+        // the dubbo protocol speaks hessian2 (DubboReferences checks a reference that sets another)
+        this.ownSerialization = config.protocol().equals(ProtocolConfig.DUBBO) ? "hessian2"
+                : Serializations.installed().byName(protocol.serialization()).name();
         this.ownOptimizer = config.optimizer();
         this.ownCompatible = config.compatible();
         this.legacyOptimizer = config.optimizer() != null ? config.optimizer() : protocol.optimizer();
@@ -74,6 +79,13 @@ final class Agreement {
      * its connection's {@code handshake} (null before the first one).
      */
     Terms agree(ProviderInfo provider, Map<String, Map<String, String>> handshake) {
+        // records say it when the port is not native; direct mode has no record and takes the url's word
+        String speaks = provider.attribute(ProviderInfo.PROTOCOL).orElse(referenceProtocol);
+        if (!speaks.equals(referenceProtocol)) {
+            return new Terms(null, null, "provider " + provider.address() + " speaks the " + speaks + " protocol for "
+                    + service + "; this reference speaks " + referenceProtocol + ". Set protocol=\"" + speaks
+                    + "\" on the reference", true, handshake);
+        }
         ServiceFacts facts = ServiceFacts.fromRecord(provider);
         boolean fromRecord = facts != null;
         if (facts == null && handshake != null) {

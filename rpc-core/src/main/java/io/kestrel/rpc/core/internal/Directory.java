@@ -28,6 +28,8 @@ public final class Directory implements ProviderListener, AutoCloseable {
     private final ClientOptions options;
     private final Agreement agreement;
     private final Registry registry;
+    /** The protocol whose providers the registry lists for this directory (registry mode). */
+    private final String protocol;
     private final String source;
     private final CountDownLatch firstList = new CountDownLatch(1);
     private volatile List<Endpoint> endpoints = List.of();
@@ -37,8 +39,9 @@ public final class Directory implements ProviderListener, AutoCloseable {
     private boolean closed;
 
     private Directory(ServiceKey service, ClientTransport transport, ClientOptions options, Agreement agreement,
-            Registry registry, String source) {
+            Registry registry, String protocol, String source) {
         this.service = service;
+        this.protocol = protocol;
         this.agreement = agreement;
         this.transport = transport;
         this.options = options;
@@ -49,7 +52,7 @@ public final class Directory implements ProviderListener, AutoCloseable {
     /** Direct mode: the given providers, "host:port[,host:port...]", accepting any serialization. */
     static Directory direct(ServiceKey service, String url, ClientTransport transport, ClientOptions options,
             Agreement agreement, List<Byte> anySerialization) {
-        Directory d = new Directory(service, transport, options, agreement, null, "direct url " + url);
+        Directory d = new Directory(service, transport, options, agreement, null, null, "direct url " + url);
         List<ProviderInfo> providers = new ArrayList<>();
         for (String part : url.split(",")) {
             String hp = part.trim();
@@ -76,11 +79,16 @@ public final class Directory implements ProviderListener, AutoCloseable {
         return d;
     }
 
-    /** Registry mode: follows the registry's list of providers. */
-    static Directory subscribe(ServiceKey service, Registry registry, ClientTransport transport,
+    /**
+     * Registry mode: follows the registry's list of the providers of {@code service} on {@code protocol} (for
+     * "dubbo", Dubbo's own layout, where stock Dubbo providers are too).
+     */
+    static Directory subscribe(ServiceKey service, String protocol, Registry registry, ClientTransport transport,
             ClientOptions options, Agreement agreement) {
-        Directory d = new Directory(service, transport, options, agreement, registry, "registry " + registry.address());
-        registry.subscribe(service, d);
+        Directory d = new Directory(service, transport, options, agreement, registry, protocol,
+                "registry " + registry.address() + (protocol.equals(ProviderInfo.NATIVE_PROTOCOL) ? ""
+                        : " (" + protocol + " providers)"));
+        registry.subscribe(service, protocol, d);
         return d;
     }
 
@@ -218,7 +226,7 @@ public final class Directory implements ProviderListener, AutoCloseable {
         }
         closed = true;
         if (registry != null) {
-            registry.unsubscribe(service, this);
+            registry.unsubscribe(service, protocol, this);
         }
         for (Endpoint e : endpoints) {
             transport.release(e.provider().host(), e.provider().port());

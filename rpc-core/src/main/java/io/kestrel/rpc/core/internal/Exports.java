@@ -104,6 +104,10 @@ public final class Exports {
         if (config.warmup().isPresent()) {
             info = info.withAttributes(warmupAttributes(info, config.warmup().get().toMillis()));
         }
+        if (!protocol.name().equals(ProtocolConfig.KESTREL)) {
+            // published where that protocol's consumers look (for dubbo: Dubbo's own ZooKeeper layout)
+            info = info.withAttributes(Map.of(ProviderInfo.PROTOCOL, protocol.name())); // native consumers leave it out
+        }
         if (server.requiresTls()) {
             info = info.withAttributes(Map.of(ProviderInfo.TLS, "true")); // plaintext consumers refuse it at refer
         }

@@ -213,6 +213,19 @@ public final class ProviderDispatcher implements ServerDispatcher {
         }
     }
 
+    @Override
+    public ServerMethod resolveInAnyGroup(String descriptor) {
+        for (Map.Entry<String, ServerMethod> e : methods.entrySet()) {
+            String d = e.getKey();
+            int slash = d.indexOf('/');
+            if (slash >= 0 && slash < d.indexOf('#') && d.regionMatches(slash + 1, descriptor, 0, descriptor.length())
+                    && d.length() - slash - 1 == descriptor.length()) {
+                return e.getValue();
+            }
+        }
+        return null;
+    }
+
     /** "remove" of "...#remove(long)" or of "remove(long)". */
     static String methodName(String descriptor) {
         int hash = descriptor.indexOf('#');

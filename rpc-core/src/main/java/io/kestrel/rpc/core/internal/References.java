@@ -8,6 +8,7 @@ import io.kestrel.rpc.api.config.ClientConfig;
 import io.kestrel.rpc.api.config.ProtocolConfig;
 import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.api.registry.ConsumerInfo;
+import io.kestrel.rpc.api.registry.ProviderInfo;
 import io.kestrel.rpc.core.ReferenceView;
 import io.kestrel.rpc.api.registry.Registry;
 import io.kestrel.rpc.api.serialization.ClassAllowlist;
@@ -78,7 +79,10 @@ public final class References {
      *     connection settings that disagree with an earlier reference's
      */
     public <T> T refer(ReferenceConfig<T> config) {
-        ClientOptions options = ClientOptions.from(client.with(config));
+        ClientOptions options = ClientOptions.from(client.with(config)).withProtocol(config.protocol());
+        if (options.dubbo()) {
+            DubboReferences.check(config, options);
+        }
         if (!config.isGeneric()) {
             allowlist.trustTypesOf(config.interfaceClass());
         }
@@ -152,7 +156,7 @@ public final class References {
             throw new IllegalArgumentException("reference " + config.key()
                     + " has no url and this runtime has no registry; set url=\"host:port\" or configure a registry");
         }
-        Directory directory = Directory.subscribe(config.key(), r, transport, options, agreement);
+        Directory directory = Directory.subscribe(config.key(), config.protocol(), r, transport, options, agreement);
         try {
             directory.awaitFirstList(registry.config().connectionTimeout().toMillis());
         } catch (InterruptedException e) {
@@ -167,7 +171,12 @@ public final class References {
         if (r == null) {
             return;
         }
-        ConsumerInfo me = new ConsumerInfo(ProcessIdentity.localHost(), config.key(), identity);
+        Map<String, String> attributes = identity;
+        if (!config.protocol().equals(ProtocolConfig.KESTREL)) {
+            attributes = new java.util.LinkedHashMap<>(identity);
+            attributes.put(ProviderInfo.PROTOCOL, config.protocol()); // recorded beside that protocol's providers
+        }
+        ConsumerInfo me = new ConsumerInfo(ProcessIdentity.localHost(), config.key(), attributes);
         try {
             r.registerConsumer(me);
             recorded.add(me);

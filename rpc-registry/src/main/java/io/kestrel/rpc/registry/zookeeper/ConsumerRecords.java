@@ -3,6 +3,7 @@ package io.kestrel.rpc.registry.zookeeper;
 import io.kestrel.rpc.api.RegistryException;
 import io.kestrel.rpc.api.ServiceKey;
 import io.kestrel.rpc.api.registry.ConsumerInfo;
+import io.kestrel.rpc.api.registry.ProviderInfo;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -13,6 +14,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.nodes.PersistentNode;
+import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.slf4j.Logger;
@@ -29,14 +31,16 @@ final class ConsumerRecords {
 
     private final CuratorFramework client;
     private final String root;
+    private final String dubboRoot;
     private final String address;
     private final long createWaitMs;
     /** By path. Guarded by itself. */
     private final Map<String, Counted> nodes = new HashMap<>();
 
-    ConsumerRecords(CuratorFramework client, String root, String address, long createWaitMs) {
+    ConsumerRecords(CuratorFramework client, String root, String dubboRoot, String address, long createWaitMs) {
         this.client = client;
         this.root = root;
+        this.dubboRoot = dubboRoot;
         this.address = address;
         this.createWaitMs = createWaitMs;
     }
@@ -51,7 +55,7 @@ final class ConsumerRecords {
     }
 
     void register(ConsumerInfo consumer) {
-        String path = ZooKeeperPaths.consumerPath(root, consumer);
+        String path = ZooKeeperPaths.consumerPath(root, dubboRoot, consumer);
         PersistentNode node;
         synchronized (nodes) {
             Counted c = nodes.get(path);
@@ -60,8 +64,11 @@ final class ConsumerRecords {
                 return;
             }
             node = new PersistentNode(client, CreateMode.EPHEMERAL, false, path,
-                    consumer.toUrl().getBytes(StandardCharsets.UTF_8));
+                    ZooKeeperPaths.consumerData(consumer).getBytes(StandardCharsets.UTF_8));
             nodes.put(path, new Counted(node));
+        }
+        if (consumer.attribute(ProviderInfo.PROTOCOL).filter(DubboUrls.SCHEME::equals).isPresent()) {
+            DubboFolders.ensure(client, ZKPaths.getPathAndNode(path).getPath(), address);
         }
         node.start();
         try {
@@ -77,7 +84,7 @@ final class ConsumerRecords {
     }
 
     void unregister(ConsumerInfo consumer) {
-        String path = ZooKeeperPaths.consumerPath(root, consumer);
+        String path = ZooKeeperPaths.consumerPath(root, dubboRoot, consumer);
         Counted c;
         synchronized (nodes) {
             c = nodes.get(path);

@@ -63,6 +63,59 @@ final class ZooKeeperPaths {
         return ProviderInfo.fromUrl(URLDecoder.decode(nodeName, StandardCharsets.UTF_8));
     }
 
+    // ---- Apache Dubbo's layout: <dubbo-root>/<interface>/providers|consumers/<URL-encoded dubbo URL> ----
+
+    /** Dubbo's folder of the providers of an interface, whatever their version and group. */
+    static String dubboProvidersPath(String dubboRoot, String interfaceName) {
+        return ZKPaths.makePath(ZKPaths.makePath(dubboRoot, encode(interfaceName)), PROVIDERS);
+    }
+
+    static String dubboConsumersPath(String dubboRoot, String interfaceName) {
+        return ZKPaths.makePath(ZKPaths.makePath(dubboRoot, encode(interfaceName)), CONSUMERS);
+    }
+
+    /**
+     * Where a provider record goes: the native layout under {@code root}, or Dubbo's under {@code dubboRoot} for a
+     * provider on the {@code dubbo} protocol.
+     *
+     * @throws IllegalArgumentException for a protocol this registry cannot publish
+     */
+    static String providerPath(String root, String dubboRoot, ProviderInfo provider) {
+        return switch (provider.protocol()) {
+            case ProviderInfo.NATIVE_PROTOCOL -> providerPath(root, provider);
+            case DubboUrls.SCHEME -> ZKPaths.makePath(dubboProvidersPath(dubboRoot, provider.service().interfaceName()),
+                    encode(DubboUrls.providerUrl(provider)));
+            default -> throw unknownProtocol(provider.protocol(), provider.toString());
+        };
+    }
+
+    /** The node data of a provider record: the unencoded record. */
+    static String providerData(ProviderInfo provider) {
+        return DubboUrls.SCHEME.equals(provider.protocol()) ? DubboUrls.providerUrl(provider) : provider.toUrl();
+    }
+
+    /** Like {@link #providerPath(String, String, ProviderInfo)}, for a consumer (attribute "protocol"). */
+    static String consumerPath(String root, String dubboRoot, ConsumerInfo consumer) {
+        String protocol = consumer.attribute(ProviderInfo.PROTOCOL).orElse(ProviderInfo.NATIVE_PROTOCOL);
+        return switch (protocol) {
+            case ProviderInfo.NATIVE_PROTOCOL -> consumerPath(root, consumer);
+            case DubboUrls.SCHEME -> ZKPaths.makePath(dubboConsumersPath(dubboRoot, consumer.service().interfaceName()),
+                    encode(DubboUrls.consumerUrl(consumer)));
+            default -> throw unknownProtocol(protocol, consumer.toString());
+        };
+    }
+
+    /** The node data of a consumer record: the unencoded record. */
+    static String consumerData(ConsumerInfo consumer) {
+        return consumer.attribute(ProviderInfo.PROTOCOL).filter(DubboUrls.SCHEME::equals).isPresent()
+                ? DubboUrls.consumerUrl(consumer) : consumer.toUrl();
+    }
+
+    private static IllegalArgumentException unknownProtocol(String protocol, String record) {
+        return new IllegalArgumentException("The ZooKeeper registry cannot publish " + record + ": protocol '" + protocol
+                + "' is neither " + ProviderInfo.NATIVE_PROTOCOL + " nor " + DubboUrls.SCHEME);
+    }
+
     static String interfacePath(String root, String interfaceName) {
         return ZKPaths.makePath(root, encode(interfaceName));
     }
@@ -83,7 +136,7 @@ final class ZooKeeperPaths {
                 URLDecoder.decode(child.substring(0, colon), StandardCharsets.UTF_8));
     }
 
-    private static String encode(String s) {
+    static String encode(String s) {
         return URLEncoder.encode(s, StandardCharsets.UTF_8);
     }
 }

@@ -81,7 +81,7 @@ public final class ZooKeeperRegistry implements Registry {
     private final ConcurrentMap<String, ProviderNode> registered = new ConcurrentHashMap<>();
     private final ConsumerRecords consumers;
     /** Guarded by itself. */
-    private final Map<ServiceKey, ServiceWatch> watches = new LinkedHashMap<>();
+    private final Map<WatchKey, ServiceWatch> watches = new LinkedHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
     /** System.nanoTime() of the last session reset (embedded take-over); recovery thread only. */
     private long lastSessionReset = System.nanoTime() - TimeUnit.HOURS.toNanos(1);
@@ -147,7 +147,7 @@ public final class ZooKeeperRegistry implements Registry {
                     config.address(), connectString, e.getMessage()), e);
         }
         this.client = c;
-        this.consumers = new ConsumerRecords(c, config.root(), config.address(), connectMs);
+        this.consumers = new ConsumerRecords(c, config.root(), config.dubboRoot(), config.address(), connectMs);
         if (lease != null) {
             lease.onServerReplaced(this::startNewSession);
         }
@@ -191,11 +191,14 @@ public final class ZooKeeperRegistry implements Registry {
     public void register(ProviderInfo provider) {
         Objects.requireNonNull(provider, "provider");
         ensureOpen();
-        String path = ZooKeeperPaths.providerPath(config.root(), provider);
-        ProviderNode node = new ProviderNode(path, provider.toUrl().getBytes(StandardCharsets.UTF_8));
+        String path = ZooKeeperPaths.providerPath(config.root(), config.dubboRoot(), provider);
+        ProviderNode node = new ProviderNode(path, ZooKeeperPaths.providerData(provider).getBytes(StandardCharsets.UTF_8));
         if (registered.putIfAbsent(path, node) != null) {
             log.debug("Provider {} is already registered in {}", provider, config.address());
             return;
+        }
+        if (isDubbo(provider.protocol())) {
+            DubboFolders.ensure(client, ZKPaths.getPathAndNode(path).getPath(), config.address());
         }
         node.start();
         boolean created;
@@ -219,7 +222,7 @@ public final class ZooKeeperRegistry implements Registry {
     @Override
     public void unregister(ProviderInfo provider) {
         Objects.requireNonNull(provider, "provider");
-        ProviderNode node = registered.remove(ZooKeeperPaths.providerPath(config.root(), provider));
+        ProviderNode node = registered.remove(ZooKeeperPaths.providerPath(config.root(), config.dubboRoot(), provider));
         if (node != null) {
             closeNode(node, provider.toString());
             log.info("Unregistered provider {} from {}", provider, config.address());
@@ -236,13 +239,29 @@ public final class ZooKeeperRegistry implements Registry {
      */
     @Override
     public void subscribe(ServiceKey service, ProviderListener listener) {
+        subscribe(service, ProviderInfo.NATIVE_PROTOCOL, listener);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Protocols: the native one, and "dubbo", read from Dubbo's layout (see {@link DubboUrls} for which records
+     * are providers of {@code service}). Waits like {@link #subscribe(ServiceKey, ProviderListener)}.
+     */
+    @Override
+    public void subscribe(ServiceKey service, String protocol, ProviderListener listener) {
         Objects.requireNonNull(service, "service");
         Objects.requireNonNull(listener, "listener");
+        if (!ProviderInfo.NATIVE_PROTOCOL.equals(protocol) && !isDubbo(protocol)) {
+            throw new UnsupportedOperationException("The ZooKeeper registry " + config.address()
+                    + " lists providers of the protocols " + ProviderInfo.NATIVE_PROTOCOL + " and " + DubboUrls.SCHEME
+                    + ", not '" + protocol + "'");
+        }
         ensureOpen();
         Subscriber subscriber = new Subscriber(listener);
         ServiceWatch watch;
         synchronized (watches) {
-            watch = watches.computeIfAbsent(service, ServiceWatch::new);
+            watch = watches.computeIfAbsent(new WatchKey(service, protocol), ServiceWatch::new);
             watch.subscribers.add(subscriber);
         }
         runOnNotifier(() -> watch.tellCurrent(subscriber));
@@ -262,15 +281,21 @@ public final class ZooKeeperRegistry implements Registry {
 
     @Override
     public void unsubscribe(ServiceKey service, ProviderListener listener) {
+        unsubscribe(service, ProviderInfo.NATIVE_PROTOCOL, listener);
+    }
+
+    @Override
+    public void unsubscribe(ServiceKey service, String protocol, ProviderListener listener) {
         ServiceWatch toClose = null;
+        WatchKey key = new WatchKey(service, protocol);
         synchronized (watches) {
-            ServiceWatch watch = watches.get(service);
+            ServiceWatch watch = watches.get(key);
             if (watch == null) {
                 return;
             }
             watch.subscribers.removeIf(s -> s.listener == listener);
             if (watch.subscribers.isEmpty()) {
-                watches.remove(service);
+                watches.remove(key);
                 toClose = watch;
             }
         }
@@ -373,12 +398,16 @@ public final class ZooKeeperRegistry implements Registry {
     List<ProviderInfo> lastToldProviders(ServiceKey service) {
         ServiceWatch watch;
         synchronized (watches) {
-            watch = watches.get(service);
+            watch = watches.get(new WatchKey(service, ProviderInfo.NATIVE_PROTOCOL));
         }
         return watch == null ? null : watch.current;
     }
 
     // ---- internals ----
+
+    private static boolean isDubbo(String protocol) {
+        return DubboUrls.SCHEME.equals(protocol);
+    }
 
     private void ensureOpen() {
         if (closed.get()) {
@@ -530,6 +559,8 @@ public final class ZooKeeperRegistry implements Registry {
     /** The cache on one service's providers folder and its listeners. */
     private final class ServiceWatch implements CuratorCacheListener {
         final ServiceKey service;
+        /** Reads Dubbo's layout (protocol "dubbo") instead of the native one. */
+        final boolean dubbo;
         final String providersPath;
         final CuratorCache cache;
         final List<Subscriber> subscribers = new CopyOnWriteArrayList<>();
@@ -541,9 +572,11 @@ public final class ZooKeeperRegistry implements Registry {
         /** Node names already warned about (notifier thread only). */
         final Set<String> warnedMalformed = new HashSet<>();
 
-        ServiceWatch(ServiceKey service) {
-            this.service = service;
-            this.providersPath = ZooKeeperPaths.providersPath(config.root(), service);
+        ServiceWatch(WatchKey key) {
+            this.service = key.service();
+            this.dubbo = isDubbo(key.protocol());
+            this.providersPath = dubbo ? ZooKeeperPaths.dubboProvidersPath(config.dubboRoot(), service.interfaceName())
+                    : ZooKeeperPaths.providersPath(config.root(), service);
             this.cache = CuratorCache.builder(client, providersPath)
                     .withExceptionHandler(e -> log.warn("Watching {} in ZooKeeper {} failed; will retry on the next "
                             + "change or reconnect: {}", providersPath, config.address(), e.toString()))
@@ -611,6 +644,10 @@ public final class ZooKeeperRegistry implements Registry {
                 if (!pn.getPath().equals(providersPath)) {
                     return; // the folder itself, or something deeper
                 }
+                if (dubbo) {
+                    readDubboProvider(pn.getNode(), result);
+                    return;
+                }
                 try {
                     ProviderInfo p = ZooKeeperPaths.parseProviderNode(pn.getNode());
                     if (!p.service().equals(service)) {
@@ -629,9 +666,31 @@ public final class ZooKeeperRegistry implements Registry {
             return List.copyOf(result);
         }
 
+        /** A node of Dubbo's folder: a provider of this service, one of another version/protocol, or garbage. */
+        private void readDubboProvider(String node, List<ProviderInfo> result) {
+            try {
+                DubboUrls.Parsed parsed = DubboUrls.parseProvider(node, service);
+                if (parsed.provider() != null) {
+                    result.add(parsed.provider());
+                } else if (warnedMalformed.add(node)) {
+                    log.debug("Not a provider of {} for this reference in {}: {} ({})", service, providersPath,
+                            node, parsed.skipped());
+                }
+            } catch (IllegalArgumentException e) {
+                if (warnedMalformed.add(node)) {
+                    log.warn("Skipping node {}/{} in ZooKeeper {}: not a Dubbo provider URL ({}); remove it or fix the"
+                            + " publisher", providersPath, node, config.address(), e.getMessage());
+                }
+            }
+        }
+
         void close() {
             stopped = true;
             cache.close();
         }
+    }
+
+    /** What a watch follows: one service's providers on one protocol. */
+    private record WatchKey(ServiceKey service, String protocol) {
     }
 }

@@ -120,6 +120,54 @@ final class Hessian2Serializer implements Serializer {
         }
     }
 
+    @Override
+    public <R> R readSequence(InputStream in, DecodeBudget decodeBudget, SequenceBody<ValueReader, R> body)
+            throws SerializationException {
+        Hessian2Input input = inputs.get();
+        try (LengthBudget budget = openBudget(in, input, decodeBudget)) {
+            R result = body.run(new ValueReader() {
+                @Override
+                public Object read(Class<?> expectedType) throws IOException {
+                    return isBoxedOrPrimitive(expectedType) ? input.readObject(expectedType) : input.readObject();
+                }
+
+                @Override
+                public boolean atEnd() throws IOException {
+                    return input.isEnd();
+                }
+            });
+            if (budget.totalBytes() > InputBuffer.MAX_KEPT_BYTES) {
+                inputs.remove();
+            }
+            return result;
+        } catch (IOException | RuntimeException | StackOverflowError e) {
+            inputs.remove();
+            throw SerializationFailures.decodeFailed("hessian2", Object.class, e);
+        } finally {
+            input.init(null);
+        }
+    }
+
+    @Override
+    public void writeSequence(OutputStream out, SequenceBody<ValueWriter, Void> body) throws SerializationException {
+        // a fresh output per sequence: class definitions and references span its values, as in Dubbo's bodies
+        Hessian2Output output = outputs.get();
+        CountingStream counted = new CountingStream(out);
+        output.init(counted);
+        try {
+            body.run(output::writeObject);
+            output.flushBuffer();
+            if (counted.count > InputBuffer.MAX_KEPT_BYTES) {
+                outputs.remove();
+            }
+        } catch (IOException | RuntimeException | StackOverflowError e) {
+            outputs.remove();
+            throw SerializationFailures.encodeFailed("hessian2", null, e);
+        } finally {
+            output.init(null);
+        }
+    }
+
     /** Reads the whole value, points {@code input} at it and makes its length budget active. */
     private static LengthBudget openBudget(InputStream in, Hessian2Input input, DecodeBudget decodeBudget) throws IOException {
         InputBuffer buffer = InputBuffer.readAll(in);

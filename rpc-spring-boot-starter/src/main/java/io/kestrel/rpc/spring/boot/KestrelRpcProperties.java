@@ -102,6 +102,9 @@ public class KestrelRpcProperties {
         /** Root node of the registry records. Default "/kestrel". */
         private String root;
 
+        /** Root node of Apache Dubbo's layout, where dubbo-protocol providers are published and found. Default "/dubbo". */
+        private String dubboRoot;
+
         /** ZooKeeper session timeout. Default 30s. */
         private Duration sessionTimeout;
 
@@ -124,6 +127,14 @@ public class KestrelRpcProperties {
             this.root = root;
         }
 
+        public String getDubboRoot() {
+            return dubboRoot;
+        }
+
+        public void setDubboRoot(String dubboRoot) {
+            this.dubboRoot = dubboRoot;
+        }
+
         public Duration getSessionTimeout() {
             return sessionTimeout;
         }
@@ -143,7 +154,7 @@ public class KestrelRpcProperties {
 
     /** {@code rpc.protocol.*}: the server and the defaults of references ({@code <rpc:protocol>}). */
     public static class Protocol {
-        /** Protocol name; the only one is "kestrel". */
+        /** Wire protocol: kestrel (the native one) or dubbo (Apache Dubbo's, for stock Dubbo consumers). Default kestrel. */
         private String name;
 
         /** Address to bind. Default 127.0.0.1; 0.0.0.0 for all interfaces. */
@@ -498,6 +509,17 @@ public class KestrelRpcProperties {
 
     /** {@code rpc.reference.*}: defaults of every reference (attributes of {@code <rpc:reference>} and {@code @RpcReference} win). */
     public static class Reference {
+        /** Wire protocol to providers: kestrel or dubbo (stock Apache Dubbo providers). Default kestrel. */
+        private String protocol;
+
+        public String getProtocol() {
+            return protocol;
+        }
+
+        public void setProtocol(String protocol) {
+            this.protocol = protocol;
+        }
+
         /** Deadline of each call. Default: the provider's published service timeout, else 3s. */
         private Duration timeout;
 

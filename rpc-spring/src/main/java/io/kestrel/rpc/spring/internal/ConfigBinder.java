@@ -39,9 +39,9 @@ public final class ConfigBinder {
             "disclose-services");
     /** Attributes of {@code <rpc:registry>} (and properties {@code rpc.registry.*}). */
     public static final List<String> REGISTRY_ATTRIBUTES = List.of("address", "root", "session-timeout",
-            "connection-timeout");
+            "connection-timeout", "dubbo-root");
     /** Attributes of {@code <rpc:reference>} that may have defaults in {@code rpc.reference.*}. */
-    public static final List<String> REFERENCE_DEFAULTS = List.of("timeout", "retries", "loadbalance", "cluster",
+    public static final List<String> REFERENCE_DEFAULTS = List.of("protocol", "timeout", "retries", "loadbalance", "cluster",
             "check", "connect-timeout", "actives", "propagate-deadline", "token", "tls-cert", "tls-key", "tls-trust",
             "tls-protocols", "tls-ciphers", "tls-handshake-timeout", "tls-reload", "tls-verify-hostname", "tls-engine");
     /** Attributes of {@code <rpc:console>} (and properties {@code rpc.console.*}): the web console (io.kestrel:rpc-console). */
@@ -50,8 +50,8 @@ public final class ConfigBinder {
     /** TLS attributes of {@code <rpc:protocol>} and {@code <rpc:reference>}; any of them set turns TLS on. */
     static final List<String> TLS_ATTRIBUTES = List.of("tls-cert", "tls-key", "tls-trust", "tls-client-auth",
             "tls-protocols", "tls-ciphers", "tls-handshake-timeout", "tls-reload", "tls-verify-hostname", "tls-engine");
-    /** The only protocol name this framework implements. */
-    public static final String PROTOCOL_NAME = "kestrel";
+    /** The native protocol's name, the default. */
+    public static final String PROTOCOL_NAME = ProtocolConfig.KESTREL;
 
     private ConfigBinder() {
     }
@@ -62,11 +62,12 @@ public final class ConfigBinder {
         return new ApplicationConfig(name != null ? name : fallbackName);
     }
 
-    /** {@code <rpc:registry address=".." root=".." session-timeout=".." connection-timeout=".."/>}. */
+    /** {@code <rpc:registry address=".." root=".." dubbo-root=".." session-timeout=".." connection-timeout=".."/>}. */
     public static RegistryConfig registry(ConfigSource src) {
         RegistryConfig.Builder b = RegistryConfig.builder();
         src.ifSet("address", b::address);
         src.ifSet("root", b::root);
+        src.ifSet("dubbo-root", b::dubboRoot);
         src.ifSet("session-timeout", v -> b.sessionTimeout(ConfigSource.duration(v)));
         src.ifSet("connection-timeout", v -> b.connectionTimeout(ConfigSource.duration(v)));
         return b.build();
@@ -93,11 +94,7 @@ public final class ConfigBinder {
     /** {@code <rpc:protocol .../>}; see {@link #PROTOCOL_ATTRIBUTES}. */
     public static ProtocolConfig protocol(ConfigSource src, ClassLoader loader) {
         ProtocolConfig.Builder b = ProtocolConfig.builder();
-        src.ifSet("name", v -> {
-            if (!v.equalsIgnoreCase(PROTOCOL_NAME)) {
-                throw new IllegalArgumentException("unknown protocol; the only one is '" + PROTOCOL_NAME + "'");
-            }
-        });
+        src.ifSet("name", b::name);
         src.ifSet("host", b::host);
         src.ifSet("advertised-host", b::advertisedHost);
         src.ifSet("port", v -> b.port(ConfigSource.integer(v)));
@@ -233,6 +230,7 @@ public final class ConfigBinder {
     }
 
     private static <T> void applyReferenceDefaults(ConfigSource src, ReferenceConfig.Builder<T> b) {
+        src.ifSet("protocol", b::protocol);
         src.ifSet("timeout", v -> b.timeout(ConfigSource.duration(v)));
         src.ifSet("retries", v -> b.retries(ConfigSource.integer(v)));
         src.ifSet("loadbalance", v -> {

@@ -34,7 +34,7 @@ public final class BenchSystems {
             "raw-rpc-kryo-compatible", "kestrel-kryo-compatible", "raw-rpc-fory-compatible", "kestrel-fory-compatible",
             "rest-netty", "rest-tomcat");
 
-    private static final String GROUPS = " and the groups 'all', 'kestrel', 'raw-rpc', 'observed', 'rest'";
+    private static final String GROUPS = " and the groups 'all', 'kestrel', 'raw-rpc', 'observed', 'rest', 'dubbo' (kestrel-dubbo-hessian2, dubbo-hessian2; also dubbo-fastjson2 and kestrel-dubbo-fastjson2)";
 
     /**
      * The serialization variant a framework or raw-rpc system uses ("kryo", "fory-compatible"; also
@@ -68,6 +68,16 @@ public final class BenchSystems {
         return variant == null || system.startsWith(RawRpcSystem.PREFIX) ? null : RawRpcSystem.PREFIX + variant;
     }
 
+    /** Stock Apache Dubbo systems (serializations), run on a class path of their own ({@link StockDubboSystem}). */
+    public static final List<String> DUBBO_SERIALIZATIONS = List.of("hessian2", "fastjson2");
+
+    /**
+     * The Dubbo systems of the group "dubbo", in run order (the framework's provider first, stock Dubbo right
+     * after, so both meet the same machine load). Not in {@link #ALL}: they need the module perf-test-dubbo built.
+     */
+    public static final List<String> DUBBO = List.of(StockDubboSystem.KESTREL_PREFIX + "hessian2",
+            StockDubboSystem.PREFIX + "hessian2");
+
     private BenchSystems() {
     }
 
@@ -93,6 +103,14 @@ public final class BenchSystems {
         if (n.startsWith(RawRpcSystem.PREFIX) && SERIALIZATIONS.contains(n.substring(RawRpcSystem.PREFIX.length()))) {
             return new RawRpcSystem(n.substring(RawRpcSystem.PREFIX.length()), settings);
         }
+        if (n.startsWith(StockDubboSystem.PREFIX)
+                && DUBBO_SERIALIZATIONS.contains(n.substring(StockDubboSystem.PREFIX.length()))) {
+            return new StockDubboSystem(n.substring(StockDubboSystem.PREFIX.length()), settings, false);
+        }
+        if (n.startsWith(StockDubboSystem.KESTREL_PREFIX)
+                && DUBBO_SERIALIZATIONS.contains(n.substring(StockDubboSystem.KESTREL_PREFIX.length()))) {
+            return new StockDubboSystem(n.substring(StockDubboSystem.KESTREL_PREFIX.length()), settings, true);
+        }
         return switch (n) {
             case "raw-netty" -> new RawNettySystem(settings);
             case "rest-netty" -> new NettyHttpSystem(settings);
@@ -117,12 +135,17 @@ public final class BenchSystems {
                 case "kestrel" -> ALL.stream().filter(s -> s.startsWith("kestrel-")).forEach(wanted::add);
                 case "raw-rpc" -> ALL.stream().filter(s -> s.startsWith(RawRpcSystem.PREFIX)).forEach(wanted::add);
                 case "rest" -> ALL.stream().filter(s -> s.startsWith("rest-")).forEach(wanted::add);
+                case "dubbo" -> wanted.addAll(DUBBO);
                 case "observed" -> OBSERVED_SERIALIZATIONS.forEach(s -> {
                     wanted.add("kestrel-" + s);
                     wanted.add("kestrel-" + s + OBSERVED);
                 });
                 default -> {
-                    if (!ALL.contains(p)) {
+                    boolean stockDubbo = p.startsWith(StockDubboSystem.PREFIX)
+                            && DUBBO_SERIALIZATIONS.contains(p.substring(StockDubboSystem.PREFIX.length()))
+                            || p.startsWith(StockDubboSystem.KESTREL_PREFIX)
+                            && DUBBO_SERIALIZATIONS.contains(p.substring(StockDubboSystem.KESTREL_PREFIX.length()));
+                    if (!ALL.contains(p) && !stockDubbo) {
                         throw new IllegalArgumentException("Unknown system '" + part + "'; known: " + ALL + GROUPS);
                     }
                     wanted.add(p);
@@ -131,10 +154,11 @@ public final class BenchSystems {
         }
         List<String> ordered = new ArrayList<>();
         for (String s : ALL) {
-            if (wanted.contains(s)) {
+            if (wanted.remove(s)) {
                 ordered.add(s);
             }
         }
+        ordered.addAll(wanted); // the Dubbo systems, not in the default matrix, in the order given
         return ordered;
     }
 }

@@ -1,0 +1,88 @@
+package io.kestrel.rpc.interop.dubbo;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.dubbo.config.ApplicationConfig;
+import org.apache.dubbo.config.ProtocolConfig;
+import org.apache.dubbo.config.ReferenceConfig;
+import org.apache.dubbo.config.ServiceConfig;
+import org.apache.dubbo.config.bootstrap.DubboBootstrap;
+
+/**
+ * One stock Dubbo application for a test: its own bootstrap (no registry, QoS off), references by direct url
+ * and services on a free dubbo port. {@link #close()} stops its threads and ports.
+ */
+final class DubboSide implements AutoCloseable {
+    /** The address Dubbo's clients connect to for a local provider (they replace 127.0.0.1 by it). */
+    static final String HOST = org.apache.dubbo.common.utils.NetUtils.getLocalHost();
+
+    private final DubboBootstrap bootstrap;
+    private final List<ReferenceConfig<?>> references = new ArrayList<>();
+
+    private DubboSide(DubboBootstrap bootstrap) {
+        this.bootstrap = bootstrap;
+    }
+
+    static DubboSide start(String application) {
+        ApplicationConfig app = new ApplicationConfig(application);
+        app.setQosEnable(false);
+        app.setRegisterMode("interface");
+        DubboBootstrap bootstrap = DubboBootstrap.newInstance();
+        bootstrap.application(app);
+        return new DubboSide(bootstrap);
+    }
+
+    /** A stock Dubbo reference to {@code url} (dubbo://host:port), hessian2, with a timeout. */
+    <T> T refer(Class<T> type, String url, int timeoutMillis) {
+        return refer(type, url, timeoutMillis, null, null);
+    }
+
+    /** As {@link #refer(Class, String, int)}, for a service's group and version (null: none). */
+    <T> T refer(Class<T> type, String url, int timeoutMillis, String group, String version) {
+        ReferenceConfig<T> ref = new ReferenceConfig<>();
+        if (group != null) {
+            ref.setGroup(group);
+        }
+        if (version != null) {
+            ref.setVersion(version);
+        }
+        ref.setInterface(type);
+        ref.setUrl(url);
+        ref.setTimeout(timeoutMillis);
+        ref.setRetries(0);
+        ref.setCheck(true);
+        bootstrap.reference(ref);
+        references.add(ref);
+        bootstrap.start();
+        return ref.get();
+    }
+
+    /** Exports {@code impl} on a stock Dubbo provider on a free port with hessian2; returns the port. */
+    <T> int export(Class<T> type, T impl, int port) {
+        ProtocolConfig protocol = new ProtocolConfig("dubbo", port);
+        protocol.setSerialization("hessian2");
+        protocol.setThreadpool("cached"); // the load tests put 1,000 calls in flight; the default 200 answer "exhausted"
+        ServiceConfig<T> service = new ServiceConfig<>();
+        service.setInterface(type);
+        service.setRef(impl);
+        service.setProtocol(protocol);
+        service.setRegister(false);
+        bootstrap.service(service);
+        bootstrap.start();
+        return port;
+    }
+
+    /** A port free now (a stock Dubbo provider needs a number). */
+    static int freePort() {
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            return s.getLocalPort();
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        bootstrap.stop();
+    }
+}
