@@ -73,11 +73,6 @@ public final class RpcServer implements AutoCloseable {
     private RpcServer(ProtocolConfig config, ServerDispatcher dispatcher, Authenticator authenticator) {
         this.config = config;
         boolean dubbo = config.name().equals(ProtocolConfig.DUBBO);
-        if (dubbo && (config.tls() != null || config.authenticatorName() != null || config.authenticator() != null)) {
-            throw new IllegalArgumentException("protocol " + config.name() + " on port " + config.port() + ": TLS and"
-                    + " authenticators are not available on the dubbo protocol; remove the tls-* and authenticator"
-                    + " settings, or use the native protocol (name=\"kestrel\") for callers that need them");
-        }
         // checked before anything starts: an error names the PEM file and what is wrong with it
         this.tls = config.tls() != null ? TlsContext.forServer(config.tls()) : null;
         this.bossGroup = EventLoops.nio(1, "kestrel-server-boss");

@@ -362,6 +362,11 @@ public final class ProtocolConfig {
         public ProtocolConfig build() {
             Objects.requireNonNull(serialization);
             if (name.equals(DUBBO)) {
+                if (tls != null || authenticatorName != null || authenticator != null) {
+                    throw new IllegalArgumentException("protocol dubbo: TLS and authenticators are not available on"
+                            + " the dubbo protocol; remove the tls-* and authenticator settings, or use the native"
+                            + " protocol (name=\"kestrel\") for callers that need them");
+                }
                 if (!serializationSet) {
                     serialization = "hessian2"; // Dubbo's default and what every stock Dubbo consumer can send
                 } else if (!DUBBO_SERIALIZATIONS.contains(serialization)) {
