@@ -19,26 +19,25 @@ import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** A dubbo-protocol provider's Kestrel registry record says so, and references are told what to change. */
+/** A dubbo-protocol provider's registry record says so and is found by dubbo references only; its settings are checked. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class DubboProtocolRecordsTest {
     @Test
-    void nativeReferencesLeaveDubboProvidersOutNamingTheFix() throws Exception {
+    void dubboProvidersAreInDubbosLayoutOnlyWhereDubboReferencesFindThemAndNativeOnesDoNot() throws Exception {
         try (TestingServer zk = new TestingServer(true)) {
             RegistryConfig registry = RegistryConfig.builder().address("zookeeper://" + zk.getConnectString()).build();
             try (RpcRuntime provider = RpcRuntime.builder().registry(registry).protocol(ProtocolConfig.builder()
-                    .name("dubbo").port(0).build()).build();
+                    .name("dubbo").host(DubboSide.HOST).port(0).build()).build();
                     RpcRuntime consumer = RpcRuntime.builder().registry(registry).build()) {
                 ProviderInfo record = provider.export(ServiceConfig.builder(GreetingService.class,
                         (GreetingService) new Greeter("kestrel", k -> null, (k, v) -> null)).build()).provider();
                 assertEquals("dubbo", record.attribute(ProviderInfo.PROTOCOL).orElse(null));
-                NoProviderException e = assertThrows(NoProviderException.class, () -> consumer.refer(
-                        ReferenceConfig.builder(GreetingService.class).connectTimeout(Duration.ofSeconds(2)).build()));
-                assertTrue(e.getMessage().contains("speaks the dubbo protocol")
-                        && e.getMessage().contains("Set protocol=\"dubbo\" on the reference"), e.getMessage());
-                IllegalArgumentException noUrl = assertThrows(IllegalArgumentException.class, () -> consumer.refer(
-                        ReferenceConfig.builder(GreetingService.class).protocol("dubbo").build()));
-                assertTrue(noUrl.getMessage().contains("set url=\"dubbo://host:port\""), noUrl.getMessage());
+                // the record is written under /dubbo, which native references never read
+                assertThrows(NoProviderException.class, () -> consumer.refer(ReferenceConfig.builder(
+                        GreetingService.class).connectTimeout(Duration.ofSeconds(2)).build()));
+                GreetingService viaDubbo = consumer.refer(ReferenceConfig.builder(GreetingService.class)
+                        .protocol("dubbo").timeout(Duration.ofSeconds(10)).build());
+                assertEquals("hello ada from kestrel", viaDubbo.hello("ada"));
             }
         }
     }

@@ -13,8 +13,8 @@ import org.apache.dubbo.config.bootstrap.DubboBootstrap;
  * and services on a free dubbo port. {@link #close()} stops its threads and ports.
  */
 final class DubboSide implements AutoCloseable {
-    /** The address Dubbo's clients connect to for a local provider (they replace 127.0.0.1 by it). */
-    static final String HOST = org.apache.dubbo.common.utils.NetUtils.getLocalHost();
+    /** The address providers bind and clients dial: loopback, Dubbo's pinned to it ({@link Loopback}). */
+    static final String HOST = Loopback.HOST;
 
     private final DubboBootstrap bootstrap;
     private final List<ReferenceConfig<?>> references = new ArrayList<>();

@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
+import io.kestrel.rpc.interop.dubbo.Loopback;
 import org.apache.curator.test.TestingServer;
 import org.apache.dubbo.rpc.RpcException;
 import org.junit.jupiter.api.AfterAll;
@@ -37,8 +38,8 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(120)
 class DubboRegistryInteropTest {
-    /** A Dubbo client dials this machine's address for a provider on 127.0.0.1 (its NetUtils.filterLocalHost). */
-    private static final String LOCAL_HOST = org.apache.dubbo.common.utils.NetUtils.getLocalHost();
+    /** Where stock Dubbo providers are dialled and registered: loopback ({@link Loopback} pins Dubbo to it). */
+    private static final String LOCAL_HOST = Loopback.HOST;
     private static TestingServer zk;
 
     @BeforeAll

@@ -1,5 +1,6 @@
 package io.kestrel.rpc.interop.dubbo.registry;
 
+import io.kestrel.rpc.interop.dubbo.Loopback;
 import org.apache.dubbo.config.ApplicationConfig;
 import org.apache.dubbo.config.ProtocolConfig;
 import org.apache.dubbo.config.ReferenceConfig;
@@ -39,7 +40,7 @@ final class StockDubbo implements AutoCloseable {
         service.setVersion(version);
         service.setRegister(register);
         ProtocolConfig protocol = new ProtocolConfig("dubbo", port);
-        protocol.setHost("127.0.0.1");
+        protocol.setHost(Loopback.HOST);
         d.bootstrap.application(application("stock-provider")).registry(new RegistryConfig("zookeeper://" + zk))
                 .protocol(protocol).service(service).start();
         return d;

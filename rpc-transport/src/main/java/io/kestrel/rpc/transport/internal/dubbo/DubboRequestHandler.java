@@ -116,6 +116,10 @@ final class DubboRequestHandler extends ChannelInboundHandlerAdapter {
         }
         DubboServerCall call = new DubboServerCall(f, head, method, serializer, dubboId, dispatcher, remote, out,
                 this::finished);
+        if (method.direct()) {
+            admission.runHere(call); // dispatch="direct", or a CompletableFuture method: as on the native protocol
+            return;
+        }
         if (!admission.submit(call)) {
             calls.decrementAndGet();
             done(f);
