@@ -24,7 +24,7 @@ public final class ProtocolConfig {
     private final String name;
 
     /** The serializations the {@value #DUBBO} protocol speaks, as Dubbo names them. */
-    public static final java.util.List<String> DUBBO_SERIALIZATIONS = java.util.List.of("hessian2");
+    public static final java.util.List<String> DUBBO_SERIALIZATIONS = java.util.List.of("hessian2", "fastjson2");
 
     private final String host;
     private final String advertisedHost;
@@ -76,8 +76,8 @@ public final class ProtocolConfig {
     /**
      * The wire protocol ({@code name}): {@value #KESTREL} (the default, the native protocol) or {@value #DUBBO}
      * (Apache Dubbo's {@code dubbo} protocol, so stock Dubbo consumers can call this runtime's services). With
-     * {@value #DUBBO} the serialization defaults to hessian2, Dubbo's default, and must be hessian2 (fastjson2 on
-     * the dubbo protocol is not implemented).
+     * {@value #DUBBO} the serialization defaults to hessian2, Dubbo's default, and must be hessian2 or fastjson2
+     * (Dubbo's serialization id 23).
      */
     public String name() {
         return name;
@@ -372,7 +372,8 @@ public final class ProtocolConfig {
                 } else if (!DUBBO_SERIALIZATIONS.contains(serialization)) {
                     throw new IllegalArgumentException("protocol serialization \"" + serialization + "\" cannot be"
                             + " spoken on the dubbo protocol here; use one of " + DUBBO_SERIALIZATIONS
-                            + " (Dubbo's default; set serialization=\"hessian2\" on Dubbo applications that chose another)");
+                            + " (hessian2 is Dubbo's default; set serialization=\"hessian2\" on Dubbo applications that chose"
+                            + " another)");
                 }
             }
             if (advertisedHost == null) {

@@ -53,7 +53,7 @@ final class Agreement {
         this.serializers = serializers;
         this.explicitSerialization = config.serialization() == null ? null
                 : Serializations.installed().byName(config.serialization()).name();
-        // the dubbo protocol speaks hessian2 (DubboReferences checks a reference that sets another)
+        // hessian2 on the dubbo protocol unless the reference sets fastjson2 (DubboReferences checks the name)
         this.ownSerialization = config.protocol().equals(ProtocolConfig.DUBBO) ? "hessian2"
                 : Serializations.installed().byName(protocol.serialization()).name();
         this.ownOptimizer = config.optimizer();

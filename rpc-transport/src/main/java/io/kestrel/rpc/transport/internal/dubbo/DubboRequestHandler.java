@@ -76,14 +76,15 @@ final class DubboRequestHandler extends ChannelInboundHandlerAdapter {
             done(f);
             out.error(f.requestId, DubboWire.DUBBO_HESSIAN2, null, Status.BAD_REQUEST, "dubbo request " + f.requestId
                     + " uses serialization id " + dubboId + ", which this provider does not speak on the dubbo"
-                    + " protocol; it speaks hessian2 (id 2). Set serialization=\"hessian2\" on the Dubbo consumer");
+                    + " protocol; it speaks hessian2 (id 2) and fastjson2 (id 23). Set serialization=\"hessian2\" on the"
+                    + " Dubbo consumer");
             return;
         }
         DubboRequestHead head;
         ServerMethod method;
         Serializer serializer;
         try {
-            head = DubboRequestHead.read(f.body);
+            head = DubboRequestHead.read(f.body, dubboId);
             method = resolve(head);
             serializer = method.serializer(kestrelId); // the service's own list: pinning before any value is read
         } catch (RuntimeException e) {

@@ -19,9 +19,22 @@ record DubboRequestHead(String dubboVersion, String path, String version, String
     /** Longest string accepted in the head, in characters: a service path, method name or descriptor. */
     static final int MAX_STRING_CHARS = 16 * 1024;
 
-    /** Reads the head of a hessian2 request body (the body's reader index is left alone). */
-    static DubboRequestHead read(ByteBuf body) {
-        Reader r = new Reader(body, body.readerIndex());
+    /** The strings of a head in one serialization's form. */
+    interface Strings {
+        /** The next string (or null); {@code what} names it in errors. */
+        String string(String what);
+
+        /** Index in the body after the strings read so far. */
+        int index();
+    }
+
+    /**
+     * Reads the head of a request body in Dubbo's serialization {@code dubboId}: hessian2, or fastjson2's framing
+     * ({@link JsonbHeadStrings}). The body's reader index is left alone.
+     */
+    static DubboRequestHead read(ByteBuf body, byte dubboId) {
+        Strings r = dubboId == DubboWire.DUBBO_FASTJSON2 ? new JsonbHeadStrings(body, body.readerIndex())
+                : new Reader(body, body.readerIndex());
         String dubboVersion = r.string("dubbo version");
         String path = r.string("service path");
         String version = r.string("service version");
@@ -30,7 +43,7 @@ record DubboRequestHead(String dubboVersion, String path, String version, String
         if (path == null || path.isEmpty() || method == null || method.isEmpty()) {
             throw new BadRequestException("dubbo request names no service path or method");
         }
-        return new DubboRequestHead(dubboVersion, path, version, method, desc == null ? "" : desc, r.index);
+        return new DubboRequestHead(dubboVersion, path, version, method, desc == null ? "" : desc, r.index());
     }
 
     /**
@@ -107,7 +120,7 @@ record DubboRequestHead(String dubboVersion, String path, String version, String
     }
 
     /** Hessian 2 strings: 'N', 0x00-0x1f short, 0x30-0x33 medium, 'R' chunks then 'S' final chunk (UTF-8). */
-    private static final class Reader {
+    private static final class Reader implements Strings {
         private final ByteBuf buf;
         private int index;
 
@@ -116,7 +129,13 @@ record DubboRequestHead(String dubboVersion, String path, String version, String
             this.index = index;
         }
 
-        String string(String what) {
+        @Override
+        public int index() {
+            return index;
+        }
+
+        @Override
+        public String string(String what) {
             int tag = next(what);
             if (tag == 'N') {
                 return null;

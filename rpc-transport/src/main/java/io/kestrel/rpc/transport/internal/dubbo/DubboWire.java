@@ -13,7 +13,8 @@ import io.netty.buffer.ByteBuf;
  *  | magic | flags | status |  request id   |  body length  |  body             |
  *  +-------+-------+--------+---------------+---------------+-------------------+
  *  magic 0xdabb
- *  flags: 0x80 request, 0x40 two-way, 0x20 event (heartbeat), low 5 bits the serialization id (hessian2 = 2)
+ *  flags: 0x80 request, 0x40 two-way, 0x20 event (heartbeat), low 5 bits the serialization id (hessian2 = 2,
+ *  fastjson2 = 23)
  *  status (responses): 20 OK, 30 client timeout, 31 server timeout, 40 bad request, 50 bad response,
  *         60 service not found, 70 service error, 80 server error, 90 client error, 100 server busy
  *
@@ -36,6 +37,8 @@ final class DubboWire {
     static final int SERIALIZATION_MASK = 0x1f;
     /** Dubbo's serialization ids spoken here. */
     static final byte DUBBO_HESSIAN2 = 2;
+    /** Dubbo 3's fastjson2 (each value a 4-byte length and JSONB bytes); the framework's own id for it differs. */
+    static final byte DUBBO_FASTJSON2 = 23;
 
     static final byte RESPONSE_WITH_EXCEPTION = 0;
     static final byte RESPONSE_VALUE = 1;
@@ -60,12 +63,14 @@ final class DubboWire {
 
     /** The framework's serialization id for Dubbo's, or -1 for one not spoken on this protocol. */
     static byte kestrelSerializationId(byte dubboId) {
-        return dubboId == DUBBO_HESSIAN2 ? SerializerIds.HESSIAN2 : -1;
+        return dubboId == DUBBO_HESSIAN2 ? SerializerIds.HESSIAN2 : dubboId == DUBBO_FASTJSON2 ? SerializerIds.FASTJSON2
+                : -1;
     }
 
     /** Dubbo's serialization id for the framework's, or -1. */
     static byte dubboSerializationId(byte kestrelId) {
-        return kestrelId == SerializerIds.HESSIAN2 ? DUBBO_HESSIAN2 : -1;
+        return kestrelId == SerializerIds.HESSIAN2 ? DUBBO_HESSIAN2 : kestrelId == SerializerIds.FASTJSON2
+                ? DUBBO_FASTJSON2 : -1;
     }
 
     /** The Dubbo status for a native one; statuses Dubbo lacks become the nearest it has. */
