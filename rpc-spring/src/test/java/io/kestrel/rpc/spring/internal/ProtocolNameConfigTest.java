@@ -42,6 +42,7 @@ class ProtocolNameConfigTest {
         assertEquals("dubbo", dubbo.name());
         assertEquals("hessian2", dubbo.serialization());
         assertEquals("hessian2", protocol(Map.of("name", "dubbo", "serialization", "hessian2")).serialization());
+        assertEquals("fastjson2", protocol(Map.of("name", "dubbo", "serialization", "fastjson2")).serialization());
     }
 
     @Test
@@ -52,7 +53,7 @@ class ProtocolNameConfigTest {
                 && e.getMessage().contains("dubbo"), e.getMessage());
         e = assertThrows(IllegalArgumentException.class,
                 () -> protocol(Map.of("name", "dubbo", "serialization", "kryo")));
-        assertTrue(e.getMessage().contains("kryo") && e.getMessage().contains("[hessian2]"),
+        assertTrue(e.getMessage().contains("kryo") && e.getMessage().contains("[hessian2, fastjson2]"),
                 e.getMessage());
     }
 
