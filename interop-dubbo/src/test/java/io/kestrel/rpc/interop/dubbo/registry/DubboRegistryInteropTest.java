@@ -141,6 +141,29 @@ class DubboRegistryInteropTest {
     }
 
     /**
+     * A service exported with fastjson2 only publishes serialization=fastjson2 (prefer.serialization=fastjson2) in
+     * its Dubbo record; a stock consumer reads it, sends Dubbo's fastjson2 (id 23) and is answered (the service
+     * would refuse hessian2).
+     */
+    @Test
+    void aStockConsumerCallsOurFastjson2ProviderWithFastjson2FromItsRecord() throws Exception {
+        RpcRuntime provider = RpcRuntime.builder()
+                .application(new ApplicationConfig("kestrel-fastjson2-provider"))
+                .protocol(ProtocolConfig.builder().name("dubbo").host(LOCAL_HOST).port(0).build())
+                .registry(RegistryConfig.builder().address("zookeeper://" + zk.getConnectString())
+                        .sessionTimeout(Duration.ofSeconds(5)).build())
+                .build();
+        try (StockDubbo consumer = StockDubbo.consumer(zk.getConnectString(), "4.0")) {
+            provider.export(ServiceConfig.builder(Greeter.class, (Greeter) name -> "json " + name).version("4.0")
+                    .serialization("fastjson2").build());
+            Greeter greeter = consumer.greeter();
+            Poll.until("the stock consumer calls our fastjson2 provider", () -> "json ada".equals(call(greeter)));
+        } finally {
+            provider.close();
+        }
+    }
+
+    /**
      * End to end the other way: a Kestrel reference with protocol="dubbo" finds a stock provider in ZooKeeper, calls
      * it, fails over to nothing when it stops, and calls its replacement on another port.
      */
