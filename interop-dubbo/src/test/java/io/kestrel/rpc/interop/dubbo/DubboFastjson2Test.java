@@ -144,4 +144,33 @@ class DubboFastjson2Test {
         assertEquals(before, greeter.calls.get(), "the method did not run");
         assertEquals("hello still from kestrel", fromDubbo.hello("still"));
     }
+
+    /**
+     * The head strings of a fastjson2 request are read by hand: a head value that is not a JSONB string, or a value
+     * length beyond the body, is a bad request answered on the same connection, and nothing runs.
+     */
+    @Test
+    void aFastjson2HeadThatIsNotAStringIsABadRequest() throws Exception {
+        int before = greeter.calls.get();
+        try (RawDubbo raw = new RawDubbo(DubboSide.HOST, provider.boundPort())) {
+            java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
+            for (byte[] v : new byte[][] {RawFastjson2.value("2.0.2"), RawFastjson2.value(SERVICE),
+                RawFastjson2.value("0.0.0"), RawFastjson2.typed("java.util.HashMap", "k", "v")}) {
+                body.writeBytes(java.nio.ByteBuffer.allocate(4).putInt(v.length).array());
+                body.writeBytes(v);
+            }
+            raw.send(RawDubbo.request(31, RawFastjson2.ID, body.toByteArray()));
+            RawDubbo.Response r = raw.read();
+            assertEquals(40, r.status(), r.text());
+            assertTrue(r.text().contains("method name is not a string"), r.text());
+
+            byte[] claimsTooMuch = {0, 0, 0x10, 0, 73 + 1, 'x'};
+            raw.send(RawDubbo.request(32, RawFastjson2.ID, claimsTooMuch));
+            r = raw.read();
+            assertEquals(40, r.status(), r.text());
+            assertTrue(r.text().contains("dubbo version claims 4096 bytes, but 2 are left"), r.text());
+        }
+        assertEquals(before, greeter.calls.get(), "the method did not run");
+        assertEquals("hello still from kestrel", fromDubbo.hello("still"));
+    }
 }
