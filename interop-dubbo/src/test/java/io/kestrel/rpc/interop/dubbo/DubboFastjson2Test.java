@@ -57,7 +57,9 @@ class DubboFastjson2Test {
                 k -> org.apache.dubbo.rpc.RpcContext.getServerAttachment().getAttachment(k),
                 (k, v) -> org.apache.dubbo.rpc.RpcContext.getServerResponseContext().setAttachment(k, v));
         int port = dubboProvider.export(GreetingService.class, stock, DubboSide.freePort(), "fastjson2");
-        consumer = RpcRuntime.builder().build();
+        // heartbeats every second, so the heartbeat test sees several on a fastjson2 connection in a short idle time
+        consumer = RpcRuntime.builder().client(io.kestrel.rpc.api.config.ClientConfig.builder()
+                .heartbeatInterval(Duration.ofSeconds(1)).build()).build();
         toDubbo = consumer.refer(ReferenceConfig.builder(GreetingService.class)
                 .url("dubbo://" + DubboSide.HOST + ":" + port).serialization("fastjson2")
                 .timeout(Duration.ofSeconds(5)).retries(0).build());
@@ -172,5 +174,16 @@ class DubboFastjson2Test {
         }
         assertEquals(before, greeter.calls.get(), "the method did not run");
         assertEquals("hello still from kestrel", fromDubbo.hello("still"));
+    }
+
+    /** Our heartbeats (hessian2 null events) are answered by a stock provider that speaks fastjson2 only. */
+    @Test
+    void heartbeatsKeepAnIdleFastjson2ConnectionToAStockProviderReady() throws Exception {
+        assertEquals("hello before from dubbo", toDubbo.hello("before"));
+        long read = consumer.clientStats().framesRead();
+        Poll.until("three heartbeats answered", Duration.ofSeconds(20),
+                () -> consumer.clientStats().framesRead() >= read + 3);
+        assertEquals("READY", consumer.connections().get(0).state());
+        assertEquals("hello after from dubbo", toDubbo.hello("after"));
     }
 }
