@@ -372,8 +372,8 @@ public final class ProtocolConfig {
                 } else if (!DUBBO_SERIALIZATIONS.contains(serialization)) {
                     throw new IllegalArgumentException("protocol serialization \"" + serialization + "\" cannot be"
                             + " spoken on the dubbo protocol here; use one of " + DUBBO_SERIALIZATIONS
-                            + " (hessian2 is Dubbo's default; set serialization=\"hessian2\" on Dubbo applications that chose"
-                            + " another)");
+                            + " (hessian2 is Dubbo's default; set serialization=\"hessian2\" on Dubbo applications"
+                            + " that chose another)");
                 }
             }
             if (advertisedHost == null) {

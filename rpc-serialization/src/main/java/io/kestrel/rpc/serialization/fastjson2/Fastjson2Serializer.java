@@ -132,8 +132,8 @@ final class Fastjson2Serializer implements Serializer {
                 @Override
                 public Object read(Class<?> expectedType) throws IOException {
                     if (end - at[0] < Integer.BYTES) {
-                        throw new IOException("dubbo fastjson2 body ends before the next value's length (" + (end - at[0])
-                                + " bytes left)");
+                        throw new IOException("dubbo fastjson2 body ends before the next value's length ("
+                                + (end - at[0]) + " bytes left)");
                     }
                     int length = ((bytes[at[0]] & 0xff) << 24) | ((bytes[at[0] + 1] & 0xff) << 16)
                             | ((bytes[at[0] + 2] & 0xff) << 8) | (bytes[at[0] + 3] & 0xff);

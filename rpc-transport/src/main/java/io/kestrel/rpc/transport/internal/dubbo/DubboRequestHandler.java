@@ -76,8 +76,8 @@ final class DubboRequestHandler extends ChannelInboundHandlerAdapter {
             done(f);
             out.error(f.requestId, DubboWire.DUBBO_HESSIAN2, null, Status.BAD_REQUEST, "dubbo request " + f.requestId
                     + " uses serialization id " + dubboId + ", which this provider does not speak on the dubbo"
-                    + " protocol; it speaks hessian2 (id 2) and fastjson2 (id 23). Set serialization=\"hessian2\" on the"
-                    + " Dubbo consumer");
+                    + " protocol; it speaks hessian2 (id 2) and fastjson2 (id 23). Set serialization=\"hessian2\" on"
+                    + " the Dubbo consumer");
             return;
         }
         DubboRequestHead head;
