@@ -18,6 +18,7 @@ import io.kestrel.rpc.api.interceptor.ServerInterceptor;
 import io.kestrel.rpc.api.registry.ProviderInfo;
 import io.kestrel.rpc.api.registry.Registry;
 import io.kestrel.rpc.api.serialization.ClassAllowlist;
+import io.kestrel.rpc.core.internal.CallbackPool;
 import io.kestrel.rpc.core.internal.Consoles;
 import io.kestrel.rpc.core.internal.Exports;
 import io.kestrel.rpc.core.internal.Interceptors;
@@ -64,6 +65,7 @@ public final class RpcRuntime implements AutoCloseable {
     private final LazyRegistry registry;
     private final Exports exports;
     private final References references;
+    private final ForkJoinPool ownCallbacks; // null when the application gave a callback executor
     private final RuntimeConsole console;
     private final MetadataClient metadata;
     private volatile boolean closed;
@@ -90,8 +92,9 @@ public final class RpcRuntime implements AutoCloseable {
         Interceptors interceptors = new Interceptors(clientInterceptors, serverInterceptors,
                 b.accessLog || Boolean.getBoolean(ACCESS_LOG_PROPERTY));
         this.exports = new Exports(protocol, serializers, registry, application, interceptors);
-        this.references = new References(client, protocol, serializers, registry, b.callbackExecutor, application,
-                interceptors);
+        this.ownCallbacks = b.callbackExecutor == null ? CallbackPool.create() : null;
+        this.references = new References(client, protocol, serializers, registry,
+                b.callbackExecutor != null ? b.callbackExecutor : ownCallbacks, application, interceptors);
         this.metadata = new MetadataClient(references, this::providers);
     }
 
@@ -420,6 +423,9 @@ public final class RpcRuntime implements AutoCloseable {
         }
         exports.close();
         references.close();
+        if (ownCallbacks != null) {
+            ownCallbacks.shutdown(); // callbacks already queued still run
+        }
         registry.close();
         log.info("RpcRuntime{} closed", application != null ? " of " + application.name() : "");
     }
@@ -429,7 +435,7 @@ public final class RpcRuntime implements AutoCloseable {
         private ProtocolConfig protocol = ProtocolConfig.builder().build();
         private ClientConfig client = ClientConfig.defaults();
         private RegistryConfig registry;
-        private Executor callbackExecutor = ForkJoinPool.commonPool();
+        private Executor callbackExecutor; // null: the runtime's own CallbackPool
         private final List<ClientInterceptor> clientInterceptors = new ArrayList<>();
         private final List<ServerInterceptor> serverInterceptors = new ArrayList<>();
         private boolean loadInterceptors = true;
@@ -500,7 +506,11 @@ public final class RpcRuntime implements AutoCloseable {
             return this;
         }
 
-        /** Where futures returned by async methods complete. Default: the common fork-join pool. */
+        /**
+         * Where futures returned by async methods complete. Default: a pool of the runtime's own
+         * ({@code kestrel-callback-N} threads, at least two; shut down with the runtime). Not the common
+         * fork-join pool: with two CPUs or fewer, CompletableFuture would start a thread per callback there.
+         */
         public Builder callbackExecutor(Executor executor) {
             this.callbackExecutor = Objects.requireNonNull(executor, "callbackExecutor");
             return this;

@@ -9,6 +9,8 @@ import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.core.fixture.NamedWho;
 import io.kestrel.rpc.core.fixture.WhoService;
 import io.netty.util.internal.ThreadExecutorMap;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -64,7 +66,24 @@ class AsyncCallbackTest {
     void futuresCompleteOnTheDefaultCallbackExecutorWhereBlockingCallsWork() throws Exception {
         try (RpcRuntime consumer = RpcRuntime.builder().build()) {
             String result = stageAfterAnswer(reference(consumer)).get(10, TimeUnit.SECONDS);
-            assertTrue(result.startsWith("p on ") && result.endsWith(" (event loop false), then p"), result);
+            assertTrue(result.startsWith("p on kestrel-callback-") && result.endsWith(" (event loop false), then p"),
+                    result);
+        }
+    }
+
+    @Test
+    void theDefaultCallbackExecutorStartsNoThreadPerCall() throws Exception {
+        // the common fork-join pool would: with two CPUs or fewer, CompletableFuture gives each *Async stage a new thread
+        try (RpcRuntime consumer = RpcRuntime.builder().build()) {
+            WhoService who = reference(consumer);
+            who.heldAsync().get(10, TimeUnit.SECONDS); // connection and callback workers up
+            ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+            long before = threads.getTotalStartedThreadCount();
+            for (int i = 0; i < 200; i++) {
+                assertEquals("p", who.heldAsync().get(10, TimeUnit.SECONDS));
+            }
+            long started = threads.getTotalStartedThreadCount() - before;
+            assertTrue(started < 20, started + " threads started for 200 asynchronous calls");
         }
     }
 

@@ -202,8 +202,10 @@ public final class ProviderDispatcher implements ServerDispatcher {
                     + Serializations.installed().names());
         }
         if (!accepted.contains(id)) {
+            // by name: ids differ between protocols (fastjson2 is 6 here and 23 on the dubbo protocol)
             throw new BadRequestException(displayName + " was not exported with serialization " + s.name()
-                    + " (id " + id + "); it accepts ids " + accepted + ". Use one of those on the reference");
+                    + "; it accepts " + accepted.stream().map(ProviderDispatcher::serializationName).toList()
+                    + ". Use one of those on the reference");
         }
         try {
             return serializers.get(s.name(), optimizer, compatible);
@@ -224,6 +226,11 @@ public final class ProviderDispatcher implements ServerDispatcher {
             }
         }
         return null;
+    }
+
+    private static String serializationName(byte id) {
+        Serialization s = Serializations.installed().byId(id);
+        return s != null ? s.name() : "id " + id;
     }
 
     /** "remove" of "...#remove(long)" or of "remove(long)". */
