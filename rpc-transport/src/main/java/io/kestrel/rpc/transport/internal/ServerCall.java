@@ -11,11 +11,9 @@ import io.kestrel.rpc.transport.ServerMethod;
 import io.kestrel.rpc.transport.Status;
 import java.util.Map;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * arguments, run the method, answer (at once, or when an asynchronous method's stage completes).
  * Owns the request frame and releases it once the arguments are decoded.
  */
-final class ServerCall implements Runnable, IncomingCall, Supplier<Map<String, String>> {
+final class ServerCall extends ResponseAttachments implements Runnable, IncomingCall {
     private static final Logger log = LoggerFactory.getLogger(ServerCall.class);
 
     private final Frame frame;
@@ -37,7 +35,6 @@ final class ServerCall implements Runnable, IncomingCall, Supplier<Map<String, S
     private final Admission admission;
     private final AtomicInteger connectionCalls;
     private final long receivedNanos = System.nanoTime();
-    private volatile Map<String, String> responseAttachments; // created when a response attachment is set
     /** Set once the method was invoked: only work that ran can finish late. */
     private boolean ran;
 
@@ -151,38 +148,6 @@ final class ServerCall implements Runnable, IncomingCall, Supplier<Map<String, S
     @Override
     public String serialization() {
         return serializer.name();
-    }
-
-    @Override
-    public Map<String, String> responseAttachments() {
-        Map<String, String> m = responseAttachments;
-        if (m == null) {
-            synchronized (this) {
-                m = responseAttachments;
-                if (m == null) {
-                    m = new ConcurrentHashMap<>(4);
-                    responseAttachments = m;
-                }
-            }
-        }
-        return m;
-    }
-
-    @Override
-    public Supplier<Map<String, String>> responseAttachmentsSupplier() {
-        return this;
-    }
-
-    /** As {@link #responseAttachments()}: ServerCall is its own supplier, so the hot path allocates none. */
-    @Override
-    public Map<String, String> get() {
-        return responseAttachments();
-    }
-
-    /** What the answer carries: the attachments set, or none. */
-    private Map<String, String> answerAttachments() {
-        Map<String, String> m = responseAttachments;
-        return m == null ? Map.of() : m;
     }
 
     /** An exception the service threw, or a status the invocation layer chose ({@link RefusedException}). */

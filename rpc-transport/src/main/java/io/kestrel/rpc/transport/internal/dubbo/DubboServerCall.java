@@ -11,15 +11,14 @@ import io.kestrel.rpc.transport.RefusedException;
 import io.kestrel.rpc.transport.ServerDispatcher;
 import io.kestrel.rpc.transport.ServerMethod;
 import io.kestrel.rpc.transport.Status;
+import io.kestrel.rpc.transport.internal.ResponseAttachments;
 import io.netty.buffer.ByteBufInputStream;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * through the same invocation layer as native calls, answer. Owns the request frame's body and releases it once
  * decoded.
  */
-final class DubboServerCall implements Runnable, IncomingCall, Supplier<Map<String, String>> {
+final class DubboServerCall extends ResponseAttachments implements Runnable, IncomingCall {
     private static final Logger log = LoggerFactory.getLogger(DubboServerCall.class);
 
     private final DubboFrame frame;
@@ -44,7 +43,6 @@ final class DubboServerCall implements Runnable, IncomingCall, Supplier<Map<Stri
     private final long receivedNanos = System.nanoTime();
     private Map<String, String> attachments = Map.of();
     private int timeoutMillis;
-    private volatile Map<String, String> responseAttachments;
 
     DubboServerCall(DubboFrame frame, DubboRequestHead head, ServerMethod method, Serializer serializer, byte dubboId,
             ServerDispatcher dispatcher, String remote, DubboResponseWriter out, Consumer<DubboFrame> onFinished) {
@@ -238,38 +236,8 @@ final class DubboServerCall implements Runnable, IncomingCall, Supplier<Map<Stri
     }
 
     @Override
-    public Map<String, String> responseAttachments() {
-        Map<String, String> m = responseAttachments;
-        if (m == null) {
-            synchronized (this) {
-                m = responseAttachments;
-                if (m == null) {
-                    m = new ConcurrentHashMap<>(4);
-                    responseAttachments = m;
-                }
-            }
-        }
-        return m;
-    }
-
-    @Override
-    public Supplier<Map<String, String>> responseAttachmentsSupplier() {
-        return this;
-    }
-
-    @Override
-    public Map<String, String> get() {
-        return responseAttachments();
-    }
-
-    @Override
     public CallerIdentity caller() {
         return null;
-    }
-
-    private Map<String, String> answerAttachments() {
-        Map<String, String> m = responseAttachments;
-        return m == null ? Map.of() : m;
     }
 
     private static Throwable unwrap(Throwable t) {
