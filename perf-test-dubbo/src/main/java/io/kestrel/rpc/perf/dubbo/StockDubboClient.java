@@ -21,6 +21,20 @@ import org.apache.dubbo.rpc.model.FrameworkModel;
  * ({@code "<bid response id>/<seat bids>"}, the echo's length, the boolean).
  */
 public final class StockDubboClient implements AutoCloseable {
+    static {
+        preferFastjson2();
+    }
+
+    /**
+     * Dubbo 3.3.6 instantiates every JSON binding it lists unless one is preferred; on JDK 25 its fastjson 1 binding
+     * fails to link without fastjson 1 on the class path. Called before any Dubbo code runs in this class loader.
+     */
+    static void preferFastjson2() {
+        if (System.getProperty("dubbo.json-framework.prefer") == null) {
+            System.setProperty("dubbo.json-framework.prefer", "fastjson2");
+        }
+    }
+
     private final FrameworkModel framework = new FrameworkModel();
     private final DubboBootstrap bootstrap = DubboBootstrap.newInstance(framework);
     private final BenchmarkService service;

@@ -34,6 +34,7 @@ public final class StockDubboServerMain {
     }
 
     public static void main(String[] args) throws Exception {
+        StockDubboClient.preferFastjson2();
         PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
         String serialization = args.length > 0 ? args[0] : "hessian2";
         int threads = args.length > 1 ? Integer.parseInt(args[1]) : -1;
