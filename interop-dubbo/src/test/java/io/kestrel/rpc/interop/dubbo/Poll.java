@@ -4,17 +4,25 @@ import java.time.Duration;
 import java.util.function.BooleanSupplier;
 
 /** Polls a condition until it holds, failing with its description after a timeout (no fixed sleeps). */
-final class Poll {
+public final class Poll {
+    /** The bound of {@link #until(String, BooleanSupplier)}. */
+    public static final Duration DEFAULT = Duration.ofSeconds(30);
+
     private Poll() {
     }
 
-    static void until(String what, Duration timeout, BooleanSupplier condition) throws InterruptedException {
+    /** As {@link #until(String, Duration, BooleanSupplier)} with {@link #DEFAULT}. */
+    public static void until(String what, BooleanSupplier condition) throws InterruptedException {
+        until(what, DEFAULT, condition);
+    }
+
+    public static void until(String what, Duration timeout, BooleanSupplier condition) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
                 throw new AssertionError("timed out after " + timeout.toMillis() + " ms waiting for: " + what);
             }
-            Thread.sleep(10);
+            Thread.sleep(10); // polling interval of the condition, not a wait for something to happen
         }
     }
 }

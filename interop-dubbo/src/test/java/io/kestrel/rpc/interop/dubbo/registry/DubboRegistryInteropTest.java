@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import io.kestrel.rpc.interop.dubbo.Loopback;
+import io.kestrel.rpc.interop.dubbo.Poll;
 import org.apache.curator.test.TestingServer;
 import org.apache.dubbo.rpc.RpcException;
 import org.junit.jupiter.api.AfterAll;
