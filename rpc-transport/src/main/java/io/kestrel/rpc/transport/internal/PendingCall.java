@@ -1,7 +1,6 @@
 package io.kestrel.rpc.transport.internal;
 
 import io.kestrel.rpc.transport.RpcRequest;
-import io.netty.util.Timeout;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -15,12 +14,13 @@ public final class PendingCall {
     final RpcRequest request;
     final CompletableFuture<Object> future = new CompletableFuture<>();
     final long startNanos = System.nanoTime();
-    volatile Timeout timeout;
+    final long deadlineNanos;
 
     PendingCall(PendingCalls table, long id, RpcRequest request) {
         this.table = table;
         this.id = id;
         this.request = request;
+        this.deadlineNanos = startNanos + request.timeoutMillis() * 1_000_000L;
     }
 
     public long id() {

@@ -3,21 +3,28 @@ package io.kestrel.rpc.transport.internal;
 import io.kestrel.rpc.api.RpcTimeoutException;
 import io.kestrel.rpc.api.TransportException;
 import io.kestrel.rpc.transport.RpcRequest;
-import io.netty.util.Timeout;
 import io.netty.util.Timer;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 /**
- * The calls of one connection that wait for an answer, keyed by request id, each with its deadline
- * on a shared timer wheel. A call leaves the table exactly once: answered ({@link #take}), timed
- * out, failed ({@link PendingCall#fail}) or swept by {@link #failAll}; so nothing leaks and no
- * future completes twice. Thread-safe.
+ * The calls of one connection that wait for an answer, keyed by request id, each with its deadline.
+ * A call leaves the table exactly once: answered ({@link #take}), timed out, failed
+ * ({@link PendingCall#fail}) or swept by {@link #failAll}; so nothing leaks and no future completes
+ * twice. Thread-safe.
+ *
+ * <p>Deadlines are not one timer entry per call: while calls are pending, one task of this table
+ * runs on the shared timer wheel every {@value #SWEEP_MILLIS} ms and, once the earliest deadline it
+ * knows of has passed, fails the calls whose deadlines have passed. Most calls are answered long
+ * before their deadline, so a call costs no timer entry to allocate, queue, cancel and unlink,
+ * the table is scanned about once per timeout period, and a timeout fires at most one sweep late:
+ * the resolution the wheel's 10 ms tick gave a timer entry per call.
  */
 public final class PendingCalls {
     private final ConcurrentHashMap<Long, PendingCall> calls = new ConcurrentHashMap<>();
@@ -27,6 +34,13 @@ public final class PendingCalls {
     private final int max;
     private final Supplier<String> route;
     private final AtomicReference<Runnable> whenEmpty = new AtomicReference<>();
+    /** No deadline of a pending call is before this (System.nanoTime clock); it may be earlier than any. */
+    private final AtomicLong earliest = new AtomicLong(Long.MAX_VALUE);
+    /** The sweep task is scheduled (it is while any call is pending). */
+    private final AtomicBoolean sweeping = new AtomicBoolean();
+
+    /** How often, while calls are pending, the deadlines are checked. */
+    static final long SWEEP_MILLIS = 10;
 
     /**
      * @param timer the wheel deadlines run on
@@ -64,8 +78,57 @@ public final class PendingCalls {
     public PendingCall add(RpcRequest request) {
         PendingCall call = new PendingCall(this, ids.incrementAndGet(), request);
         calls.put(call.id, call);
-        call.timeout = timer.newTimeout(t -> expire(call), request.timeoutMillis(), TimeUnit.MILLISECONDS);
+        lowerEarliest(call.deadlineNanos); // later calls usually have later deadlines: one read
+        if (!sweeping.get() && sweeping.compareAndSet(false, true)) {
+            scheduleSweep();
+        }
         return call;
+    }
+
+    private void lowerEarliest(long deadline) {
+        long e;
+        while (deadline - (e = earliest.get()) < 0 && !earliest.compareAndSet(e, deadline)) {
+            // another thread moved it: compare again
+        }
+    }
+
+    private void scheduleSweep() {
+        try {
+            timer.newTimeout(t -> sweep(), SWEEP_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (IllegalStateException e) {
+            sweeping.set(false); // the timer is stopped: the transport is closed, and so are its connections
+        }
+    }
+
+    /** On the timer: fails the calls past their deadline, and goes on while any call is pending. */
+    private void sweep() {
+        long now = System.nanoTime();
+        if (now - earliest.get() >= 0) {
+            expireDue(now);
+        }
+        if (count.get() == 0) {
+            sweeping.set(false);
+            // a call added meanwhile either saw the flag down (and scheduled) or is counted here
+            if (count.get() == 0 || !sweeping.compareAndSet(false, true)) {
+                return;
+            }
+        }
+        scheduleSweep();
+    }
+
+    /**
+     * Fails every call whose deadline has passed and finds the earliest deadline left. The mark is
+     * reset first, so a call added meanwhile lowers it again and is not lost.
+     */
+    private void expireDue(long now) {
+        earliest.getAndSet(Long.MAX_VALUE);
+        for (PendingCall call : calls.values()) {
+            if (now - call.deadlineNanos >= 0) {
+                expire(call);
+            } else {
+                lowerEarliest(call.deadlineNanos);
+            }
+        }
     }
 
     /** Removes and returns the call answered by a response with this id; null if it already ended. */
@@ -124,10 +187,6 @@ public final class PendingCalls {
     private void ended(PendingCall call) {
         if (count.decrementAndGet() == 0 && whenEmpty.get() != null) {
             runWhenEmpty();
-        }
-        Timeout t = call.timeout;
-        if (t != null) {
-            t.cancel();
         }
     }
 

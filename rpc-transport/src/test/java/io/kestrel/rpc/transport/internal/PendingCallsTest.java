@@ -66,6 +66,42 @@ class PendingCallsTest {
     }
 
     @Test
+    void aShortDeadlineAddedAfterALongOneStillFiresAndTheLongCallStaysPending() {
+        PendingCalls three = new PendingCalls(timer, 3, () -> "here -> there");
+        assertTrue(three.reserve());
+        PendingCall slow = three.add(TestSupport.request(greet, 60_000, Map.of(), "slow"));
+        assertTrue(three.reserve());
+        PendingCall fast = three.add(TestSupport.request(greet, 50, Map.of(), "fast"));
+        ExecutionException e = assertThrows(ExecutionException.class, () -> fast.future().get(10, TimeUnit.SECONDS));
+        assertInstanceOf(RpcTimeoutException.class, e.getCause());
+        assertTrue(slow.isPending(), "a call whose deadline has not passed is not failed with the one that has");
+        assertFalse(slow.future().isDone());
+
+        // the earliest deadline seen so far belonged to a call answered in time: later deadlines still fire
+        assertTrue(three.reserve());
+        PendingCall answered = three.add(TestSupport.request(greet, 40, Map.of(), "answered"));
+        assertSame(answered, three.take(answered.id()));
+        assertTrue(three.reserve());
+        PendingCall late = three.add(TestSupport.request(greet, 80, Map.of(), "late"));
+        e = assertThrows(ExecutionException.class, () -> late.future().get(10, TimeUnit.SECONDS));
+        assertTrue(e.getCause().getMessage().contains("limit 80 ms"), e.getCause().getMessage());
+        assertFalse(answered.future().isDone(), "an answered call is never failed by its old deadline");
+        assertEquals(1, three.size());
+    }
+
+    @Test
+    void deadlinesKeepFiringAfterTheTableWasEmpty() {
+        for (int round = 0; round < 3; round++) {
+            assertTrue(pending.reserve());
+            PendingCall call = pending.add(TestSupport.request(greet, 20, Map.of(), "x" + round));
+            ExecutionException e = assertThrows(ExecutionException.class,
+                    () -> call.future().get(10, TimeUnit.SECONDS), "round " + round);
+            assertInstanceOf(RpcTimeoutException.class, e.getCause());
+            assertEquals(0, pending.size());
+        }
+    }
+
+    @Test
     void failAllSaysTheCallsMayHaveRun() {
         assertTrue(pending.reserve());
         PendingCall a = pending.add(TestSupport.request(greet, 60_000, Map.of(), "a"));
