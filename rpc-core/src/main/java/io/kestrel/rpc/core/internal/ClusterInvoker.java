@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -132,66 +133,115 @@ public final class ClusterInvoker {
             long deadlineNanos, ClientCall observer) {
         RpcRequest request = new RpcRequest(method.ref, usual, args, attachments, method.timeoutMillis,
                 method.resultType);
-        Invocation invocation = new Invocation(config.key(), method.method, args, attachments);
-        CompletableFuture<Object> result = attempt(request, invocation, new ArrayList<>(), 0, null, deadlineNanos, observer);
+        Attempts call = new Attempts(request, method, args, attachments, deadlineNanos, observer);
+        call.send();
         if (config.cluster() == ClusterMode.FAILSAFE) {
-            return result.exceptionally(e -> {
+            return call.result.exceptionally(e -> {
                 log.warn("failsafe: {} failed and returns null: {}", method.ref.displayName(), e.toString());
                 return null;
             });
         }
-        return result;
+        return call.result;
     }
 
-    private CompletableFuture<Object> attempt(RpcRequest request, Invocation invocation, List<Endpoint> tried, int attempt,
-            Throwable previous, long deadlineNanos, ClientCall observer) {
-        Endpoint endpoint;
-        try {
-            endpoint = select(invocation, tried);
-        } catch (NoProviderException e) {
-            // after a retriable failure with nobody left to try, the failure itself says most
-            return CompletableFuture.failedFuture(previous != null ? previous : e);
+    /**
+     * One call's attempts: the first, and under failover a retry on another provider after each failure that
+     * allows one. It is itself the callback of each attempt's answer, so a call costs one future and one
+     * callback however many retries the reference allows (a chain of dependent futures per call was a good
+     * part of a small call's allocation).
+     */
+    private final class Attempts implements BiConsumer<Object, Throwable> {
+        final CompletableFuture<Object> result = new CompletableFuture<>();
+        private final RpcRequest request;
+        private final MethodInfo method;
+        private final Object[] args;
+        private final Map<String, String> attachments;
+        private final long deadlineNanos;
+        private final ClientCall observer;
+        private Invocation invocation; // what the load balance sees; built when it is first asked
+        private List<Endpoint> tried = List.of(); // the providers that failed, for the retries
+        private Endpoint endpoint; // of the attempt in flight
+        private int attempt;
+        private Throwable previous;
+
+        Attempts(RpcRequest request, MethodInfo method, Object[] args, Map<String, String> attachments,
+                long deadlineNanos, ClientCall observer) {
+            this.request = request;
+            this.method = method;
+            this.args = args;
+            this.attachments = attachments;
+            this.deadlineNanos = deadlineNanos;
+            this.observer = observer;
         }
-        RpcRequest timed = preparedFor(endpoint, request, deadlineNanos);
-        if (timed == null) {
-            return CompletableFuture.failedFuture(new RpcTimeoutException(request.method().displayName() + " was not sent"
-                    + (attempt > 0 ? " again (attempt " + (attempt + 1) + ")" : "") + ": its deadline passed "
-                    + (System.nanoTime() - deadlineNanos) / 1_000_000L + " ms ago. It is the remaining time of the call"
-                    + " this thread serves (propagate-deadline=\"false\" on the reference keeps the reference's own"
-                    + " timeout) or one an interceptor set"));
-        }
-        if (observer != null) {
-            observer.sentTo(endpoint.address(), timed.serializer().name());
-        }
-        endpoint.active.incrementAndGet();
-        // the count drops before anything downstream (the caller included) sees the outcome; as a separate
-        // dependent it could run after the caller's next call was balanced, counting a finished call as active
-        CompletableFuture<Object> call = new CompletableFuture<>();
-        endpoint.connection().invoke(timed).whenComplete((v, e) -> {
-            endpoint.active.decrementAndGet();
-            if (e != null) {
-                call.completeExceptionally(explained(e, endpoint.provider()));
-            } else {
-                call.complete(v);
+
+        void send() {
+            Endpoint chosen;
+            try {
+                chosen = select(this, tried);
+            } catch (NoProviderException e) {
+                // after a retriable failure with nobody left to try, the failure itself says most
+                result.completeExceptionally(previous != null ? previous : e);
+                return;
             }
-        });
-        if (attempt >= retries) {
-            return call;
+            RpcRequest timed = preparedFor(chosen, request, deadlineNanos);
+            if (timed == null) {
+                result.completeExceptionally(new RpcTimeoutException(request.method().displayName() + " was not sent"
+                        + (attempt > 0 ? " again (attempt " + (attempt + 1) + ")" : "") + ": its deadline passed "
+                        + (System.nanoTime() - deadlineNanos) / 1_000_000L + " ms ago. It is the remaining time of the"
+                        + " call this thread serves (propagate-deadline=\"false\" on the reference keeps the reference's"
+                        + " own timeout) or one an interceptor set"));
+                return;
+            }
+            if (observer != null) {
+                observer.sentTo(chosen.address(), timed.serializer().name());
+            }
+            endpoint = chosen;
+            chosen.active.incrementAndGet();
+            chosen.connection().invoke(timed).whenComplete(this);
         }
-        return call.handle((value, error) -> {
+
+        /** The answer of the attempt in flight. */
+        @Override
+        public void accept(Object value, Throwable error) {
+            Endpoint done = endpoint;
+            // the count drops before anything downstream (the caller included) sees the outcome, or the caller's
+            // next call could be balanced while this finished call still counted as active
+            done.active.decrementAndGet();
             if (error == null) {
-                return CompletableFuture.completedFuture(value);
+                result.complete(value);
+                return;
             }
-            Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+            Throwable failure = explained(error, done.provider());
+            if (attempt >= retries) {
+                result.completeExceptionally(failure);
+                return;
+            }
+            Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                    ? failure.getCause() : failure;
             Status.Retry retry = Status.retryOf(cause);
             if (retry != Status.Retry.SAFE && !(config.idempotent() && retry == Status.Retry.IF_IDEMPOTENT)) {
-                return CompletableFuture.failedFuture(cause);
+                result.completeExceptionally(cause);
+                return;
             }
             log.debug("{} failed on {} ({}); retrying on another provider ({} of {})",
-                    request.method().displayName(), endpoint, cause.getMessage(), attempt + 1, retries);
-            tried.add(endpoint);
-            return attempt(request, invocation, tried, attempt + 1, cause, deadlineNanos, observer);
-        }).thenCompose(f -> f);
+                    request.method().displayName(), done, cause.getMessage(), attempt + 1, retries);
+            if (tried.isEmpty()) {
+                tried = new ArrayList<>(2);
+            }
+            tried.add(done);
+            attempt++;
+            previous = cause;
+            send();
+        }
+
+        Invocation invocation() {
+            Invocation i = invocation;
+            if (i == null) {
+                i = new Invocation(config.key(), method.method, args, attachments);
+                invocation = i;
+            }
+            return i;
+        }
     }
 
     /**
@@ -208,8 +258,15 @@ public final class ClusterInvoker {
         return e;
     }
 
-    private Endpoint select(Invocation invocation, List<Endpoint> tried) {
+    private Endpoint select(Attempts call, List<Endpoint> tried) {
         List<Endpoint> all = directory.endpoints();
+        if (all.size() == 1 && tried.isEmpty()) {
+            // one provider (direct mode, or a registry listing one): nothing to balance, no lists to build
+            Endpoint only = all.get(0);
+            if (only.terms().usable()) {
+                return only; // connected or not: a disconnected one fails the call with the connection's own message
+            }
+        }
         List<Endpoint> usable = new ArrayList<>(all.size());
         List<Endpoint> disconnected = new ArrayList<>();
         for (Endpoint e : all) {
@@ -227,7 +284,7 @@ public final class ClusterInvoker {
         if (usable.size() == 1) {
             return usable.get(0);
         }
-        return loadBalance.select(usable, invocation);
+        return loadBalance.select(usable, call.invocation());
     }
 
     private Endpoint throwNoProvider(List<Endpoint> tried) {
