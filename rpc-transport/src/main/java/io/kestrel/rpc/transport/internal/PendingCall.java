@@ -11,14 +11,19 @@ import java.util.concurrent.CompletableFuture;
 public final class PendingCall {
     final PendingCalls table;
     final long id;
+    /** The table's key, boxed once: adding and failing the call box no id of their own. */
+    final Long key;
     final RpcRequest request;
     final CompletableFuture<Object> future = new CompletableFuture<>();
     final long startNanos = System.nanoTime();
     final long deadlineNanos;
+    /** Set once it has left its table (read where a lookup by id would box it again). */
+    volatile boolean ended;
 
     PendingCall(PendingCalls table, long id, RpcRequest request) {
         this.table = table;
         this.id = id;
+        this.key = id;
         this.request = request;
         this.deadlineNanos = startNanos + request.timeoutMillis() * 1_000_000L;
     }
@@ -38,7 +43,7 @@ public final class PendingCall {
 
     /** Still waiting for its answer (not timed out, failed or answered). */
     public boolean isPending() {
-        return table.contains(this);
+        return !ended;
     }
 
     /** Ends the call with {@code error} if it is still pending. */

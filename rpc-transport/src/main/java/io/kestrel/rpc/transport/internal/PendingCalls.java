@@ -77,7 +77,7 @@ public final class PendingCalls {
     /** Turns a reservation into a pending call with a fresh id and starts its deadline. */
     public PendingCall add(RpcRequest request) {
         PendingCall call = new PendingCall(this, ids.incrementAndGet(), request);
-        calls.put(call.id, call);
+        calls.put(call.key, call);
         lowerEarliest(call.deadlineNanos); // later calls usually have later deadlines: one read
         if (!sweeping.get() && sweeping.compareAndSet(false, true)) {
             scheduleSweep();
@@ -172,12 +172,8 @@ public final class PendingCalls {
         }
     }
 
-    boolean contains(PendingCall call) {
-        return calls.get(call.id) == call;
-    }
-
     boolean remove(PendingCall call) {
-        if (calls.remove(call.id, call)) {
+        if (calls.remove(call.key, call)) {
             ended(call);
             return true;
         }
@@ -185,6 +181,7 @@ public final class PendingCalls {
     }
 
     private void ended(PendingCall call) {
+        call.ended = true;
         if (count.decrementAndGet() == 0 && whenEmpty.get() != null) {
             runWhenEmpty();
         }
