@@ -31,6 +31,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -144,9 +145,18 @@ public final class Connection implements AutoCloseable {
      * network; serializes the arguments on the calling thread.
      */
     public CompletableFuture<Object> invoke(RpcRequest request) {
+        return invoke(request, null);
+    }
+
+    /**
+     * As {@link #invoke(RpcRequest)}; {@code listener} (null: none) is also told the outcome, exactly
+     * once: on the thread that completes the call, or on this thread at once when it is not sent. A
+     * caller that only needs the outcome spends no dependent stage on it (see {@code ClusterInvoker}).
+     */
+    public CompletableFuture<Object> invoke(RpcRequest request, BiConsumer<Object, Throwable> listener) {
         String method = request.method().displayName();
         if (state == ConnectionState.CLOSED) {
-            return notSent("connection to provider " + address + " is closed; the call " + method + " was not sent");
+            return notSent(listener, "connection to provider " + address + " is closed; the call " + method + " was not sent");
         }
         if (firstAttemptDone.getCount() > 0 && !transport.inEventLoop()) {
             // a provider that just appeared: give its first connection (and handshake) the connect
@@ -157,19 +167,19 @@ public final class Connection implements AutoCloseable {
         Channel ch = channel;
         WriteQueue<OutboundRequest> queue = writes;
         if (s == ConnectionState.DRAINING || s == ConnectionState.RETIRING || s == ConnectionState.CLOSED) {
-            return notSent("provider " + address + " is shutting down; the call " + method + " was not sent");
+            return notSent(listener, "provider " + address + " is shutting down; the call " + method + " was not sent");
         }
         if (s != ConnectionState.READY || ch == null || !ch.isActive() || queue == null) {
-            return notSent("not connected to provider " + address + (s == ConnectionState.HANDSHAKING
+            return notSent(listener, "not connected to provider " + address + (s == ConnectionState.HANDSHAKING
                     ? " (connected, waiting for its handshake answer" : " (reconnecting") + "; last error: " + lastError
                     + "); the call " + method + " was not sent");
         }
         if (!ch.isWritable()) { // the provider does not read: do not buffer without bound
-            return notSent("provider " + address + " is not reading its connection (" + ch.bytesBeforeWritable()
+            return notSent(listener, "provider " + address + " is not reading its connection (" + ch.bytesBeforeWritable()
                     + " bytes to drain before it takes more); the call " + method + " was not sent");
         }
         if (!pending.reserve()) {
-            return CompletableFuture.failedFuture(new ServerBusyException(pending.max() + " calls are already pending"
+            return refused(listener, new ServerBusyException(pending.max() + " calls are already pending"
                     + " on the connection to " + address + " (the reference's max-pending); the call " + method
                     + " was not sent. The provider is slow or the consumer sends faster than it can answer"));
         }
@@ -180,17 +190,17 @@ public final class Connection implements AutoCloseable {
                     : RequestEncoder.serializeArguments(ch.alloc(), request);
         } catch (SerializationException e) {
             pending.unreserve();
-            return CompletableFuture.failedFuture(e);
+            return refused(listener, e);
         }
         int size = args.bytes().readableBytes();
         if (size > options.payloadBytes()) {
             args.bytes().release();
             pending.unreserve();
-            return CompletableFuture.failedFuture(new PayloadTooLargeException("request " + method + " to " + address
+            return refused(listener, new PayloadTooLargeException("request " + method + " to " + address
                     + " has " + size + " bytes of arguments, over the payload limit of " + options.payloadBytes()
                     + " bytes; it was not sent. Send less data or raise payload on both sides"));
         }
-        PendingCall call = pending.add(request);
+        PendingCall call = pending.add(request, listener);
         try {
             queue.enqueue(new OutboundRequest(call, args.bytes(), args.lengths()));
         } catch (RejectedExecutionException e) {
@@ -201,8 +211,15 @@ public final class Connection implements AutoCloseable {
         return call.future();
     }
 
-    private static CompletableFuture<Object> notSent(String message) {
-        return CompletableFuture.failedFuture(new ConnectionUnavailableException(message));
+    private static CompletableFuture<Object> notSent(BiConsumer<Object, Throwable> listener, String message) {
+        return refused(listener, new ConnectionUnavailableException(message));
+    }
+
+    private static CompletableFuture<Object> refused(BiConsumer<Object, Throwable> listener, Throwable error) {
+        if (listener != null) {
+            listener.accept(null, error);
+        }
+        return CompletableFuture.failedFuture(error);
     }
 
     private String route() {

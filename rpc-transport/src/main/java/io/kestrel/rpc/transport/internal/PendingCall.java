@@ -2,6 +2,7 @@ package io.kestrel.rpc.transport.internal;
 
 import io.kestrel.rpc.transport.RpcRequest;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiConsumer;
 
 /**
  * One call sent (or about to be sent) and not yet answered. Whoever ends it first — its response,
@@ -14,13 +15,14 @@ public final class PendingCall {
     /** The table's key, boxed once: adding and failing the call box no id of their own. */
     final Long key;
     final RpcRequest request;
-    final CompletableFuture<Object> future = new CompletableFuture<>();
+    final CompletableFuture<Object> future;
     final long startNanos = System.nanoTime();
     final long deadlineNanos;
     /** Set once it has left its table (read where a lookup by id would box it again). */
     volatile boolean ended;
 
-    PendingCall(PendingCalls table, long id, RpcRequest request) {
+    PendingCall(PendingCalls table, long id, RpcRequest request, BiConsumer<Object, Throwable> listener) {
+        this.future = new CallFuture(listener);
         this.table = table;
         this.id = id;
         this.key = id;

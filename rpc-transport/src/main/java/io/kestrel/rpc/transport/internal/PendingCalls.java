@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 
 /**
@@ -76,7 +77,15 @@ public final class PendingCalls {
 
     /** Turns a reservation into a pending call with a fresh id and starts its deadline. */
     public PendingCall add(RpcRequest request) {
-        PendingCall call = new PendingCall(this, ids.incrementAndGet(), request);
+        return add(request, null);
+    }
+
+    /**
+     * As {@link #add(RpcRequest)}; {@code listener} (null: none) is told the call's outcome once, on the
+     * thread that completes its future.
+     */
+    public PendingCall add(RpcRequest request, BiConsumer<Object, Throwable> listener) {
+        PendingCall call = new PendingCall(this, ids.incrementAndGet(), request, listener);
         calls.put(call.key, call);
         lowerEarliest(call.deadlineNanos); // later calls usually have later deadlines: one read
         if (!sweeping.get() && sweeping.compareAndSet(false, true)) {

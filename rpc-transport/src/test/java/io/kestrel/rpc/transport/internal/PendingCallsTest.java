@@ -102,6 +102,26 @@ class PendingCallsTest {
     }
 
     @Test
+    void aListenerIsToldTheOutcomeOnceWhetherAnsweredOrTimedOut() throws Exception {
+        java.util.List<String> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
+        CountDownLatch twice = new CountDownLatch(2);
+        java.util.function.BiConsumer<Object, Throwable> listener = (v, e) -> {
+            heard.add(e == null ? "value " + v : e.getClass().getSimpleName());
+            twice.countDown();
+        };
+        assertTrue(pending.reserve());
+        PendingCall answered = pending.add(TestSupport.request(greet, 60_000, Map.of(), "a"), listener);
+        assertSame(answered, pending.take(answered.id()));
+        answered.future().complete("hi");
+        answered.future().complete("again"); // a second completion is ignored, and not heard
+        assertTrue(pending.reserve());
+        PendingCall late = pending.add(TestSupport.request(greet, 20, Map.of(), "b"), listener);
+        assertThrows(ExecutionException.class, () -> late.future().get(10, TimeUnit.SECONDS));
+        assertTrue(twice.await(10, TimeUnit.SECONDS));
+        assertEquals(java.util.List.of("value hi", "RpcTimeoutException"), heard);
+    }
+
+    @Test
     void failAllSaysTheCallsMayHaveRun() {
         assertTrue(pending.reserve());
         PendingCall a = pending.add(TestSupport.request(greet, 60_000, Map.of(), "a"));
