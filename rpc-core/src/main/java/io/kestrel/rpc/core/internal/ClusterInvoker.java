@@ -197,7 +197,7 @@ public final class ClusterInvoker {
             }
             endpoint = chosen;
             chosen.active.incrementAndGet();
-            chosen.connection().invoke(timed).whenComplete(this);
+            chosen.connection().invoke(timed, this); // told the outcome directly: no dependent stage per call
         }
 
         /** The answer of the attempt in flight. */
