@@ -10,6 +10,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.DefaultChannelPromise;
 import java.util.Map;
 
@@ -44,17 +45,24 @@ public final class ResponseWriter {
             counters.frameWritten();
             batchBytes += buf.readableBytes();
             channel.write(buf, channel.voidPromise());
-        }, this::endBatch);
+        }, () -> { }, this::endBatch);
     }
 
     /**
-     * After a batch of frames: one promise gives the whole batch's bytes back to the budget once the
-     * last of them is written (writes complete in order; on a failure all of them fail), rather than
-     * a promise and a listener per frame.
+     * After a batch of frames is flushed: when the socket took all of it (the usual case) its bytes go
+     * back to the budget at once; otherwise one promise written behind the batch gives them back once
+     * the last of them is written (writes complete in order; on a failure all of them fail), rather
+     * than a promise and a listener per frame, or per batch when nothing is left waiting.
      */
     private void endBatch() {
         if (budget != null && batchBytes > 0) {
-            channel.write(Unpooled.EMPTY_BUFFER, new Written(channel, budget, batchBytes));
+            ChannelOutboundBuffer unsent = channel.unsafe().outboundBuffer();
+            if (unsent == null || unsent.totalPendingWriteBytes() == 0) {
+                // written (or failed with the closed channel): nothing of the batch is held any more
+                budget.release(batchBytes);
+            } else {
+                channel.writeAndFlush(Unpooled.EMPTY_BUFFER, new Written(channel, budget, batchBytes));
+            }
         }
         batchBytes = 0;
     }

@@ -19,6 +19,7 @@ public final class WriteQueue<T> implements Runnable {
     private final Channel channel;
     private final Consumer<T> writer;
     private final Runnable beforeFlush;
+    private final Runnable afterFlush;
     private final Queue<T> queue = PlatformDependent.newMpscQueue();
     private final AtomicBoolean scheduled = new AtomicBoolean();
 
@@ -32,9 +33,15 @@ public final class WriteQueue<T> implements Runnable {
 
     /** @param beforeFlush runs on the event loop after each batch's writes, before its flush */
     public WriteQueue(Channel channel, Consumer<T> writer, Runnable beforeFlush) {
+        this(channel, writer, beforeFlush, () -> { });
+    }
+
+    /** @param afterFlush runs on the event loop after each batch's flush */
+    public WriteQueue(Channel channel, Consumer<T> writer, Runnable beforeFlush, Runnable afterFlush) {
         this.channel = channel;
         this.writer = writer;
         this.beforeFlush = beforeFlush;
+        this.afterFlush = afterFlush;
     }
 
     public void enqueue(T message) {
@@ -54,11 +61,13 @@ public final class WriteQueue<T> implements Runnable {
                 if (++n == MAX_BATCH) {
                     beforeFlush.run();
                     channel.flush();
+                    afterFlush.run();
                     n = 0;
                 }
             }
             beforeFlush.run();
             channel.flush();
+            afterFlush.run();
         } finally {
             scheduled.set(false);
             if (!queue.isEmpty() && scheduled.compareAndSet(false, true)) {
