@@ -13,6 +13,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The calls of one connection that wait for an answer, keyed by request id, each with its deadline.
@@ -28,6 +30,7 @@ import java.util.function.Supplier;
  * the resolution the wheel's 10 ms tick gave a timer entry per call.
  */
 public final class PendingCalls {
+    private static final Logger log = LoggerFactory.getLogger(PendingCalls.class);
     private final ConcurrentHashMap<Long, PendingCall> calls = new ConcurrentHashMap<>();
     private final AtomicInteger count = new AtomicInteger();
     private final AtomicLong ids = new AtomicLong();
@@ -111,18 +114,24 @@ public final class PendingCalls {
 
     /** On the timer: fails the calls past their deadline, and goes on while any call is pending. */
     private void sweep() {
-        long now = System.nanoTime();
-        if (now - earliest.get() >= 0) {
-            expireDue(now);
-        }
-        if (count.get() == 0) {
-            sweeping.set(false);
-            // a call added meanwhile either saw the flag down (and scheduled) or is counted here
-            if (count.get() == 0 || !sweeping.compareAndSet(false, true)) {
-                return;
+        try {
+            long now = System.nanoTime();
+            if (now - earliest.get() >= 0) {
+                expireDue(now);
+            }
+        } finally {
+            // whatever a failed call's callbacks did, the deadlines of the others are still watched
+            if (count.get() > 0 || !stopSweeping()) {
+                scheduleSweep();
             }
         }
-        scheduleSweep();
+    }
+
+    /** True when sweeping stopped; false when a call added meanwhile needs it to go on. */
+    private boolean stopSweeping() {
+        sweeping.set(false);
+        // a call added meanwhile either saw the flag down (and scheduled) or is counted here
+        return count.get() == 0 || !sweeping.compareAndSet(false, true);
     }
 
     /**
@@ -133,7 +142,12 @@ public final class PendingCalls {
         earliest.getAndSet(Long.MAX_VALUE);
         for (PendingCall call : calls.values()) {
             if (now - call.deadlineNanos >= 0) {
-                expire(call);
+                try {
+                    expire(call);
+                } catch (RuntimeException | Error e) {
+                    // a callback of the failed call threw: the timer would log it; the other calls still expire
+                    log.warn("A callback of timed-out call {} failed", call.id, e);
+                }
             } else {
                 lowerEarliest(call.deadlineNanos);
             }
