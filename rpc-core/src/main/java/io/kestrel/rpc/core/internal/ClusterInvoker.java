@@ -136,22 +136,22 @@ public final class ClusterInvoker {
         Attempts call = new Attempts(request, method, args, attachments, deadlineNanos, observer);
         call.send();
         if (config.cluster() == ClusterMode.FAILSAFE) {
-            return call.result.exceptionally(e -> {
+            return call.exceptionally(e -> {
                 log.warn("failsafe: {} failed and returns null: {}", method.ref.displayName(), e.toString());
                 return null;
             });
         }
-        return call.result;
+        return call;
     }
 
     /**
      * One call's attempts: the first, and under failover a retry on another provider after each failure that
      * allows one. It is itself the callback of each attempt's answer, so a call costs one future and one
      * callback however many retries the reference allows (a chain of dependent futures per call was a good
-     * part of a small call's allocation).
+     * part of a small call's allocation). It is also the call's future, so that costs
+     * no object of its own either.
      */
-    private final class Attempts implements BiConsumer<Object, Throwable> {
-        final CompletableFuture<Object> result = new CompletableFuture<>();
+    private final class Attempts extends CompletableFuture<Object> implements BiConsumer<Object, Throwable> {
         private final RpcRequest request;
         private final MethodInfo method;
         private final Object[] args;
@@ -180,12 +180,12 @@ public final class ClusterInvoker {
                 chosen = select(this, tried);
             } catch (NoProviderException e) {
                 // after a retriable failure with nobody left to try, the failure itself says most
-                result.completeExceptionally(previous != null ? previous : e);
+                completeExceptionally(previous != null ? previous : e);
                 return;
             }
             RpcRequest timed = preparedFor(chosen, request, deadlineNanos);
             if (timed == null) {
-                result.completeExceptionally(new RpcTimeoutException(request.method().displayName() + " was not sent"
+                completeExceptionally(new RpcTimeoutException(request.method().displayName() + " was not sent"
                         + (attempt > 0 ? " again (attempt " + (attempt + 1) + ")" : "") + ": its deadline passed "
                         + (System.nanoTime() - deadlineNanos) / 1_000_000L + " ms ago. It is the remaining time of the"
                         + " call this thread serves (propagate-deadline=\"false\" on the reference keeps the reference's"
@@ -208,19 +208,19 @@ public final class ClusterInvoker {
             // next call could be balanced while this finished call still counted as active
             done.active.decrementAndGet();
             if (error == null) {
-                result.complete(value);
+                complete(value);
                 return;
             }
             Throwable failure = explained(error, done.provider());
             if (attempt >= retries) {
-                result.completeExceptionally(failure);
+                completeExceptionally(failure);
                 return;
             }
             Throwable cause = failure instanceof CompletionException && failure.getCause() != null
                     ? failure.getCause() : failure;
             Status.Retry retry = Status.retryOf(cause);
             if (retry != Status.Retry.SAFE && !(config.idempotent() && retry == Status.Retry.IF_IDEMPOTENT)) {
-                result.completeExceptionally(cause);
+                completeExceptionally(cause);
                 return;
             }
             log.debug("{} failed on {} ({}); retrying on another provider ({} of {})",
