@@ -147,9 +147,9 @@ public final class ClusterInvoker {
     /**
      * One call's attempts: the first, and under failover a retry on another provider after each failure that
      * allows one. It is itself the callback of each attempt's answer, so a call costs one future and one
-     * callback however many retries the reference allows (a chain of dependent futures per call was a good
-     * part of a small call's allocation). It is also the call's future, so that costs
-     * no object of its own either.
+     * callback however many retries the reference allows (before, a wrapping future and callback per call,
+     * and with retries a handle/thenCompose chain). It is also the call's future, so that costs no object
+     * of its own either.
      */
     private final class Attempts extends CompletableFuture<Object> implements BiConsumer<Object, Throwable> {
         private final RpcRequest request;
