@@ -7,8 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kestrel.rpc.api.RpcTimeoutException;
 import io.kestrel.rpc.core.RpcRuntime;
-import io.kestrel.rpc.observability.tracing.KestrelTracing;
-import io.micrometer.observation.ObservationRegistry;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;
@@ -29,30 +27,37 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Spans through Micrometer Observation and the OpenTelemetry bridge, exported to the SDK's in-memory
- * exporter, for calls between runtimes A (consumer), B (provider that calls C) and C over loopback sockets.
+ * What either tracing integration must do, with spans exported to the OpenTelemetry SDK's in-memory
+ * exporter, for calls between runtimes A (consumer), B (provider that calls C) and C over loopback
+ * sockets: {@link TracingTest} (Micrometer Observation and the OpenTelemetry bridge) and
+ * {@link OpenTelemetryTracingTest} (the OpenTelemetry API directly) run the same tests.
  */
-class TracingTest {
+abstract class TracingContract {
     private static final String SERVICE = Greeter.class.getName();
 
-    private final OtelTestTracing otelTracing = new OtelTestTracing();
-    private final InMemorySpanExporter exporter = otelTracing.exporter();
+    protected final OtelTestTracing otelTracing = new OtelTestTracing();
+    protected final InMemorySpanExporter exporter = otelTracing.exporter();
     private final io.opentelemetry.api.trace.Tracer otel = otelTracing.otel();
-    private final GreeterImpl b = new GreeterImpl("b");
-    private final GreeterImpl c = new GreeterImpl("c");
-    private RpcRuntime runtimeA;
-    private RpcRuntime runtimeB;
-    private RpcRuntime runtimeC;
+    protected final GreeterImpl b = new GreeterImpl("b");
+    protected final GreeterImpl c = new GreeterImpl("c");
+    protected RpcRuntime runtimeA;
+    protected RpcRuntime runtimeB;
+    protected RpcRuntime runtimeC;
     private Greeter aToB;
-    private Greeter aToC;
+    protected Greeter aToC;
+
+    /** The tracing interceptors under test, on the SDK of {@link #otelTracing}, added to a runtime being built. */
+    protected abstract RpcRuntime.Builder withTracing(RpcRuntime.Builder builder);
+
+    /** The same integration on a tracing library that is off (no-op registry or OpenTelemetry). */
+    protected abstract RpcRuntime.Builder withNoopTracing(RpcRuntime.Builder builder);
 
     @BeforeEach
     void start() {
-        KestrelTracing tracing = KestrelTracing.of(otelTracing.observationRegistry());
-        runtimeC = Runtimes.provider(tracing.addTo(RpcRuntime.builder()), Runtimes.loopback().build(), c);
-        runtimeB = Runtimes.provider(tracing.addTo(RpcRuntime.builder()), Runtimes.loopback().build(), b);
+        runtimeC = Runtimes.provider(withTracing(RpcRuntime.builder()), Runtimes.loopback().build(), c);
+        runtimeB = Runtimes.provider(withTracing(RpcRuntime.builder()), Runtimes.loopback().build(), b);
         b.next(Runtimes.refer(runtimeB, runtimeC, Duration.ofSeconds(5)));
-        runtimeA = tracing.addTo(RpcRuntime.builder()).build();
+        runtimeA = withTracing(RpcRuntime.builder()).build();
         aToB = Runtimes.refer(runtimeA, runtimeB, Duration.ofSeconds(5));
         aToC = Runtimes.refer(runtimeA, runtimeC, Duration.ofSeconds(5));
     }
@@ -65,19 +70,19 @@ class TracingTest {
         otelTracing.close();
     }
 
-    private List<SpanData> spans(int count) throws InterruptedException {
+    protected List<SpanData> spans(int count) throws InterruptedException {
         Runtimes.await(count + " finished spans", () -> exporter.getFinishedSpanItems().size() >= count);
         List<SpanData> spans = exporter.getFinishedSpanItems();
         assertEquals(count, spans.size(), "spans: " + spans);
         return spans;
     }
 
-    private static SpanData one(List<SpanData> spans, SpanKind kind, String method) {
+    protected static SpanData one(List<SpanData> spans, SpanKind kind, String method) {
         return spans.stream().filter(s -> s.getKind() == kind && s.getName().equals(SERVICE + "/" + method))
                 .findFirst().orElseThrow(() -> new AssertionError("no " + kind + " span " + method + " in " + spans));
     }
 
-    private static String attr(SpanData span, String key) {
+    protected static String attr(SpanData span, String key) {
         return span.getAttributes().get(AttributeKey.stringKey(key));
     }
 
@@ -171,9 +176,8 @@ class TracingTest {
     }
 
     @Test
-    void aNoopRegistryMakesNoSpansAndSendsNoTraceContext() {
-        KestrelTracing noop = KestrelTracing.of(ObservationRegistry.NOOP);
-        try (RpcRuntime consumer = noop.addTo(RpcRuntime.builder()).build()) {
+    void tracingThatIsOffMakesNoSpansAndSendsNoTraceContext() {
+        try (RpcRuntime consumer = withNoopTracing(RpcRuntime.builder()).build()) {
             Runtimes.refer(consumer, runtimeC, Duration.ofSeconds(5)).greet("ada");
         }
         assertEquals(Map.of(), c.lastAttachments.get("greet"));
