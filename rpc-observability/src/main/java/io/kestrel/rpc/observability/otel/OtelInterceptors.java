@@ -8,6 +8,7 @@ import io.kestrel.rpc.api.interceptor.ServerCallInfo;
 import io.kestrel.rpc.api.interceptor.ServerInterceptor;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanBuilder;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
@@ -113,7 +114,7 @@ final class OtelInterceptors {
             SpanNames.Method method = names.of(call);
             // the parent comes from the carrier, never from whatever this pooled thread last had current
             Context parent = propagator.extract(Context.root(), call.requestAttachments(), GETTER);
-            var builder = tracer.spanBuilder(method.spanName())
+            SpanBuilder builder = tracer.spanBuilder(method.spanName())
                     .setParent(parent)
                     .setSpanKind(SpanKind.SERVER)
                     .setAllAttributes(method.attributes());
