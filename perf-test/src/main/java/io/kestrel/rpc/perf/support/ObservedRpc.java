@@ -1,5 +1,7 @@
 package io.kestrel.rpc.perf.support;
 
+import io.kestrel.rpc.api.interceptor.ClientInterceptor;
+import io.kestrel.rpc.api.interceptor.ServerInterceptor;
 import io.kestrel.rpc.core.RpcRuntime;
 import io.kestrel.rpc.observability.metrics.KestrelMetrics;
 import io.kestrel.rpc.observability.otel.KestrelOpenTelemetry;
@@ -20,7 +22,7 @@ import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.export.BatchSpanProcessor;
 import io.opentelemetry.sdk.trace.export.SpanExporter;
-import java.util.function.UnaryOperator;
+import java.util.List;
 
 /**
  * Metrics and tracing as a production setup would have them, for the {@code kestrel-*-observed} and
@@ -44,7 +46,8 @@ public final class ObservedRpc implements AutoCloseable {
             .addSpanProcessor(BatchSpanProcessor.builder(SpanExporter.composite()).build()).build();
     private final ContextPropagators propagators = ContextPropagators.create(W3CTraceContextPropagator.getInstance());
     private final KestrelMetrics metrics = KestrelMetrics.of(meters);
-    private final UnaryOperator<RpcRuntime.Builder> tracing;
+    private final ClientInterceptor tracingClient;
+    private final ServerInterceptor tracingServer;
 
     /** Tracing through Micrometer Observation (the {@code -observed} systems). */
     public ObservedRpc() {
@@ -55,7 +58,8 @@ public final class ObservedRpc implements AutoCloseable {
         if (how == Tracing.OPENTELEMETRY) {
             KestrelOpenTelemetry otel = KestrelOpenTelemetry.of(OpenTelemetrySdk.builder()
                     .setTracerProvider(tracerProvider).setPropagators(propagators).build());
-            this.tracing = otel::addTo;
+            this.tracingClient = otel.clientInterceptor();
+            this.tracingServer = otel.serverInterceptor();
             return;
         }
         io.opentelemetry.api.trace.Tracer otel = tracerProvider.get("kestrel-perf");
@@ -66,12 +70,24 @@ public final class ObservedRpc implements AutoCloseable {
                 new PropagatingSenderTracingObservationHandler<>(tracer, propagator),
                 new PropagatingReceiverTracingObservationHandler<>(tracer, propagator),
                 new DefaultTracingObservationHandler(tracer)));
-        this.tracing = KestrelTracing.of(observations)::addTo;
+        KestrelTracing observed = KestrelTracing.of(observations);
+        this.tracingClient = observed.clientInterceptor();
+        this.tracingServer = observed.serverInterceptor();
     }
 
     /** {@code builder} with the metrics and tracing interceptors. */
     public RpcRuntime.Builder install(RpcRuntime.Builder builder) {
-        return tracing.apply(metrics.addTo(builder));
+        return metrics.addTo(builder).clientInterceptor(tracingClient).serverInterceptor(tracingServer);
+    }
+
+    /** The consumer's interceptors {@link #install} registers, in the order they run (tracing outermost). */
+    public List<ClientInterceptor> clientInterceptors() {
+        return List.of(tracingClient, metrics.clientInterceptor());
+    }
+
+    /** The provider's interceptors {@link #install} registers, in the order they run (tracing outermost). */
+    public List<ServerInterceptor> serverInterceptors() {
+        return List.of(tracingServer, metrics.serverInterceptor());
     }
 
     /** Binds the runtime's gauges; returns the runtime. */
