@@ -11,6 +11,9 @@
 #                                    the soak beside hostile clients, the provider with small limits
 #   perf-test/run.sh startup [--runs N] [--serialization fory] [--target-ms 2000]
 #                                    cold start: provider JVM to ready, consumer JVM to its first call (StartupMain)
+#   perf-test/run.sh obscost [--calls N] [--rounds N]
+#                                    CPU ns and bytes per call of the -observed and -otel systems' interceptors
+#                                    alone, on one thread (InterceptorCostMain; load-independent, unlike TPS)
 #
 # Set SKIP_BUILD=1 to reuse the last build. The client JVM gets the same fst --add-opens flags as the
 # server JVMs it starts (root pom property fst.jvm.opens, copied into perf-jvm.properties by Maven).
@@ -34,6 +37,9 @@ elif [[ "${1:-}" == "soak" ]]; then
 elif [[ "${1:-}" == "startup" ]]; then
   shift
   MAIN=io.kestrel.rpc.perf.startup.StartupMain
+elif [[ "${1:-}" == "obscost" ]]; then
+  shift
+  MAIN=io.kestrel.rpc.perf.observability.InterceptorCostMain
 fi
 # shellcheck disable=SC2086 # OPENS is a list of flags
 exec java -Xms512m -Xmx512m -Djava.awt.headless=true -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \

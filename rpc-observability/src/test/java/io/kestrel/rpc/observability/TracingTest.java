@@ -1,181 +1,18 @@
 package io.kestrel.rpc.observability;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import io.kestrel.rpc.api.RpcTimeoutException;
 import io.kestrel.rpc.core.RpcRuntime;
 import io.kestrel.rpc.observability.tracing.KestrelTracing;
 import io.micrometer.observation.ObservationRegistry;
-import io.opentelemetry.api.common.AttributeKey;
-import io.opentelemetry.api.trace.Span;
-import io.opentelemetry.api.trace.SpanContext;
-import io.opentelemetry.api.trace.SpanKind;
-import io.opentelemetry.api.trace.StatusCode;
-import io.opentelemetry.api.trace.TraceFlags;
-import io.opentelemetry.api.trace.TraceState;
-import io.opentelemetry.context.Context;
-import io.opentelemetry.context.Scope;
-import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
-import io.opentelemetry.sdk.trace.data.SpanData;
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
 
-/**
- * Spans through Micrometer Observation and the OpenTelemetry bridge, exported to the SDK's in-memory
- * exporter, for calls between runtimes A (consumer), B (provider that calls C) and C over loopback sockets.
- */
-class TracingTest {
-    private static final String SERVICE = Greeter.class.getName();
-
-    private final OtelTestTracing otelTracing = new OtelTestTracing();
-    private final InMemorySpanExporter exporter = otelTracing.exporter();
-    private final io.opentelemetry.api.trace.Tracer otel = otelTracing.otel();
-    private final GreeterImpl b = new GreeterImpl("b");
-    private final GreeterImpl c = new GreeterImpl("c");
-    private RpcRuntime runtimeA;
-    private RpcRuntime runtimeB;
-    private RpcRuntime runtimeC;
-    private Greeter aToB;
-    private Greeter aToC;
-
-    @BeforeEach
-    void start() {
-        KestrelTracing tracing = KestrelTracing.of(otelTracing.observationRegistry());
-        runtimeC = Runtimes.provider(tracing.addTo(RpcRuntime.builder()), Runtimes.loopback().build(), c);
-        runtimeB = Runtimes.provider(tracing.addTo(RpcRuntime.builder()), Runtimes.loopback().build(), b);
-        b.next(Runtimes.refer(runtimeB, runtimeC, Duration.ofSeconds(5)));
-        runtimeA = tracing.addTo(RpcRuntime.builder()).build();
-        aToB = Runtimes.refer(runtimeA, runtimeB, Duration.ofSeconds(5));
-        aToC = Runtimes.refer(runtimeA, runtimeC, Duration.ofSeconds(5));
+/** {@link TracingContract} for {@link KestrelTracing}: Micrometer Observation and the OpenTelemetry bridge. */
+class TracingTest extends TracingContract {
+    @Override
+    protected RpcRuntime.Builder withTracing(RpcRuntime.Builder builder) {
+        return KestrelTracing.of(otelTracing.observationRegistry()).addTo(builder);
     }
 
-    @AfterEach
-    void stop() {
-        runtimeA.close();
-        runtimeB.close();
-        runtimeC.close();
-        otelTracing.close();
-    }
-
-    private List<SpanData> spans(int count) throws InterruptedException {
-        Runtimes.await(count + " finished spans", () -> exporter.getFinishedSpanItems().size() >= count);
-        List<SpanData> spans = exporter.getFinishedSpanItems();
-        assertEquals(count, spans.size(), "spans: " + spans);
-        return spans;
-    }
-
-    private static SpanData one(List<SpanData> spans, SpanKind kind, String method) {
-        return spans.stream().filter(s -> s.getKind() == kind && s.getName().equals(SERVICE + "/" + method))
-                .findFirst().orElseThrow(() -> new AssertionError("no " + kind + " span " + method + " in " + spans));
-    }
-
-    private static String attr(SpanData span, String key) {
-        return span.getAttributes().get(AttributeKey.stringKey(key));
-    }
-
-    @Test
-    void consumerSpanIsTheParentOfTheProviderSpanAcrossTheSocket() throws Exception {
-        assertEquals("hello ada from c", aToC.greet("ada"));
-
-        List<SpanData> spans = spans(2);
-        SpanData client = one(spans, SpanKind.CLIENT, "greet");
-        SpanData server = one(spans, SpanKind.SERVER, "greet");
-        assertEquals(client.getTraceId(), server.getTraceId());
-        assertEquals(client.getSpanId(), server.getParentSpanId());
-        assertEquals(SpanContext.getInvalid().getSpanId(), client.getParentSpanId(), "the consumer's span is a root");
-        String traceparent = c.lastAttachments.get("greet").get("traceparent");
-        assertNotNull(traceparent, "W3C traceparent carried in the request attachments");
-        assertTrue(traceparent.startsWith("00-" + client.getTraceId() + "-" + client.getSpanId() + "-"), traceparent);
-        assertEquals(1, Integer.parseInt(traceparent.substring(53), 16) & 1, "sampled flag in " + traceparent);
-        for (SpanData s : spans) {
-            assertEquals("kestrel", attr(s, "rpc.system"));
-            assertEquals(SERVICE, attr(s, "rpc.service"));
-            assertEquals("greet", attr(s, "rpc.method"));
-            assertEquals("ok", attr(s, "status"));
-            assertEquals("fory", attr(s, "serialization"));
-            assertTrue(s.getStatus().getStatusCode() != StatusCode.ERROR, "no error on " + s);
-        }
-        assertEquals("127.0.0.1:" + runtimeC.boundPort(), attr(client, "server.address"));
-        assertNotNull(attr(server, "client.address"));
-    }
-
-    @Test
-    void aCallThroughThreeRuntimesIsOneTrace() throws Exception {
-        assertEquals("b -> hello ada from c", aToB.hop("ada"));
-
-        List<SpanData> spans = spans(4);
-        SpanData aClient = spans.stream().filter(s -> s.getKind() == SpanKind.CLIENT
-                && s.getParentSpanId().equals(SpanContext.getInvalid().getSpanId())).findFirst().orElseThrow();
-        SpanData bServer = child(spans, aClient, SpanKind.SERVER);
-        SpanData bClient = child(spans, bServer, SpanKind.CLIENT);
-        SpanData cServer = child(spans, bClient, SpanKind.SERVER);
-        for (SpanData s : List.of(bServer, bClient, cServer)) {
-            assertEquals(aClient.getTraceId(), s.getTraceId(), "one trace: " + s);
-        }
-        assertEquals("127.0.0.1:" + runtimeC.boundPort(), attr(bClient, "server.address"));
-        assertTrue(cServer.getEndEpochNanos() <= aClient.getEndEpochNanos(), "C ended inside A's call");
-    }
-
-    private static SpanData child(List<SpanData> spans, SpanData parent, SpanKind kind) {
-        return spans.stream().filter(s -> s.getKind() == kind && s.getParentSpanId().equals(parent.getSpanId()))
-                .findFirst().orElseThrow(() -> new AssertionError("no " + kind + " child of " + parent + " in " + spans));
-    }
-
-    @Test
-    void errorsAndTimeoutsMarkTheSpans() throws Exception {
-        assertThrows(IllegalStateException.class, () -> aToC.fail("boom"));
-        List<SpanData> spans = spans(2);
-        for (SpanData s : spans) {
-            assertEquals(StatusCode.ERROR, s.getStatus().getStatusCode(), "failed call: " + s);
-            assertEquals("service_error", attr(s, "status"));
-            assertTrue(s.getEvents().stream().anyMatch(e -> e.getName().equals("exception")), "exception event on " + s);
-        }
-        exporter.reset();
-
-        Greeter impatient = Runtimes.refer(runtimeA, runtimeC, Duration.ofMillis(100));
-        assertThrows(RpcTimeoutException.class, () -> impatient.slow(300));
-        spans = spans(2); // the provider's span ends when its 300 ms of work do
-        SpanData client = one(spans, SpanKind.CLIENT, "slow");
-        assertEquals(StatusCode.ERROR, client.getStatus().getStatusCode());
-        assertEquals("timeout", attr(client, "status"));
-        long millis = TimeUnit.NANOSECONDS.toMillis(client.getEndEpochNanos() - client.getStartEpochNanos());
-        assertTrue(millis >= 100 && millis < 300, "the consumer's span lasts its 100 ms timeout, was " + millis);
-        assertEquals(client.getSpanId(), one(spans, SpanKind.SERVER, "slow").getParentSpanId());
-    }
-
-    @Test
-    void anIncomingTraceAndItsTraceStateContinueThroughTheCall() throws Exception {
-        SpanContext remote = SpanContext.createFromRemoteParent("0af7651916cd43dd8448eb211c80319c", "b7ad6b7169203331",
-                TraceFlags.getSampled(), TraceState.builder().put("vendor", "v1").build());
-        Span caller = otel.spanBuilder("caller").setParent(Context.root().with(Span.wrap(remote))).startSpan();
-        try (Scope scope = caller.makeCurrent()) {
-            aToC.greetAsync("ada").get(5, TimeUnit.SECONDS);
-        } finally {
-            caller.end();
-        }
-        List<SpanData> spans = spans(3);
-        SpanData client = one(spans, SpanKind.CLIENT, "greetAsync");
-        assertEquals(caller.getSpanContext().getSpanId(), client.getParentSpanId());
-        assertEquals("0af7651916cd43dd8448eb211c80319c", one(spans, SpanKind.SERVER, "greetAsync").getTraceId());
-        Map<String, String> sent = c.lastAttachments.get("greetAsync");
-        assertEquals("vendor=v1", sent.get("tracestate"), "tracestate carried in the request attachments");
-        assertTrue(sent.get("traceparent").startsWith("00-0af7651916cd43dd8448eb211c80319c-" + client.getSpanId()));
-    }
-
-    @Test
-    void aNoopRegistryMakesNoSpansAndSendsNoTraceContext() {
-        KestrelTracing noop = KestrelTracing.of(ObservationRegistry.NOOP);
-        try (RpcRuntime consumer = noop.addTo(RpcRuntime.builder()).build()) {
-            Runtimes.refer(consumer, runtimeC, Duration.ofSeconds(5)).greet("ada");
-        }
-        assertEquals(Map.of(), c.lastAttachments.get("greet"));
+    @Override
+    protected RpcRuntime.Builder withNoopTracing(RpcRuntime.Builder builder) {
+        return KestrelTracing.of(ObservationRegistry.NOOP).addTo(builder);
     }
 }

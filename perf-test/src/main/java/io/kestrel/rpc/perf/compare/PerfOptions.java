@@ -27,8 +27,9 @@ public final class PerfOptions {
               --warmup DURATION        warm-up per configuration, e.g. 5s, 500ms (default 5s; quick 300ms)
               --measure DURATION       measured window per configuration (default 10s; quick 1s)
               --systems LIST           comma-separated: all, kestrel, raw-rpc (the minimal RPC per
-                                       serialization), rest, observed (kryo and fory with and
-                                       without metrics + tracing), dubbo (kestrel-dubbo-hessian2
+                                       serialization), rest, observed (kryo and fory without, and
+                                       with metrics + tracing: -observed through Micrometer
+                                       Observation, -otel through OpenTelemetry), dubbo (kestrel-dubbo-hessian2
                                        and stock dubbo-hessian2; not in all), or names from
                                        %s (default all)
               --workloads LIST         comma-separated: bid, echo-50k, exists (default all)

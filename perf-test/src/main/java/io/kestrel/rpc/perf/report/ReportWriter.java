@@ -273,12 +273,15 @@ public final class ReportWriter {
             bytes(kryo.clientAllocPerCall()) + " / " + bytes(kryo.serverAllocPerCall()), "reported", "reported"});
         for (String serialization : BenchSystems.OBSERVED_SERIALIZATIONS) {
             RunResult off = find(results, "kestrel-" + serialization, Workload.BID);
-            RunResult on = find(results, "kestrel-" + serialization + BenchSystems.OBSERVED, Workload.BID);
-            if (off != null && on != null) {
-                double ratio = off.status() == RunResult.Status.OK && on.status() == RunResult.Status.OK
-                        ? on.tps() / off.tps() : Double.NaN;
-                rows.add(new String[] {"kestrel-" + serialization + " bid TPS with metrics + tracing / without",
-                    num(ratio, "%.2f"), ">= 0.9", verdict(ratio >= 0.9, ratio)});
+            for (String suffix : List.of(BenchSystems.OBSERVED, BenchSystems.OTEL)) {
+                RunResult on = find(results, "kestrel-" + serialization + suffix, Workload.BID);
+                if (off != null && on != null) {
+                    double ratio = off.status() == RunResult.Status.OK && on.status() == RunResult.Status.OK
+                            ? on.tps() / off.tps() : Double.NaN;
+                    rows.add(new String[] {on.system() + " bid TPS / " + off.system() + " (metrics + tracing through "
+                        + (suffix.equals(BenchSystems.OTEL) ? "KestrelOpenTelemetry" : "KestrelTracing") + ")",
+                        num(ratio, "%.2f"), ">= 0.9", verdict(ratio >= 0.9, ratio)});
+                }
             }
         }
         return markdownTable(new String[] {"target", "measured", "wanted", "verdict"}, rows);

@@ -1,7 +1,10 @@
 package io.kestrel.rpc.perf.support;
 
+import io.kestrel.rpc.api.interceptor.ClientInterceptor;
+import io.kestrel.rpc.api.interceptor.ServerInterceptor;
 import io.kestrel.rpc.core.RpcRuntime;
 import io.kestrel.rpc.observability.metrics.KestrelMetrics;
+import io.kestrel.rpc.observability.otel.KestrelOpenTelemetry;
 import io.kestrel.rpc.observability.tracing.KestrelTracing;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
@@ -15,40 +18,76 @@ import io.micrometer.tracing.otel.bridge.OtelPropagator;
 import io.micrometer.tracing.otel.bridge.OtelTracer;
 import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.context.propagation.ContextPropagators;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.export.BatchSpanProcessor;
 import io.opentelemetry.sdk.trace.export.SpanExporter;
+import java.util.List;
 
 /**
- * Metrics and tracing as a production setup would have them, for the {@code kestrel-*-observed}
- * systems: {@link KestrelMetrics} on a Prometheus registry (histograms, runtime gauges) and
- * {@link KestrelTracing} through micrometer-tracing's OpenTelemetry bridge, every call sampled, W3C
- * propagation, spans batched to an exporter that drops them (the no-op exporter: what is measured
- * is the cost inside the process, not a collector's).
+ * Metrics and tracing as a production setup would have them, for the {@code kestrel-*-observed} and
+ * {@code kestrel-*-otel} systems: {@link KestrelMetrics} on a Prometheus registry (histograms, runtime
+ * gauges) and tracing on the OpenTelemetry SDK, every call sampled, W3C propagation, spans batched to an
+ * exporter that drops them (the no-op exporter: what is measured is the cost inside the process, not a
+ * collector's). The tracing goes through Micrometer Observation and micrometer-tracing's OpenTelemetry
+ * bridge ({@link KestrelTracing}) or straight to the OpenTelemetry API ({@link KestrelOpenTelemetry}).
  */
 public final class ObservedRpc implements AutoCloseable {
+    /** How calls are traced. */
+    public enum Tracing {
+        /** {@link KestrelTracing}: Micrometer Observation through micrometer-tracing's OpenTelemetry bridge. */
+        OBSERVATION,
+        /** {@link KestrelOpenTelemetry}: the OpenTelemetry API directly. */
+        OPENTELEMETRY
+    }
+
     private final PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final SdkTracerProvider tracerProvider = SdkTracerProvider.builder()
             .addSpanProcessor(BatchSpanProcessor.builder(SpanExporter.composite()).build()).build();
+    private final ContextPropagators propagators = ContextPropagators.create(W3CTraceContextPropagator.getInstance());
     private final KestrelMetrics metrics = KestrelMetrics.of(meters);
-    private final KestrelTracing tracing;
+    private final ClientInterceptor tracingClient;
+    private final ServerInterceptor tracingServer;
 
+    /** Tracing through Micrometer Observation (the {@code -observed} systems). */
     public ObservedRpc() {
+        this(Tracing.OBSERVATION);
+    }
+
+    public ObservedRpc(Tracing how) {
+        if (how == Tracing.OPENTELEMETRY) {
+            KestrelOpenTelemetry otel = KestrelOpenTelemetry.of(OpenTelemetrySdk.builder()
+                    .setTracerProvider(tracerProvider).setPropagators(propagators).build());
+            this.tracingClient = otel.clientInterceptor();
+            this.tracingServer = otel.serverInterceptor();
+            return;
+        }
         io.opentelemetry.api.trace.Tracer otel = tracerProvider.get("kestrel-perf");
         OtelTracer tracer = new OtelTracer(otel, new OtelCurrentTraceContext(), event -> { });
-        OtelPropagator propagator = new OtelPropagator(
-                ContextPropagators.create(W3CTraceContextPropagator.getInstance()), otel);
+        OtelPropagator propagator = new OtelPropagator(propagators, otel);
         ObservationRegistry observations = ObservationRegistry.create();
         observations.observationConfig().observationHandler(new ObservationHandler.FirstMatchingCompositeObservationHandler(
                 new PropagatingSenderTracingObservationHandler<>(tracer, propagator),
                 new PropagatingReceiverTracingObservationHandler<>(tracer, propagator),
                 new DefaultTracingObservationHandler(tracer)));
-        this.tracing = KestrelTracing.of(observations);
+        KestrelTracing observed = KestrelTracing.of(observations);
+        this.tracingClient = observed.clientInterceptor();
+        this.tracingServer = observed.serverInterceptor();
     }
 
     /** {@code builder} with the metrics and tracing interceptors. */
     public RpcRuntime.Builder install(RpcRuntime.Builder builder) {
-        return tracing.addTo(metrics.addTo(builder));
+        return metrics.addTo(builder).clientInterceptor(tracingClient).serverInterceptor(tracingServer);
+    }
+
+    /** The consumer's interceptors {@link #install} registers, in the order they run (tracing outermost). */
+    public List<ClientInterceptor> clientInterceptors() {
+        return List.of(tracingClient, metrics.clientInterceptor());
+    }
+
+    /** The provider's interceptors {@link #install} registers, in the order they run (tracing outermost). */
+    public List<ServerInterceptor> serverInterceptors() {
+        return List.of(tracingServer, metrics.serverInterceptor());
     }
 
     /** Binds the runtime's gauges; returns the runtime. */

@@ -18,8 +18,8 @@ class PerfOptionsTest {
         assertEquals(10, o.threads());
         assertEquals(Duration.ofSeconds(5), o.warmup());
         assertEquals(Duration.ofSeconds(10), o.measure());
-        // raw echo, 8 minimal RPCs, 12 framework variants (incl. fory, the compatible, TLS and observed ones), 2 REST
-        assertEquals(23, o.systems().size());
+        // raw echo, 8 minimal RPCs, 14 framework variants (incl. fory, the compatible, TLS, observed and otel ones), 2 REST
+        assertEquals(25, o.systems().size());
         assertEquals(List.of(), o.inflight());
         assertEquals(List.of(), o.jdks());
         assertEquals(List.of(Workload.values()), o.workloads());
@@ -40,6 +40,13 @@ class PerfOptionsTest {
         PerfOptions o = PerfOptions.parse("--systems", "rest,raw-netty,kestrel-kryo", "--workloads", "exists,bid");
         assertEquals(List.of("raw-netty", "kestrel-kryo", "rest-netty", "rest-tomcat"), o.systems());
         assertEquals(List.of(Workload.BID, Workload.EXISTS), o.workloads());
+    }
+
+    @Test
+    void theObservedGroupRunsEachSerializationPlainThenWithEachTracing() {
+        assertEquals(List.of("kestrel-kryo", "kestrel-kryo-observed", "kestrel-kryo-otel",
+                "kestrel-fory", "kestrel-fory-observed", "kestrel-fory-otel"),
+                PerfOptions.parse("--systems", "observed").systems());
     }
 
     @Test

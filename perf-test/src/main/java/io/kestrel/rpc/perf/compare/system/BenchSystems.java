@@ -1,5 +1,6 @@
 package io.kestrel.rpc.perf.compare.system;
 
+import io.kestrel.rpc.perf.support.ObservedRpc;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -18,6 +19,12 @@ public final class BenchSystems {
     /** Suffix of a framework system with metrics and tracing on both ends. */
     public static final String OBSERVED = "-observed";
 
+    /**
+     * Suffix of a framework system with metrics and tracing on both ends, the tracing straight on the
+     * OpenTelemetry API ({@code KestrelOpenTelemetry}) instead of Micrometer Observation.
+     */
+    public static final String OTEL = "-otel";
+
     /** The serializations measured with metrics and tracing on as well as off. */
     public static final List<String> OBSERVED_SERIALIZATIONS = List.of("kryo", "fory");
 
@@ -27,10 +34,10 @@ public final class BenchSystems {
      * and each TLS and observed system right after its plain one, so that they meet the same machine load.
      */
     public static final List<String> ALL = List.of("raw-netty",
-            "raw-rpc-kryo", "kestrel-kryo", "kestrel-kryo" + TLS, "kestrel-kryo" + OBSERVED,
+            "raw-rpc-kryo", "kestrel-kryo", "kestrel-kryo" + TLS, "kestrel-kryo" + OBSERVED, "kestrel-kryo" + OTEL,
             "raw-rpc-fst", "kestrel-fst", "raw-rpc-hessian2", "kestrel-hessian2",
             "raw-rpc-fastjson2", "kestrel-fastjson2", "raw-rpc-java", "kestrel-java",
-            "raw-rpc-fory", "kestrel-fory", "kestrel-fory" + TLS, "kestrel-fory" + OBSERVED,
+            "raw-rpc-fory", "kestrel-fory", "kestrel-fory" + TLS, "kestrel-fory" + OBSERVED, "kestrel-fory" + OTEL,
             "raw-rpc-kryo-compatible", "kestrel-kryo-compatible", "raw-rpc-fory-compatible", "kestrel-fory-compatible",
             "rest-netty", "rest-tomcat");
 
@@ -50,6 +57,8 @@ public final class BenchSystems {
                 rest = rest.substring(0, rest.length() - TLS.length());
             } else if (rest.endsWith(OBSERVED)) {
                 rest = rest.substring(0, rest.length() - OBSERVED.length());
+            } else if (rest.endsWith(OTEL)) {
+                rest = rest.substring(0, rest.length() - OTEL.length());
             }
         } else {
             return null;
@@ -89,16 +98,21 @@ public final class BenchSystems {
     public static BenchSystem create(String name, SystemSettings settings) {
         String n = name.trim().toLowerCase(Locale.ROOT);
         if (n.startsWith("kestrel-") && SERIALIZATIONS.contains(n.substring("kestrel-".length()))) {
-            return new KestrelRpcSystem(n.substring("kestrel-".length()), settings, false, false);
+            return new KestrelRpcSystem(n.substring("kestrel-".length()), settings, false, null);
         }
         if (n.startsWith("kestrel-") && n.endsWith(TLS)
                 && SERIALIZATIONS.contains(n.substring("kestrel-".length(), n.length() - TLS.length()))) {
-            return new KestrelRpcSystem(n.substring("kestrel-".length(), n.length() - TLS.length()), settings, true, false);
+            return new KestrelRpcSystem(n.substring("kestrel-".length(), n.length() - TLS.length()), settings, true, null);
         }
         if (n.startsWith("kestrel-") && n.endsWith(OBSERVED)
                 && OBSERVED_SERIALIZATIONS.contains(n.substring("kestrel-".length(), n.length() - OBSERVED.length()))) {
             return new KestrelRpcSystem(n.substring("kestrel-".length(), n.length() - OBSERVED.length()), settings, false,
-                    true);
+                    ObservedRpc.Tracing.OBSERVATION);
+        }
+        if (n.startsWith("kestrel-") && n.endsWith(OTEL)
+                && OBSERVED_SERIALIZATIONS.contains(n.substring("kestrel-".length(), n.length() - OTEL.length()))) {
+            return new KestrelRpcSystem(n.substring("kestrel-".length(), n.length() - OTEL.length()), settings, false,
+                    ObservedRpc.Tracing.OPENTELEMETRY);
         }
         if (n.startsWith(RawRpcSystem.PREFIX) && SERIALIZATIONS.contains(n.substring(RawRpcSystem.PREFIX.length()))) {
             return new RawRpcSystem(n.substring(RawRpcSystem.PREFIX.length()), settings);
@@ -139,6 +153,7 @@ public final class BenchSystems {
                 case "observed" -> OBSERVED_SERIALIZATIONS.forEach(s -> {
                     wanted.add("kestrel-" + s);
                     wanted.add("kestrel-" + s + OBSERVED);
+                    wanted.add("kestrel-" + s + OTEL);
                 });
                 default -> {
                     boolean stockDubbo = p.startsWith(StockDubboSystem.PREFIX)

@@ -31,14 +31,14 @@ public final class KestrelRpcSystem implements BenchSystem {
     private final SerializationVariant variant;
     private final SystemSettings settings;
     private final boolean tls;
-    private final boolean observed;
+    private final ObservedRpc.Tracing observed;
 
     /**
      * @param variant a serialization name, optionally with "-compatible" for its compatible mode
      * @param tls whether calls go over TLS (TLS 1.3, JDK engine, certificates of {@link BenchTls})
-     * @param observed whether both ends run with metrics and tracing ({@link ObservedRpc})
+     * @param observed how both ends trace calls, with metrics ({@link ObservedRpc}), or null for neither
      */
-    public KestrelRpcSystem(String variant, SystemSettings settings, boolean tls, boolean observed) {
+    public KestrelRpcSystem(String variant, SystemSettings settings, boolean tls, ObservedRpc.Tracing observed) {
         this.tls = tls;
         this.name = variant;
         this.variant = SerializationVariant.of(variant);
@@ -48,7 +48,8 @@ public final class KestrelRpcSystem implements BenchSystem {
 
     @Override
     public String name() {
-        return "kestrel-" + name + (tls ? BenchSystems.TLS : "") + (observed ? BenchSystems.OBSERVED : "");
+        return "kestrel-" + name + (tls ? BenchSystems.TLS : "") + (observed == null ? ""
+                : observed == ObservedRpc.Tracing.OPENTELEMETRY ? BenchSystems.OTEL : BenchSystems.OBSERVED);
     }
 
     @Override
@@ -59,8 +60,10 @@ public final class KestrelRpcSystem implements BenchSystem {
                 + (settings.rpcServerThreads() < 0 ? "default" : settings.rpcServerThreads())
                 + (settings.serverLimits().isEmpty() ? "" : ", limits " + settings.serverLimits())
                 + "; one shared reference (multiplexed connection); bytes from RpcRuntime.transportStats()"
-                + (observed ? "; metrics (Prometheus registry, histograms) and tracing (OpenTelemetry SDK, every call"
-                        + " sampled, no-op exporter) on both ends" : "");
+                + (observed == null ? "" : "; metrics (Prometheus registry, histograms) and tracing ("
+                        + (observed == ObservedRpc.Tracing.OPENTELEMETRY ? "KestrelOpenTelemetry"
+                                : "KestrelTracing, Micrometer Observation through the OpenTelemetry bridge")
+                        + "; OpenTelemetry SDK, every call sampled, no-op exporter) on both ends");
     }
 
     @Override
@@ -79,12 +82,12 @@ public final class KestrelRpcSystem implements BenchSystem {
         // -Dkestrel.perf.dispatch=pool|direct on the server JVM (--server-jvm-args) compares the dispatch modes
         ServiceConfig<BenchmarkService> service = ServiceConfig.builder(BenchmarkService.class,
                 new BenchmarkServiceImpl()).dispatch(Dispatch.parse(System.getProperty(DISPATCH_PROPERTY, "auto"))).build();
-        if (!observed) {
+        if (observed == null) {
             RpcRuntime runtime = DirectRpc.provider(RpcRuntime.builder(), variant, settings.rpcServerThreads(),
                     LimitsSpec.parse(settings.serverLimits()), tls ? BenchTls.server() : null, service);
             return BenchServer.of(runtime.boundPort(), runtime::close);
         }
-        ObservedRpc observability = new ObservedRpc();
+        ObservedRpc observability = new ObservedRpc(observed);
         RpcRuntime runtime = observability.bind(DirectRpc.provider(observability.install(RpcRuntime.builder()), variant,
                 settings.rpcServerThreads(), LimitsSpec.parse(settings.serverLimits()), tls ? BenchTls.server() : null, service));
         return BenchServer.of(runtime.boundPort(), () -> {
@@ -95,8 +98,8 @@ public final class KestrelRpcSystem implements BenchSystem {
 
     @Override
     public BenchClient openClient(String host, int port) {
-        ObservedRpc observability = observed ? new ObservedRpc() : null;
-        RpcRuntime runtime = observed ? observability.bind(observability.install(RpcRuntime.builder()).build())
+        ObservedRpc observability = observed != null ? new ObservedRpc(observed) : null;
+        RpcRuntime runtime = observability != null ? observability.bind(observability.install(RpcRuntime.builder()).build())
                 : RpcRuntime.builder().build();
         BenchmarkService service;
         try {

@@ -79,6 +79,7 @@ class RawRpcSystemTest {
         assertEquals("raw-rpc-kryo", BenchSystems.rawRpcOf("kestrel-kryo"));
         assertEquals("raw-rpc-kryo", BenchSystems.rawRpcOf("kestrel-kryo-tls"));
         assertEquals("raw-rpc-fory", BenchSystems.rawRpcOf("kestrel-fory-observed"));
+        assertEquals("raw-rpc-kryo", BenchSystems.rawRpcOf("kestrel-kryo-otel"));
         assertEquals("raw-rpc-fory-compatible", BenchSystems.rawRpcOf("kestrel-fory-compatible"));
         assertNull(BenchSystems.rawRpcOf("raw-rpc-kryo"));
         assertNull(BenchSystems.rawRpcOf("rest-netty"));
