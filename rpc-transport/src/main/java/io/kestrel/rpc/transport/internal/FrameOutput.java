@@ -29,6 +29,12 @@ import java.io.OutputStream;
 public final class FrameOutput extends OutputStream {
     static final int MIN_CHUNK_BYTES = 4096;
     static final int MAX_CHUNK_BYTES = 1 << 20;
+    /**
+     * Capacity of the first buffer of a value body: a nested DTO of a kilobyte or two (the bid call's
+     * request and response) fits it whole, so it takes one pooled buffer, neither moved nor chained
+     * (a pooled buffer costs the same to take whatever its size class).
+     */
+    public static final int FIRST_BUFFER_BYTES = 2048;
     /** Bytes of the first buffer copied into a larger one instead of starting a composite. */
     static final int MAX_MOVED_BYTES = 1024;
 

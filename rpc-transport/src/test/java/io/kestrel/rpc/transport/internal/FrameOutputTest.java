@@ -110,6 +110,21 @@ class FrameOutputTest {
     }
 
     @Test
+    void responsesOfAKilobyteOrTwoAreOneBufferAndLargeOnesTooWhenWrittenWhole() {
+        for (int chars : new int[] {10, 1_900, 50_000, 300_000}) {
+            String value = "x".repeat(chars);
+            ByteBuf frame = ResponseEncoder.value(alloc, TestSupport.UTF8, value);
+            try {
+                assertFalse(frame instanceof CompositeByteBuf, chars + " chars: " + frame);
+                assertEquals(Wire.HEADER_BYTES + 1 + chars, frame.readableBytes());
+                assertEquals(value, frame.toString(Wire.HEADER_BYTES + 1, chars, java.nio.charset.StandardCharsets.UTF_8));
+            } finally {
+                frame.release();
+            }
+        }
+    }
+
+    @Test
     void releaseAfterAFailedWriteFreesEveryBuffer() {
         ByteBuf first = alloc.ioBuffer(256);
         FrameOutput out = new FrameOutput(alloc, first);
