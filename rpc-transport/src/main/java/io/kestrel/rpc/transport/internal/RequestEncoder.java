@@ -45,7 +45,7 @@ public final class RequestEncoder {
         int n = args == null ? 0 : args.length;
         int[] lengths = new int[Math.max(0, n - 1)];
         Serializer serializer = request.serializer();
-        FrameOutput out = new FrameOutput(alloc, alloc.ioBuffer(256));
+        FrameOutput out = new FrameOutput(alloc, alloc.ioBuffer(FrameOutput.FIRST_BUFFER_BYTES));
         try {
             for (int i = 0; i < n; i++) {
                 long start = out.size();

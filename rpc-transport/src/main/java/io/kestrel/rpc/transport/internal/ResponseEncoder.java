@@ -62,7 +62,7 @@ public final class ResponseEncoder {
      */
     public static ByteBuf value(ByteBufAllocator alloc, Serializer serializer, Object value,
             Map<String, String> attachments) {
-        ByteBuf buf = start(alloc, 256);
+        ByteBuf buf = start(alloc, FrameOutput.FIRST_BUFFER_BYTES);
         if (!attachments.isEmpty()) {
             try {
                 Wire.writeAttachments(buf, attachments);
