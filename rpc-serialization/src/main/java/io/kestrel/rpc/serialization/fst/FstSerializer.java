@@ -9,6 +9,7 @@ import io.kestrel.rpc.api.serialization.SerializerIds;
 import io.kestrel.rpc.serialization.internal.AllowlistClassLoader;
 import io.kestrel.rpc.serialization.internal.ClassFilter;
 import io.kestrel.rpc.serialization.internal.InputBuffer;
+import io.kestrel.rpc.serialization.internal.PerThread;
 import io.kestrel.rpc.serialization.internal.SerializationFailures;
 import java.io.IOException;
 import java.io.InputStream;
@@ -37,7 +38,7 @@ import org.nustaq.serialization.FSTObjectOutput;
 final class FstSerializer implements Serializer {
     private final FSTConfiguration conf;
     private final int registeredCount;
-    private final ThreadLocal<BoundedFstObjectInput> inputs;
+    private final PerThread<BoundedFstObjectInput> inputs;
     private final BoundedStreamCoderFactory coders;
     private final DecodeLimits limits;
     private static final byte[] NO_BYTES = new byte[0];
@@ -61,7 +62,7 @@ final class FstSerializer implements Serializer {
         RefusedClassSerializer.install(conf, filter);
         conf.registerClass(options.registeredClasses().toArray(new Class<?>[0]));
         registeredCount = options.registeredClasses().size();
-        inputs = ThreadLocal.withInitial(() -> new BoundedFstObjectInput(conf));
+        inputs = new PerThread<>(() -> new BoundedFstObjectInput(conf));
     }
 
     @Override
@@ -101,10 +102,12 @@ final class FstSerializer implements Serializer {
     @Override
     public Object deserialize(InputStream in, Class<?> expectedType, DecodeBudget budget) throws SerializationException {
         BoundedFstObjectInput input = null;
+        InputBuffer buffer = null;
+        boolean keep = false;
         try {
             // fst reads zeros past the end of its input, so check the value used exactly the bytes given.
-            InputBuffer buffer = InputBuffer.readAll(in);
-            input = inputs.get();
+            buffer = InputBuffer.readAll(in);
+            input = inputs.acquire();
             input.tracker.start(budget);
             input.startValue(buffer.bytes(), buffer.length());
             Object value = input.readObject();
@@ -113,16 +116,23 @@ final class FstSerializer implements Serializer {
                 throw new IOException("value used " + used + " bytes but the input holds " + buffer.length()
                         + (used > buffer.length() ? ": truncated" : ": trailing data"));
             }
-            if (buffer.length() > InputBuffer.MAX_KEPT_BYTES) {
-                inputs.remove(); // its reference table grew with the value: not kept by an idle thread
-            } else {
+            // a reference table grown with a large value is not kept by an idle thread
+            if (buffer.length() <= InputBuffer.MAX_KEPT_BYTES) {
                 input.tracker.finish();
                 input.startValue(NO_BYTES, 0); // do not keep the value's bytes reachable
+                keep = true;
             }
             return value;
         } catch (Exception | StackOverflowError e) {
-            inputs.remove(); // it may hold part of the failed value
+            // not kept: it may hold part of the failed value
             throw SerializationFailures.decodeFailed("fst", expectedType, e, registration, registeredCount > 0);
+        } finally {
+            if (input != null) {
+                inputs.release(input, keep);
+            }
+            if (buffer != null) {
+                buffer.release();
+            }
         }
     }
 

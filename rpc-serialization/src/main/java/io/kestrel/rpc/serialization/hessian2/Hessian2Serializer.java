@@ -11,6 +11,7 @@ import io.kestrel.rpc.api.serialization.SerializerIds;
 import io.kestrel.rpc.serialization.internal.AllowlistClassLoader;
 import io.kestrel.rpc.serialization.internal.ClassFilter;
 import io.kestrel.rpc.serialization.internal.InputBuffer;
+import io.kestrel.rpc.serialization.internal.PerThread;
 import io.kestrel.rpc.serialization.internal.SerializationFailures;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -35,8 +36,8 @@ import java.io.OutputStream;
  */
 final class Hessian2Serializer implements Serializer {
     private final AllowlistSerializerFactory factory;
-    private final ThreadLocal<Hessian2Output> outputs;
-    private final ThreadLocal<Hessian2Input> inputs;
+    private final PerThread<Hessian2Output> outputs;
+    private final PerThread<Hessian2Input> inputs;
     private final DecodeLimits limits;
 
     Hessian2Serializer(SerializationOptions options) {
@@ -47,12 +48,12 @@ final class Hessian2Serializer implements Serializer {
         factory.addFactory(new JavaTimeSerializerFactory());
         // Registration has no meaning in hessian (names are always written); registered classes
         // are allowlisted by SerializationOptions.
-        outputs = ThreadLocal.withInitial(() -> {
+        outputs = new PerThread<>(() -> {
             Hessian2Output out = new Hessian2Output();
             out.setSerializerFactory(factory);
             return out;
         });
-        inputs = ThreadLocal.withInitial(() -> {
+        inputs = new PerThread<>(() -> {
             Hessian2Input in = new TrackingHessian2Input();
             in.setSerializerFactory(factory);
             return in;
@@ -71,20 +72,21 @@ final class Hessian2Serializer implements Serializer {
 
     @Override
     public void serialize(Object value, OutputStream out) throws SerializationException {
-        Hessian2Output output = outputs.get();
+        Hessian2Output output = outputs.acquire();
+        boolean keep = false;
         CountingStream counted = new CountingStream(out);
         output.init(counted); // also resets references and class definitions
         try {
             output.writeObject(value);
             output.flushBuffer();
-            if (counted.count > InputBuffer.MAX_KEPT_BYTES) {
-                outputs.remove(); // its reference table grew with the value: not kept by an idle thread
-            }
+            // a reference table grown with a large value is not kept by an idle thread
+            keep = counted.count <= InputBuffer.MAX_KEPT_BYTES;
         } catch (IOException | RuntimeException | StackOverflowError e) {
-            outputs.remove(); // its buffer may hold part of the failed value
+            // not kept: its buffer may hold part of the failed value
             throw SerializationFailures.encodeFailed("hessian2", value, e);
         } finally {
             output.init(null);
+            outputs.release(output, keep);
         }
     }
 
@@ -100,77 +102,90 @@ final class Hessian2Serializer implements Serializer {
 
     @Override
     public Object deserialize(InputStream in, Class<?> expectedType, DecodeBudget decodeBudget) throws SerializationException {
-        Hessian2Input input = inputs.get();
-        try (LengthBudget budget = openBudget(in, input, decodeBudget)) {
-            // The stream names the runtime type; the declared type only matters for numbers, which
-            // hessian writes in their smallest form (a short arrives as an int).
-            Object value = isBoxedOrPrimitive(expectedType) ? input.readObject(expectedType) : input.readObject();
-            if (!input.isEnd()) {
-                throw new IOException("value ended before the input did: trailing data");
+        Hessian2Input input = inputs.acquire();
+        boolean keep = false;
+        InputBuffer buffer = null;
+        try {
+            buffer = InputBuffer.readAll(in);
+            try (LengthBudget budget = openBudget(buffer, input, decodeBudget)) {
+                // The stream names the runtime type; the declared type only matters for numbers, which
+                // hessian writes in their smallest form (a short arrives as an int).
+                Object value = isBoxedOrPrimitive(expectedType) ? input.readObject(expectedType) : input.readObject();
+                if (!input.isEnd()) {
+                    throw new IOException("value ended before the input did: trailing data");
+                }
+                // a reference table grown with a large value is not kept by an idle thread
+                keep = budget.totalBytes() <= InputBuffer.MAX_KEPT_BYTES;
+                return value;
             }
-            if (budget.totalBytes() > InputBuffer.MAX_KEPT_BYTES) {
-                inputs.remove(); // its reference table grew with the value: not kept by an idle thread
-            }
-            return value;
         } catch (IOException | RuntimeException | StackOverflowError e) {
-            inputs.remove();
+            keep = false;
             throw SerializationFailures.decodeFailed("hessian2", expectedType, e);
         } finally {
             input.init(null);
+            inputs.release(input, keep);
+            if (buffer != null) {
+                buffer.release();
+            }
         }
     }
 
     @Override
     public <R> R readSequence(InputStream in, DecodeBudget decodeBudget, SequenceBody<ValueReader, R> body)
             throws SerializationException {
-        Hessian2Input input = inputs.get();
-        try (LengthBudget budget = openBudget(in, input, decodeBudget)) {
-            R result = body.run(new ValueReader() {
-                @Override
-                public Object read(Class<?> expectedType) throws IOException {
-                    return isBoxedOrPrimitive(expectedType) ? input.readObject(expectedType) : input.readObject();
-                }
+        Hessian2Input input = inputs.acquire();
+        boolean keep = false;
+        InputBuffer buffer = null;
+        try {
+            buffer = InputBuffer.readAll(in);
+            try (LengthBudget budget = openBudget(buffer, input, decodeBudget)) {
+                R result = body.run(new ValueReader() {
+                    @Override
+                    public Object read(Class<?> expectedType) throws IOException {
+                        return isBoxedOrPrimitive(expectedType) ? input.readObject(expectedType) : input.readObject();
+                    }
 
-                @Override
-                public boolean atEnd() throws IOException {
-                    return input.isEnd();
-                }
-            });
-            if (budget.totalBytes() > InputBuffer.MAX_KEPT_BYTES) {
-                inputs.remove();
+                    @Override
+                    public boolean atEnd() throws IOException {
+                        return input.isEnd();
+                    }
+                });
+                keep = budget.totalBytes() <= InputBuffer.MAX_KEPT_BYTES;
+                return result;
             }
-            return result;
         } catch (IOException | RuntimeException | StackOverflowError e) {
-            inputs.remove();
+            keep = false;
             throw SerializationFailures.decodeFailed("hessian2", Object.class, e);
         } finally {
             input.init(null);
+            inputs.release(input, keep);
+            if (buffer != null) {
+                buffer.release();
+            }
         }
     }
 
     @Override
     public void writeSequence(OutputStream out, SequenceBody<ValueWriter, Void> body) throws SerializationException {
         // a fresh output per sequence: class definitions and references span its values, as in Dubbo's bodies
-        Hessian2Output output = outputs.get();
+        Hessian2Output output = outputs.acquire();
+        boolean keep = false;
         CountingStream counted = new CountingStream(out);
         output.init(counted);
         try {
             body.run(output::writeObject);
             output.flushBuffer();
-            if (counted.count > InputBuffer.MAX_KEPT_BYTES) {
-                outputs.remove();
-            }
+            keep = counted.count <= InputBuffer.MAX_KEPT_BYTES;
         } catch (IOException | RuntimeException | StackOverflowError e) {
-            outputs.remove();
             throw SerializationFailures.encodeFailed("hessian2", null, e);
         } finally {
             output.init(null);
+            outputs.release(output, keep);
         }
     }
 
     /** Reads the whole value, points {@code input} at it and makes its length budget active. */
-    private static LengthBudget openBudget(InputStream in, Hessian2Input input, DecodeBudget decodeBudget) throws IOException {
-        InputBuffer buffer = InputBuffer.readAll(in);
+    private static LengthBudget openBudget(InputBuffer buffer, Hessian2Input input, DecodeBudget decodeBudget) {
         ByteArrayInputStream source = new ByteArrayInputStream(buffer.bytes(), 0, buffer.length());
         input.init(source);
         return LengthBudget.open(source, buffer.length(), decodeBudget);

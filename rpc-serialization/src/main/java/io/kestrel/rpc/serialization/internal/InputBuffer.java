@@ -12,33 +12,53 @@ import java.util.Arrays;
  * used for that call only, so an idle business thread never holds on to the buffer of the largest
  * request it once served. Not part of the public API.
  *
- * <p>Usage: {@code InputBuffer b = InputBuffer.readAll(in); use b.bytes()[0 .. b.length())} before
- * the same thread calls {@code readAll} again.
+ * <p>Usage: {@code InputBuffer b = InputBuffer.readAll(in); try { use b.bytes()[0 .. b.length()) }
+ * finally { b.release(); }}. A platform thread keeps its buffer; a virtual thread borrows one from a
+ * small shared pool for the call (see {@link PerThread}), so a business pool of virtual threads does
+ * not build a buffer per call.
  */
 public final class InputBuffer {
     /** Bytes a thread keeps for its next call; also the bound engines use for their own per-thread buffers. */
     public static final int MAX_KEPT_BYTES = 64 * 1024;
     private static final int INITIAL_BYTES = 4096;
-    private static final ThreadLocal<InputBuffer> BUFFERS = ThreadLocal.withInitial(() -> new InputBuffer(INITIAL_BYTES));
+    private static final PerThread<InputBuffer> BUFFERS = new PerThread<>(() -> new InputBuffer(INITIAL_BYTES, true));
 
+    private final boolean kept;
     private byte[] bytes;
     private int length;
 
-    private InputBuffer(int capacity) {
+    private InputBuffer(int capacity, boolean kept) {
         this.bytes = new byte[capacity];
+        this.kept = kept;
     }
 
     /** Reads {@code in} to its end, into this thread's buffer if it fits, else into a one-off buffer. */
     public static InputBuffer readAll(InputStream in) throws IOException {
-        InputBuffer kept = BUFFERS.get();
         int announced = Math.max(0, in.available());
-        InputBuffer b = announced <= MAX_KEPT_BYTES ? kept : new InputBuffer(announced + 1);
+        if (announced > MAX_KEPT_BYTES) {
+            return readAll(in, new InputBuffer(announced + 1, false));
+        }
+        InputBuffer kept = BUFFERS.acquire();
+        try {
+            InputBuffer b = readAll(in, kept);
+            if (b != kept) {
+                kept.release();
+            }
+            return b;
+        } catch (IOException | RuntimeException e) {
+            kept.release();
+            throw e;
+        }
+    }
+
+    private static InputBuffer readAll(InputStream in, InputBuffer into) throws IOException {
+        InputBuffer b = into;
         int n = 0;
         while (true) {
             if (n == b.bytes.length) {
-                if (b == kept && n >= MAX_KEPT_BYTES) {
+                if (b.kept && n >= MAX_KEPT_BYTES) {
                     // grew past what a thread may keep: continue in a one-off buffer
-                    InputBuffer big = new InputBuffer(n * 2);
+                    InputBuffer big = new InputBuffer(n * 2, false);
                     System.arraycopy(b.bytes, 0, big.bytes, 0, n);
                     b = big;
                 } else {
@@ -62,13 +82,13 @@ public final class InputBuffer {
      */
     public static InputBuffer copyOf(ByteBuffer in) {
         int n = in.remaining();
-        InputBuffer kept = BUFFERS.get();
-        InputBuffer b = kept;
-        if (n > kept.bytes.length) {
-            if (n <= MAX_KEPT_BYTES) {
-                kept.bytes = new byte[Math.min(MAX_KEPT_BYTES, Math.max(n, kept.bytes.length * 2))];
-            } else {
-                b = new InputBuffer(n);
+        InputBuffer b;
+        if (n > MAX_KEPT_BYTES) {
+            b = new InputBuffer(n, false);
+        } else {
+            b = BUFFERS.acquire();
+            if (n > b.bytes.length) {
+                b.bytes = new byte[Math.min(MAX_KEPT_BYTES, Math.max(n, b.bytes.length * 2))];
             }
         }
         in.get(in.position(), b.bytes, 0, n);
@@ -76,9 +96,19 @@ public final class InputBuffer {
         return b;
     }
 
-    /** Bytes the calling thread keeps between calls (for tests). */
+    /** Ends this call's use of the bytes: a virtual thread's borrowed buffer goes back to the pool. */
+    public void release() {
+        if (kept) {
+            length = 0;
+            BUFFERS.release(this, true);
+        }
+    }
+
+    /** Bytes the calling (platform) thread keeps between calls (for tests). */
     public static int retainedBytes() {
-        return BUFFERS.get().bytes.length;
+        InputBuffer b = BUFFERS.acquire();
+        BUFFERS.release(b, true);
+        return b.bytes.length;
     }
 
     /** The backing array; only the first {@link #length()} bytes are the value. */

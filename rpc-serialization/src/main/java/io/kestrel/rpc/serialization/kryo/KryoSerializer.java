@@ -149,9 +149,10 @@ final class KryoSerializer implements Serializer {
         Engine engine = pool.obtain();
         boolean healthy = false;
         engine.kryo.tracker.start(budget);
+        InputBuffer buffer = null;
         try {
             // The whole value in memory, so every claimed length can be checked against what is left.
-            InputBuffer buffer = InputBuffer.readAll(in);
+            buffer = InputBuffer.readAll(in);
             engine.input.setBuffer(buffer.bytes(), 0, buffer.length());
             Object value = engine.kryo.readClassAndObject(engine.input);
             healthy = true;
@@ -160,6 +161,9 @@ final class KryoSerializer implements Serializer {
             throw SerializationFailures.decodeFailed("kryo", expectedType, e, registration, !registered.isEmpty());
         } finally {
             release(engine, healthy);
+            if (buffer != null) {
+                buffer.release();
+            }
         }
     }
 
@@ -172,11 +176,12 @@ final class KryoSerializer implements Serializer {
         Engine engine = pool.obtain();
         boolean healthy = false;
         engine.kryo.tracker.start(budget);
+        InputBuffer buffer = null;
         try {
             if (in.hasArray()) {
                 engine.input.setBuffer(in.array(), in.arrayOffset() + in.position(), in.remaining());
             } else {
-                InputBuffer buffer = InputBuffer.copyOf(in);
+                buffer = InputBuffer.copyOf(in);
                 engine.input.setBuffer(buffer.bytes(), 0, buffer.length());
             }
             Object value = engine.kryo.readClassAndObject(engine.input);
@@ -186,6 +191,9 @@ final class KryoSerializer implements Serializer {
             throw SerializationFailures.decodeFailed("kryo", expectedType, e, registration, !registered.isEmpty());
         } finally {
             release(engine, healthy);
+            if (buffer != null) {
+                buffer.release();
+            }
         }
     }
 
