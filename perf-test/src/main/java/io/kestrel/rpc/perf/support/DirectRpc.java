@@ -54,6 +54,12 @@ public final class DirectRpc {
         if ("virtual".equals(System.getProperty("kestrel.perf.threads"))) {
             protocol.virtualThreads(true);
         }
+        // -Dkestrel.perf.queues=N on the server JVM: calls may wait for a business thread in a queue of N
+        // (ArrayBlockingQueue) instead of the default hand-off (SynchronousQueue, queues=0)
+        Integer queues = Integer.getInteger("kestrel.perf.queues");
+        if (queues != null) {
+            protocol.queueCapacity(queues);
+        }
         RpcRuntime runtime = builder.protocol(protocol.build()).build();
         try {
             for (ServiceConfig<?> service : services) {
