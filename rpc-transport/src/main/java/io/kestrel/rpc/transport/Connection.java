@@ -8,6 +8,7 @@ import io.kestrel.rpc.api.SerializationException;
 import io.kestrel.rpc.api.ServerBusyException;
 import io.kestrel.rpc.api.TransportException;
 import io.kestrel.rpc.transport.internal.dubbo.DubboRequestEncoder;
+import io.kestrel.rpc.transport.internal.CallFuture;
 import io.kestrel.rpc.transport.internal.ClientCodec;
 import io.kestrel.rpc.transport.internal.FrameDecoder;
 import io.kestrel.rpc.transport.internal.Handshake;
@@ -215,11 +216,11 @@ public final class Connection implements AutoCloseable {
         return refused(listener, new ConnectionUnavailableException(message));
     }
 
+    /** A call not sent: its future fails at once and the listener hears it through the same rule as an answer's. */
     private static CompletableFuture<Object> refused(BiConsumer<Object, Throwable> listener, Throwable error) {
-        if (listener != null) {
-            listener.accept(null, error);
-        }
-        return CompletableFuture.failedFuture(error);
+        CallFuture refused = new CallFuture(listener);
+        refused.completeExceptionally(error);
+        return refused;
     }
 
     private String route() {

@@ -10,10 +10,10 @@ import java.util.function.BiConsumer;
  * stage (a {@code whenComplete} costs a second future and a completion node per call). The
  * listener is told exactly once, after the future is complete; it must not throw.
  */
-final class CallFuture extends CompletableFuture<Object> {
+public final class CallFuture extends CompletableFuture<Object> {
     private final BiConsumer<Object, Throwable> listener; // null: none
 
-    CallFuture(BiConsumer<Object, Throwable> listener) {
+    public CallFuture(BiConsumer<Object, Throwable> listener) {
         this.listener = listener;
     }
 
