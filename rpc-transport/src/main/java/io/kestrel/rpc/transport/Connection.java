@@ -7,18 +7,19 @@ import io.kestrel.rpc.api.RpcTimeoutException;
 import io.kestrel.rpc.api.SerializationException;
 import io.kestrel.rpc.api.ServerBusyException;
 import io.kestrel.rpc.api.TransportException;
+import io.kestrel.rpc.api.serialization.Serializer;
 import io.kestrel.rpc.transport.internal.dubbo.DubboRequestEncoder;
 import io.kestrel.rpc.transport.internal.CallFuture;
 import io.kestrel.rpc.transport.internal.ClientCodec;
 import io.kestrel.rpc.transport.internal.FrameDecoder;
 import io.kestrel.rpc.transport.internal.Handshake;
 import io.kestrel.rpc.transport.internal.HeartbeatHandler;
-import io.kestrel.rpc.transport.internal.OutboundRequest;
 import io.kestrel.rpc.transport.internal.PendingCall;
 import io.kestrel.rpc.transport.internal.PendingCalls;
 import io.kestrel.rpc.transport.internal.RequestEncoder;
 import io.kestrel.rpc.transport.internal.WriteQueue;
 import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
@@ -65,7 +66,7 @@ public final class Connection implements AutoCloseable {
     private final CountDownLatch firstAttemptDone = new CountDownLatch(1);
     private volatile ConnectionState state = ConnectionState.CONNECTING;
     private volatile Channel channel;
-    private volatile WriteQueue<OutboundRequest> writes;
+    private volatile WriteQueue<PendingCall> writes;
     private volatile String lastError = "none";
     private volatile Map<String, Map<String, String>> providerFacts;
     private int failedAttempts;
@@ -155,7 +156,18 @@ public final class Connection implements AutoCloseable {
      * caller that only needs the outcome spends no dependent stage on it (see {@code ClusterInvoker}).
      */
     public CompletableFuture<Object> invoke(RpcRequest request, BiConsumer<Object, Throwable> listener) {
-        String method = request.method().displayName();
+        return invoke(request.method(), request.serializer(), request.arguments(), request.attachments(),
+                request.timeoutMillis(), request.returnType(), listener);
+    }
+
+    /**
+     * As {@link #invoke(RpcRequest, BiConsumer)}, from the parts of a request (see {@link RpcRequest}): a
+     * call that is sent costs one object here, its pending call, which is also the future returned.
+     */
+    public CompletableFuture<Object> invoke(MethodRef methodRef, Serializer serializer, Object[] arguments,
+            Map<String, String> attachments, int timeoutMillis, Class<?> returnType,
+            BiConsumer<Object, Throwable> listener) {
+        String method = methodRef.displayName();
         if (state == ConnectionState.CLOSED) {
             return notSent(listener, "connection to provider " + address + " is closed; the call " + method + " was not sent");
         }
@@ -166,7 +178,7 @@ public final class Connection implements AutoCloseable {
         }
         ConnectionState s = state;
         Channel ch = channel;
-        WriteQueue<OutboundRequest> queue = writes;
+        WriteQueue<PendingCall> queue = writes;
         if (s == ConnectionState.DRAINING || s == ConnectionState.RETIRING || s == ConnectionState.CLOSED) {
             return notSent(listener, "provider " + address + " is shutting down; the call " + method + " was not sent");
         }
@@ -184,32 +196,43 @@ public final class Connection implements AutoCloseable {
                     + " on the connection to " + address + " (the reference's max-pending); the call " + method
                     + " was not sent. The provider is slow or the consumer sends faster than it can answer"));
         }
-        RequestEncoder.Arguments args;
+        ByteBuf bytes;
+        int[] lengths = null;
         try {
             // the dubbo protocol's body is one stream (head, arguments, attachments): a codec of its own writes it
-            args = options.dubbo() ? new RequestEncoder.Arguments(DubboRequestEncoder.encode(ch.alloc(), request), null)
-                    : RequestEncoder.serializeArguments(ch.alloc(), request);
+            if (options.dubbo()) {
+                bytes = DubboRequestEncoder.encode(ch.alloc(), new RpcRequest(methodRef, serializer, arguments,
+                        attachments, timeoutMillis, returnType));
+            } else {
+                lengths = RequestEncoder.lengthsFor(arguments);
+                bytes = RequestEncoder.serializeArguments(ch.alloc(), methodRef, serializer, arguments, lengths);
+            }
         } catch (SerializationException e) {
             pending.unreserve();
             return refused(listener, e);
         }
-        int size = args.bytes().readableBytes();
+        int size = bytes.readableBytes();
         if (size > options.payloadBytes()) {
-            args.bytes().release();
+            bytes.release();
             pending.unreserve();
             return refused(listener, new PayloadTooLargeException("request " + method + " to " + address
                     + " has " + size + " bytes of arguments, over the payload limit of " + options.payloadBytes()
                     + " bytes; it was not sent. Send less data or raise payload on both sides"));
         }
-        PendingCall call = pending.add(request, listener);
+        PendingCall call = pending.add(methodRef, serializer, arguments, attachments, timeoutMillis, returnType,
+                listener);
+        call.attachArguments(bytes, lengths);
         try {
-            queue.enqueue(new OutboundRequest(call, args.bytes(), args.lengths()));
+            queue.enqueue(call);
         } catch (RejectedExecutionException e) {
-            args.bytes().release();
+            ByteBuf unsent = call.takeArgumentBytes();
+            if (unsent != null) {
+                unsent.release();
+            }
             call.fail(new ConnectionUnavailableException("connection to " + address + " is shutting down; the call "
                     + method + " was not sent", e));
         }
-        return call.future();
+        return call;
     }
 
     private static CompletableFuture<Object> notSent(BiConsumer<Object, Throwable> listener, String message) {
@@ -366,16 +389,19 @@ public final class Connection implements AutoCloseable {
 
         @Override
         public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-            WriteQueue<OutboundRequest> queue = writes;
+            WriteQueue<PendingCall> queue = writes;
             if (ctx.channel() == channel) {
                 channel = null;
             }
             firstAttemptDone.countDown(); // closed before the handshake: the first attempt is over
             if (queue != null) {
-                queue.drainTo(r -> {
-                    r.arguments().release();
-                    r.call().fail(new ConnectionUnavailableException("connection to " + address + " closed before "
-                            + r.call().request().method().displayName() + " was sent; the call did not run"));
+                queue.drainTo(call -> {
+                    ByteBuf unsent = call.takeArgumentBytes();
+                    if (unsent != null) {
+                        unsent.release();
+                    }
+                    call.fail(new ConnectionUnavailableException("connection to " + address + " closed before "
+                            + call.method().displayName() + " was sent; the call did not run"));
                 });
             }
             pending.failAll("the connection to " + address + " closed (" + lastError + ")");

@@ -5,10 +5,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
 
 /**
- * The future of a {@link PendingCall} that also tells one listener of its outcome directly, on the
- * thread that completes it: the caller that sent the call learns the answer without a dependent
- * stage (a {@code whenComplete} costs a second future and a completion node per call). The
- * listener is told exactly once, after the future is complete; it must not throw.
+ * The future of a call refused before it was sent (not connected, too many pending, arguments that
+ * cannot be written), which also tells the caller's listener of its failure through the same rule as
+ * a {@link PendingCall}'s answer: directly, on the thread that completes it, exactly once, after the
+ * future is complete. The listener must not throw.
  */
 public final class CallFuture extends CompletableFuture<Object> {
     private final BiConsumer<Object, Throwable> listener; // null: none

@@ -4,7 +4,6 @@ import io.kestrel.rpc.api.ConnectionUnavailableException;
 import io.kestrel.rpc.api.PayloadTooLargeException;
 import io.kestrel.rpc.api.RpcException;
 import io.kestrel.rpc.transport.MethodRef;
-import io.kestrel.rpc.transport.RpcRequest;
 import io.kestrel.rpc.transport.Status;
 import io.kestrel.rpc.transport.internal.tls.TlsMismatchException;
 import io.kestrel.rpc.transport.TransportCounters;
@@ -17,7 +16,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The consumer's codec for one connection. Outbound, it turns {@link OutboundRequest}s into request
+ * The consumer's codec for one connection. Outbound, it turns queued {@link PendingCall}s into request
  * frames ({@link RequestEncoder}), defining each method's descriptor the first time the connection
  * uses it and sending its small number afterwards. Inbound, it matches response frames to their
  * {@link PendingCalls pending call} and completes it ({@link ResponseDecoder}). It also takes the
@@ -51,13 +50,16 @@ public final class ClientCodec extends ChannelDuplexHandler {
 
     @Override
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
-        if (!(msg instanceof OutboundRequest r)) {
+        if (!(msg instanceof PendingCall call)) {
             ctx.write(msg, promise);
             return;
         }
-        PendingCall call = r.call();
-        RpcRequest request = call.request;
-        ByteBuf args = r.arguments();
+        MethodRef method = call.method;
+        int[] lengths = call.argumentLengths();
+        ByteBuf args = call.takeArgumentBytes();
+        if (args == null) {
+            return; // written already (a call is queued once)
+        }
         if (!call.isPending()) {
             args.release(); // timed out while queued
             return;
@@ -66,10 +68,10 @@ public final class ClientCodec extends ChannelDuplexHandler {
             args.release();
             call.fail(new ConnectionUnavailableException("connection to " + address
                     + (goAwayAcknowledged ? " is shutting down" : " closed") + " before "
-                    + request.method().displayName() + " was sent; the call did not run"));
+                    + method.displayName() + " was sent; the call did not run"));
             return;
         }
-        Integer ref = methodRefs.get(request.method());
+        Integer ref = methodRefs.get(method);
         int refValue = ref != null ? ref : methodRefs.size();
         if (refValue >= RequestDecoder.MAX_METHOD_REFS) {
             args.release();
@@ -77,19 +79,19 @@ public final class ClientCodec extends ChannelDuplexHandler {
                     + " distinct methods called on one connection to " + address));
             return;
         }
-        ByteBuf head = RequestEncoder.writeHead(ctx.alloc(), call.id, request, refValue,
-                ref == null ? request.method().descriptor() : null, r.argumentLengths(), args.readableBytes());
+        ByteBuf head = RequestEncoder.writeHead(ctx.alloc(), call.id, call.serializer.id(), call.timeoutMillis,
+                call.attachments, refValue, ref == null ? method.descriptor() : null, lengths, args.readableBytes());
         int bodyLength = RequestEncoder.bodyLength(head);
         if (bodyLength > payloadBytes) {
             head.release();
             args.release();
-            call.fail(new PayloadTooLargeException("request " + request.method().displayName() + " to " + address
+            call.fail(new PayloadTooLargeException("request " + method.displayName() + " to " + address
                     + " is " + bodyLength + " bytes, over the payload limit of " + payloadBytes
                     + " bytes; it was not sent"));
             return;
         }
         if (ref == null) {
-            methodRefs.put(request.method(), refValue);
+            methodRefs.put(method, refValue);
         }
         ctx.write(head, ctx.voidPromise());
         ctx.write(args, ctx.voidPromise());

@@ -1,6 +1,11 @@
 package io.kestrel.rpc.transport.internal;
 
+import io.kestrel.rpc.api.serialization.Serializer;
+import io.kestrel.rpc.transport.MethodRef;
 import io.kestrel.rpc.transport.RpcRequest;
+import io.netty.buffer.ByteBuf;
+import java.util.Map;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
 
@@ -8,39 +13,74 @@ import java.util.function.BiConsumer;
  * One call sent (or about to be sent) and not yet answered. Whoever ends it first — its response,
  * its deadline, a failed write or the connection closing — removes it from its {@link PendingCalls}
  * table; the others find it gone and do nothing.
+ *
+ * <p>One object per call on the transport's path: it is the call's future (completing it also tells
+ * one listener, on the completing thread, with no dependent stage), the request as the codec writes
+ * it (what {@link RpcRequest} carries, copied into fields), the message queued for the event loop
+ * (its serialized arguments travel on it) and the entry of the pending table. Before, these were
+ * five objects per call (request, pending entry, future, outbound message, serialized-arguments pair).
  */
-public final class PendingCall {
+public final class PendingCall extends CompletableFuture<Object> {
     final PendingCalls table;
     final long id;
-    /** The table's key, boxed once: adding and failing the call box no id of their own. */
-    final Long key;
-    final RpcRequest request;
-    final CompletableFuture<Object> future;
+    final MethodRef method;
+    final Serializer serializer;
+    final Object[] arguments;
+    final Map<String, String> attachments;
+    final int timeoutMillis;
+    final Class<?> returnType;
+    private final BiConsumer<Object, Throwable> listener; // null: none
     final long startNanos = System.nanoTime();
     final long deadlineNanos;
-    /** Set once it has left its table (read where a lookup by id would box it again). */
+    /** Set once it has left its table. */
     volatile boolean ended;
+    /** The serialized arguments on their way to the codec, which takes them ({@link #takeArgumentBytes}). */
+    private ByteBuf argumentBytes;
+    private int[] argumentLengths;
 
-    PendingCall(PendingCalls table, long id, RpcRequest request, BiConsumer<Object, Throwable> listener) {
-        this.future = new CallFuture(listener);
+    PendingCall(PendingCalls table, long id, MethodRef method, Serializer serializer, Object[] arguments,
+            Map<String, String> attachments, int timeoutMillis, Class<?> returnType,
+            BiConsumer<Object, Throwable> listener) {
         this.table = table;
         this.id = id;
-        this.key = id;
-        this.request = request;
-        this.deadlineNanos = startNanos + request.timeoutMillis() * 1_000_000L;
+        this.method = method;
+        this.serializer = serializer;
+        this.arguments = arguments;
+        this.attachments = attachments;
+        this.timeoutMillis = timeoutMillis;
+        this.returnType = returnType;
+        this.listener = listener;
+        this.deadlineNanos = startNanos + timeoutMillis * 1_000_000L;
     }
 
     public long id() {
         return id;
     }
 
-    public RpcRequest request() {
-        return request;
+    public MethodRef method() {
+        return method;
     }
 
-    /** Completes with the provider's result: the value, or the exception it threw. */
+    public Serializer serializer() {
+        return serializer;
+    }
+
+    public int timeoutMillis() {
+        return timeoutMillis;
+    }
+
+    public Map<String, String> attachments() {
+        return attachments;
+    }
+
+    /** The request as a record, built on each call of this (for messages, tests and the dubbo codec). */
+    public RpcRequest request() {
+        return new RpcRequest(method, serializer, arguments, attachments, timeoutMillis, returnType);
+    }
+
+    /** This call itself: it is its own future. Completes with the provider's result: the value, or the exception it threw. */
     public CompletableFuture<Object> future() {
-        return future;
+        return this;
     }
 
     /** Still waiting for its answer (not timed out, failed or answered). */
@@ -51,7 +91,69 @@ public final class PendingCall {
     /** Ends the call with {@code error} if it is still pending. */
     public void fail(Throwable error) {
         if (table.remove(this)) {
-            future.completeExceptionally(error);
+            completeExceptionally(error);
         }
+    }
+
+    /**
+     * Hands the serialized arguments to the codec with the call (before it is queued).
+     *
+     * @param bytes the arguments back to back; owned by the call until the codec takes them
+     * @param lengths byte length of every argument but the last (null: none)
+     */
+    public void attachArguments(ByteBuf bytes, int[] lengths) {
+        this.argumentBytes = bytes;
+        this.argumentLengths = lengths;
+    }
+
+    /** The serialized arguments, now owned by the caller (who writes or releases them); null once taken. */
+    public ByteBuf takeArgumentBytes() {
+        ByteBuf bytes = argumentBytes;
+        argumentBytes = null;
+        return bytes;
+    }
+
+    /** Byte length of every argument but the last (read before {@link #takeArgumentBytes}). */
+    int[] argumentLengths() {
+        int[] lengths = argumentLengths;
+        return lengths != null ? lengths : RequestEncoder.NO_LENGTHS;
+    }
+
+    @Override
+    public boolean complete(Object value) {
+        if (!super.complete(value)) {
+            return false;
+        }
+        if (listener != null) {
+            listener.accept(value, null);
+        }
+        return true;
+    }
+
+    @Override
+    public boolean completeExceptionally(Throwable error) {
+        if (!super.completeExceptionally(error)) {
+            return false;
+        }
+        if (listener != null) {
+            listener.accept(null, error);
+        }
+        return true;
+    }
+
+    @Override
+    public boolean cancel(boolean mayInterruptIfRunning) {
+        if (!super.cancel(mayInterruptIfRunning)) {
+            return false;
+        }
+        if (listener != null) {
+            listener.accept(null, new CancellationException("the call's future was cancelled"));
+        }
+        return true;
+    }
+
+    @Override
+    public String toString() {
+        return "PendingCall{" + method.displayName() + ", request " + id + (ended ? ", ended" : "") + "}";
     }
 }

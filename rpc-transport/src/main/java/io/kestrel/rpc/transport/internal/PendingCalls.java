@@ -2,10 +2,12 @@ package io.kestrel.rpc.transport.internal;
 
 import io.kestrel.rpc.api.RpcTimeoutException;
 import io.kestrel.rpc.api.TransportException;
+import io.kestrel.rpc.api.serialization.Serializer;
+import io.kestrel.rpc.transport.MethodRef;
 import io.kestrel.rpc.transport.RpcRequest;
 import io.netty.util.Timer;
-import java.util.List;
-import java.util.concurrent.ConcurrentHashMap;
+import io.netty.util.collection.LongObjectHashMap;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -28,10 +30,15 @@ import org.slf4j.LoggerFactory;
  * before their deadline, so a call costs no timer entry to allocate, queue, cancel and unlink,
  * the table is scanned about once per timeout period, and a timeout fires at most one sweep late:
  * the resolution the wheel's 10 ms tick gave a timer entry per call.
+ *
+ * <p>The table is an open-addressed map keyed by the primitive id (Netty's {@link LongObjectHashMap})
+ * under this object's lock, held for a few array accesses: adding and taking a call allocate nothing
+ * (a {@code ConcurrentHashMap} cost a node and a boxed key per call, and a second boxed key to look
+ * it up). The sweep and {@link #failAll} copy the calls out under the lock and fail them outside it.
  */
 public final class PendingCalls {
     private static final Logger log = LoggerFactory.getLogger(PendingCalls.class);
-    private final ConcurrentHashMap<Long, PendingCall> calls = new ConcurrentHashMap<>();
+    private final LongObjectHashMap<PendingCall> calls = new LongObjectHashMap<>(); // guarded by this
     private final AtomicInteger count = new AtomicInteger();
     private final AtomicLong ids = new AtomicLong();
     private final Timer timer;
@@ -88,8 +95,21 @@ public final class PendingCalls {
      * thread that completes its future.
      */
     public PendingCall add(RpcRequest request, BiConsumer<Object, Throwable> listener) {
-        PendingCall call = new PendingCall(this, ids.incrementAndGet(), request, listener);
-        calls.put(call.key, call);
+        return add(request.method(), request.serializer(), request.arguments(), request.attachments(),
+                request.timeoutMillis(), request.returnType(), listener);
+    }
+
+    /**
+     * As {@link #add(RpcRequest, BiConsumer)}, from the parts of a request (see {@link RpcRequest}), so
+     * that the pending call is the only object the call costs here.
+     */
+    public PendingCall add(MethodRef method, Serializer serializer, Object[] arguments, Map<String, String> attachments,
+            int timeoutMillis, Class<?> returnType, BiConsumer<Object, Throwable> listener) {
+        PendingCall call = new PendingCall(this, ids.incrementAndGet(), method, serializer, arguments, attachments,
+                timeoutMillis, returnType, listener);
+        synchronized (this) {
+            calls.put(call.id, call);
+        }
         lowerEarliest(call.deadlineNanos); // later calls usually have later deadlines: one read
         if (!sweeping.get() && sweeping.compareAndSet(false, true)) {
             scheduleSweep();
@@ -140,7 +160,7 @@ public final class PendingCalls {
      */
     private void expireDue(long now) {
         earliest.getAndSet(Long.MAX_VALUE);
-        for (PendingCall call : calls.values()) {
+        for (PendingCall call : snapshot()) {
             if (now - call.deadlineNanos >= 0) {
                 try {
                     expire(call);
@@ -156,7 +176,10 @@ public final class PendingCalls {
 
     /** Removes and returns the call answered by a response with this id; null if it already ended. */
     public PendingCall take(long id) {
-        PendingCall call = calls.remove(id);
+        PendingCall call;
+        synchronized (this) {
+            call = calls.remove(id);
+        }
         if (call != null) {
             ended(call);
         }
@@ -170,8 +193,8 @@ public final class PendingCalls {
 
     /** Fails every pending call: the connection closed with them in flight, so they may have run. */
     public void failAll(String why) {
-        for (PendingCall call : List.copyOf(calls.values())) {
-            call.fail(new TransportException(call.request.method().displayName() + " request " + call.id
+        for (PendingCall call : snapshot()) {
+            call.fail(new TransportException(call.method.displayName() + " request " + call.id
                     + " failed: " + why + "; it may or may not have run on the provider"));
         }
     }
@@ -196,11 +219,19 @@ public final class PendingCalls {
     }
 
     boolean remove(PendingCall call) {
-        if (calls.remove(call.key, call)) {
-            ended(call);
-            return true;
+        synchronized (this) {
+            if (calls.get(call.id) != call) {
+                return false;
+            }
+            calls.remove(call.id);
         }
-        return false;
+        ended(call);
+        return true;
+    }
+
+    /** The calls pending now, copied out of the table (their callbacks then run without the lock). */
+    private synchronized PendingCall[] snapshot() {
+        return calls.values().toArray(new PendingCall[0]);
     }
 
     private void ended(PendingCall call) {
@@ -212,10 +243,9 @@ public final class PendingCalls {
 
     private void expire(PendingCall call) {
         long elapsed = (System.nanoTime() - call.startNanos) / 1_000_000;
-        RpcRequest request = call.request;
         call.fail(new RpcTimeoutException(String.format(
                 "%s timed out after %d ms (limit %d ms), request %d, %s; "
                         + "the provider may be overloaded or the timeout too small for this method",
-                request.method().displayName(), elapsed, request.timeoutMillis(), call.id, route.get())));
+                call.method.displayName(), elapsed, call.timeoutMillis, call.id, route.get())));
     }
 }

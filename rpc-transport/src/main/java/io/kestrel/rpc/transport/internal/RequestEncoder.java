@@ -2,9 +2,11 @@ package io.kestrel.rpc.transport.internal;
 
 import io.kestrel.rpc.api.SerializationException;
 import io.kestrel.rpc.api.serialization.Serializer;
+import io.kestrel.rpc.transport.MethodRef;
 import io.kestrel.rpc.transport.RpcRequest;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import java.util.Map;
 
 /**
  * Consumer side of the request body: writes what {@link RequestDecoder} reads on the provider.
@@ -27,6 +29,9 @@ import io.netty.buffer.ByteBufAllocator;
  * written on the event loop ({@link #writeHead}), where the per-connection method table lives.
  */
 public final class RequestEncoder {
+    /** The argument lengths of a call with one argument or none (the last argument's length is not sent). */
+    static final int[] NO_LENGTHS = new int[0];
+
     private RequestEncoder() {
     }
 
@@ -41,10 +46,27 @@ public final class RequestEncoder {
      *     (nothing is left allocated)
      */
     public static Arguments serializeArguments(ByteBufAllocator alloc, RpcRequest request) {
-        Object[] args = request.arguments();
+        int[] lengths = lengthsFor(request.arguments());
+        ByteBuf bytes = serializeArguments(alloc, request.method(), request.serializer(), request.arguments(), lengths);
+        return new Arguments(bytes, lengths);
+    }
+
+    /** An array for the lengths of every argument but the last (a shared empty one for one argument or none). */
+    public static int[] lengthsFor(Object[] args) {
         int n = args == null ? 0 : args.length;
-        int[] lengths = new int[Math.max(0, n - 1)];
-        Serializer serializer = request.serializer();
+        return n <= 1 ? NO_LENGTHS : new int[n - 1];
+    }
+
+    /**
+     * Serializes {@code args} with {@code serializer} into one buffer, and the byte length of each argument but the
+     * last into {@code lengths} (from {@link #lengthsFor}).
+     *
+     * @throws SerializationException naming the method and serializer when one cannot be written
+     *     (nothing is left allocated)
+     */
+    public static ByteBuf serializeArguments(ByteBufAllocator alloc, MethodRef method, Serializer serializer,
+            Object[] args, int[] lengths) {
+        int n = args == null ? 0 : args.length;
         FrameOutput out = new FrameOutput(alloc, alloc.ioBuffer(FrameOutput.FIRST_BUFFER_BYTES));
         try {
             for (int i = 0; i < n; i++) {
@@ -57,9 +79,9 @@ public final class RequestEncoder {
         } catch (RuntimeException e) {
             out.release();
             throw e instanceof SerializationException s ? s : new SerializationException("cannot serialize the"
-                    + " arguments of " + request.method().displayName() + " with " + serializer.name() + ": " + e, e);
+                    + " arguments of " + method.displayName() + " with " + serializer.name() + ": " + e, e);
         }
-        return new Arguments(out.finish(), lengths);
+        return out.finish();
     }
 
     /**
@@ -71,16 +93,24 @@ public final class RequestEncoder {
      */
     public static ByteBuf writeHead(ByteBufAllocator alloc, long requestId, RpcRequest request, int methodRef,
             String descriptor, int[] argumentLengths, int argumentBytes) {
+        return writeHead(alloc, requestId, request.serializer().id(), request.timeoutMillis(), request.attachments(),
+                methodRef, descriptor, argumentLengths, argumentBytes);
+    }
+
+    /** As {@link #writeHead(ByteBufAllocator, long, RpcRequest, int, String, int[], int)}, from a request's parts. */
+    public static ByteBuf writeHead(ByteBufAllocator alloc, long requestId, byte serializationId, int timeoutMillis,
+            Map<String, String> attachments, int methodRef, String descriptor, int[] argumentLengths,
+            int argumentBytes) {
         ByteBuf head = alloc.ioBuffer(Wire.HEADER_BYTES + 16 + (descriptor != null ? descriptor.length() * 3 + 5 : 0)
                 + argumentLengths.length * 5);
         byte flags = (byte) (Wire.FLAG_REQUEST | Wire.FLAG_TWO_WAY | (descriptor != null ? Wire.FLAG_METHOD_DEF : 0));
-        Wire.writeHeader(head, flags, request.serializer().id(), (byte) 0, requestId, 0);
+        Wire.writeHeader(head, flags, serializationId, (byte) 0, requestId, 0);
         Wire.writeVarint(head, methodRef);
         if (descriptor != null) {
             Wire.writeString(head, descriptor);
         }
-        Wire.writeVarint(head, request.timeoutMillis());
-        Wire.writeAttachments(head, request.attachments());
+        Wire.writeVarint(head, timeoutMillis);
+        Wire.writeAttachments(head, attachments);
         for (int length : argumentLengths) {
             Wire.writeVarint(head, length);
         }

@@ -10,7 +10,6 @@ import io.kestrel.rpc.api.serialization.ClassAllowlist;
 import io.kestrel.rpc.api.serialization.DecodeBudget;
 import io.kestrel.rpc.api.serialization.Serializer;
 import io.kestrel.rpc.transport.AttachedValue;
-import io.kestrel.rpc.transport.RpcRequest;
 import io.kestrel.rpc.transport.Status;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufInputStream;
@@ -45,33 +44,51 @@ public final class ResponseDecoder {
 
     /** Completes {@code call} from its response frame; never throws. The caller releases the frame. */
     public void complete(PendingCall call, Frame f) {
-        RpcRequest request = call.request;
-        String where = request.method().displayName() + " on provider " + address;
         try {
-            if (f.oversized()) {
-                call.future.completeExceptionally(new PayloadTooLargeException("the response of " + where + " is "
-                        + f.bodyLength + " bytes, over this consumer's payload limit of " + payloadBytes
-                        + " bytes; return less data or raise payload on the reference"));
-            } else if (f.status == Status.OK.code()) {
-                call.future.complete(readValue(f, call));
-            } else if (f.status == Status.SERVICE_ERROR.code()) {
-                call.future.completeExceptionally(remoteException(f, request, where));
+            if (f.status == Status.OK.code() && !f.oversized()) {
+                call.complete(readValue(f, call));
             } else {
-                call.future.completeExceptionally(Status.toException(f.status, Wire.readString(f.body) + " [" + where + "]"));
+                call.completeExceptionally(failure(call, f));
             }
         } catch (Throwable t) {
-            call.future.completeExceptionally(t instanceof MissingClassException m ? new MissingClassException(m.className(),
-                    "cannot decode the response of " + where + ": the consumer cannot load class " + m.className()
-                    + ", which the provider returned (the allowlist accepts it, but it is not on the consumer's class"
-                    + " path). Deploy the jar that holds " + m.className() + " with the consumer", m)
-                    : t instanceof RpcException ? t
-                    : new SerializationException("cannot decode the response of " + where + ": " + t, t));
+            call.completeExceptionally(decodeFailure(call, t));
         }
+    }
+
+    /** The method and provider, for messages (built only when one is needed). */
+    private String where(PendingCall call) {
+        return call.method.displayName() + " on provider " + address;
+    }
+
+    /** What a response that is not a value stands for: the provider's exception, or its status's. */
+    private Throwable failure(PendingCall call, Frame f) {
+        try {
+            if (f.oversized()) {
+                return new PayloadTooLargeException("the response of " + where(call) + " is "
+                        + f.bodyLength + " bytes, over this consumer's payload limit of " + payloadBytes
+                        + " bytes; return less data or raise payload on the reference");
+            } else if (f.status == Status.SERVICE_ERROR.code()) {
+                return remoteException(f, call, where(call));
+            } else {
+                return Status.toException(f.status, Wire.readString(f.body) + " [" + where(call) + "]");
+            }
+        } catch (Throwable t) {
+            return decodeFailure(call, t);
+        }
+    }
+
+    private Throwable decodeFailure(PendingCall call, Throwable t) {
+        String where = where(call);
+        return t instanceof MissingClassException m ? new MissingClassException(m.className(),
+                "cannot decode the response of " + where + ": the consumer cannot load class " + m.className()
+                + ", which the provider returned (the allowlist accepts it, but it is not on the consumer's class"
+                + " path). Deploy the jar that holds " + m.className() + " with the consumer", m)
+                : t instanceof RpcException ? t
+                : new SerializationException("cannot decode the response of " + where + ": " + t, t);
     }
 
     /** The result, read within the serializer's decode limits and the call's own deadline. */
     private Object readValue(Frame f, PendingCall call) throws IOException {
-        RpcRequest request = call.request;
         ByteBuf body = f.body;
         if ((f.flags & Wire.FLAG_ATTACHMENTS) != 0) {
             Map<String, String> attachments = Wire.readAttachments(body, "response");
@@ -82,19 +99,17 @@ public final class ResponseDecoder {
     }
 
     private Object readPlainValue(Frame f, PendingCall call) throws IOException {
-        RpcRequest request = call.request;
         ByteBuf body = f.body;
         if (body.readByte() == ResponseEncoder.RESULT_NULL) {
             return null;
         }
-        Serializer serializer = serializer(f, request);
-        DecodeBudget budget = DecodeBudget.withDeadline(serializer.decodeLimits(),
-                call.startNanos + request.timeoutMillis() * 1_000_000L);
-        return Wire.readValue(body, body.readerIndex(), body.readableBytes(), serializer, request.returnType(), budget);
+        Serializer serializer = serializer(f, call);
+        DecodeBudget budget = DecodeBudget.withDeadline(serializer.decodeLimits(), call.deadlineNanos);
+        return Wire.readValue(body, body.readerIndex(), body.readableBytes(), serializer, call.returnType, budget);
     }
 
-    private Serializer serializer(Frame f, RpcRequest request) {
-        Serializer serializer = request.serializer();
+    private Serializer serializer(Frame f, PendingCall call) {
+        Serializer serializer = call.serializer;
         if (f.serializationId != serializer.id()) {
             throw new SerializationException("provider " + address + " answered with serialization id "
                     + f.serializationId + " to a " + serializer.name() + " (id " + serializer.id() + ") request");
@@ -107,14 +122,14 @@ public final class ResponseDecoder {
      * in the interface, or from the interface's code source), else rebuilt from type and message, else
      * a {@link RemoteInvocationException}; always marked with a {@link RemoteOrigin} naming the provider.
      */
-    private Throwable remoteException(Frame f, RpcRequest request, String where) {
+    private Throwable remoteException(Frame f, PendingCall call, String where) {
         ByteBuf body = f.body;
         String className = Wire.readString(body);
         String message = Wire.readString(body);
         Throwable result = null;
         if (body.isReadable()) {
             try (ByteBufInputStream in = new ByteBufInputStream(body)) {
-                Object o = serializer(f, request).deserialize(in, Throwable.class);
+                Object o = serializer(f, call).deserialize(in, Throwable.class);
                 if (o instanceof Throwable t) {
                     result = RemoteExceptions.withMessage(t, message);
                 }
@@ -126,7 +141,7 @@ public final class ResponseDecoder {
             Throwable rebuilt = rebuild(className, message);
             result = rebuilt != null ? rebuilt : new RemoteInvocationException(className, message, where);
         }
-        result.addSuppressed(new RemoteOrigin(address, request.method().displayName()));
+        result.addSuppressed(new RemoteOrigin(address, call.method.displayName()));
         return result;
     }
 

@@ -80,6 +80,9 @@ public final class Wire {
     /** Writes varint count, then {string key, string value} per attachment. */
     public static void writeAttachments(ByteBuf out, Map<String, String> attachments) {
         writeVarint(out, attachments.size());
+        if (attachments.isEmpty()) {
+            return; // no entry-set view and iterator for the usual call without attachments
+        }
         for (Map.Entry<String, String> e : attachments.entrySet()) {
             writeString(out, e.getKey());
             writeString(out, e.getValue());

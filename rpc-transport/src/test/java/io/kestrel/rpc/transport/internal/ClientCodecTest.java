@@ -59,7 +59,8 @@ class ClientCodecTest {
         assertTrue(pending.reserve());
         PendingCall call = pending.add(request);
         RequestEncoder.Arguments args = RequestEncoder.serializeArguments(ByteBufAllocator.DEFAULT, request);
-        ch.writeOutbound(new OutboundRequest(call, args.bytes(), args.lengths()));
+        call.attachArguments(args.bytes(), args.lengths());
+        ch.writeOutbound(call);
         return call;
     }
 
@@ -159,7 +160,8 @@ class ClientCodecTest {
         PendingCall call = pending.add(request);
         call.fail(new IllegalStateException("gave up"));
         RequestEncoder.Arguments args = RequestEncoder.serializeArguments(ByteBufAllocator.DEFAULT, request);
-        ch.writeOutbound(new OutboundRequest(call, args.bytes(), args.lengths()));
+        call.attachArguments(args.bytes(), args.lengths());
+        ch.writeOutbound(call);
         assertEquals(0, TestSupport.drain(ch).length);
         assertEquals(0, args.bytes().refCnt(), "its arguments were released");
     }

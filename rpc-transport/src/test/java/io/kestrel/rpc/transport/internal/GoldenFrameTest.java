@@ -90,7 +90,8 @@ class GoldenFrameTest {
         assertTrue(pending.reserve());
         PendingCall call = pending.add(request);
         RequestEncoder.Arguments args = RequestEncoder.serializeArguments(ByteBufAllocator.DEFAULT, request);
-        ch.writeOutbound(new OutboundRequest(call, args.bytes(), args.lengths()));
+        call.attachArguments(args.bytes(), args.lengths());
+        ch.writeOutbound(call);
     }
 
     private static byte[] hex(String hex) {

@@ -11,7 +11,6 @@ import io.kestrel.rpc.transport.AttachedValue;
 import io.kestrel.rpc.transport.RpcRequest;
 import io.kestrel.rpc.transport.Status;
 import io.kestrel.rpc.transport.TransportCounters;
-import io.kestrel.rpc.transport.internal.OutboundRequest;
 import io.kestrel.rpc.transport.internal.PendingCall;
 import io.kestrel.rpc.transport.internal.PendingCalls;
 import io.netty.buffer.ByteBuf;
@@ -47,12 +46,14 @@ final class DubboClientCodec extends ChannelDuplexHandler {
 
     @Override
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) throws Exception {
-        if (!(msg instanceof OutboundRequest r)) {
+        if (!(msg instanceof PendingCall call)) {
             ctx.write(msg, promise);
             return;
         }
-        PendingCall call = r.call();
-        ByteBuf body = r.arguments();
+        ByteBuf body = call.takeArgumentBytes();
+        if (body == null) {
+            return; // written already (a call is queued once)
+        }
         if (!call.isPending()) {
             body.release(); // timed out while queued
             return;
@@ -60,12 +61,12 @@ final class DubboClientCodec extends ChannelDuplexHandler {
         if (!ctx.channel().isActive()) {
             body.release();
             call.fail(new ConnectionUnavailableException("connection to " + address + " closed before "
-                    + call.request().method().displayName() + " was sent; the call did not run"));
+                    + call.method().displayName() + " was sent; the call did not run"));
             return;
         }
         ByteBuf header = ctx.alloc().ioBuffer(DubboWire.HEADER_BYTES);
         DubboWire.writeHeader(header, (byte) (DubboWire.FLAG_REQUEST | DubboWire.FLAG_TWO_WAY
-                | DubboWire.dubboSerializationId(call.request().serializer().id())), (byte) 0, call.id());
+                | DubboWire.dubboSerializationId(call.serializer().id())), (byte) 0, call.id());
         header.setInt(12, body.readableBytes());
         ctx.write(header, ctx.voidPromise());
         ctx.write(body, ctx.voidPromise());
