@@ -9,7 +9,6 @@ import io.kestrel.rpc.api.config.ClusterMode;
 import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.api.registry.ProviderInfo;
 import io.kestrel.rpc.api.serialization.Serializer;
-import io.kestrel.rpc.transport.RpcRequest;
 import io.kestrel.rpc.transport.Status;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -43,7 +42,7 @@ public final class ClusterInvoker {
     private final Directory directory;
     private final LoadBalance loadBalance;
     private final Agreement agreement;
-    /** The serializer of the last provider chosen: a request is built with it, and rebuilt only for one that differs. */
+    /** The serializer of the last provider chosen (what a call reports as its serialization before it picks one). */
     private volatile Serializer usual;
     private final int retries;
     private final int referenceTimeoutMillis; // 0: the reference sets none
@@ -74,16 +73,16 @@ public final class ClusterInvoker {
     }
 
     /**
-     * The request as sent to this provider: with the serializer agreed with it, and carrying its deadline (the timer
-     * wheel, the wire and the error message use it). With a call deadline (propagated from the call being served, or
-     * set by an interceptor), at most what is left of it; null when that has passed.
+     * The deadline of an attempt sent to this provider, in milliseconds (the timer wheel, the wire and the error
+     * message use it); with a call deadline (propagated from the call being served, or set by an interceptor), at
+     * most what is left of it; -1 when that has passed. Also notes the provider's serializer as the usual one.
      */
-    private RpcRequest preparedFor(Endpoint endpoint, RpcRequest request, long deadlineNanos) {
+    private int attemptTimeoutMillis(Endpoint endpoint, long deadlineNanos) {
         int timeout = timeoutMillis(endpoint.provider());
         if (deadlineNanos != 0) {
             long remaining = (deadlineNanos - System.nanoTime()) / 1_000_000L;
             if (remaining <= 0) {
-                return null;
+                return -1;
             }
             timeout = (int) Math.min(timeout, remaining);
         }
@@ -94,9 +93,7 @@ public final class ClusterInvoker {
         if (serializer != usual) {
             usual = serializer;
         }
-        return timeout == request.timeoutMillis() && serializer == request.serializer() ? request
-                : new RpcRequest(request.method(), serializer, request.arguments(), request.attachments(), timeout,
-                        request.returnType());
+        return timeout;
     }
 
     /**
@@ -131,9 +128,7 @@ public final class ClusterInvoker {
      */
     public CompletableFuture<Object> invoke(MethodInfo method, Object[] args, Map<String, String> attachments,
             long deadlineNanos, ClientCall observer) {
-        RpcRequest request = new RpcRequest(method.ref, usual, args, attachments, method.timeoutMillis,
-                method.resultType);
-        Attempts call = new Attempts(request, method, args, attachments, deadlineNanos, observer);
+        Attempts call = new Attempts(method, args, attachments, deadlineNanos, observer);
         call.send();
         if (config.cluster() == ClusterMode.FAILSAFE) {
             return call.exceptionally(e -> {
@@ -149,10 +144,10 @@ public final class ClusterInvoker {
      * allows one. It is itself the callback of each attempt's answer, so a call costs one future and one
      * callback however many retries the reference allows (before, a wrapping future and callback per call,
      * and with retries a handle/thenCompose chain). It is also the call's future, so that costs no object
-     * of its own either.
+     * of its own either. Each attempt's request is built from its fields by the connection (no request
+     * object per call), and a blocking caller waits on it without a waiter node ({@link ParkingFuture}).
      */
-    private final class Attempts extends CompletableFuture<Object> implements BiConsumer<Object, Throwable> {
-        private final RpcRequest request;
+    private final class Attempts extends ParkingFuture implements BiConsumer<Object, Throwable> {
         private final MethodInfo method;
         private final Object[] args;
         private final Map<String, String> attachments;
@@ -164,9 +159,8 @@ public final class ClusterInvoker {
         private int attempt;
         private Throwable previous;
 
-        Attempts(RpcRequest request, MethodInfo method, Object[] args, Map<String, String> attachments,
-                long deadlineNanos, ClientCall observer) {
-            this.request = request;
+        Attempts(MethodInfo method, Object[] args, Map<String, String> attachments, long deadlineNanos,
+                ClientCall observer) {
             this.method = method;
             this.args = args;
             this.attachments = attachments;
@@ -183,21 +177,23 @@ public final class ClusterInvoker {
                 completeExceptionally(previous != null ? previous : e);
                 return;
             }
-            RpcRequest timed = preparedFor(chosen, request, deadlineNanos);
-            if (timed == null) {
-                completeExceptionally(new RpcTimeoutException(request.method().displayName() + " was not sent"
+            int timeout = attemptTimeoutMillis(chosen, deadlineNanos);
+            if (timeout < 0) {
+                completeExceptionally(new RpcTimeoutException(method.ref.displayName() + " was not sent"
                         + (attempt > 0 ? " again (attempt " + (attempt + 1) + ")" : "") + ": its deadline passed "
                         + (System.nanoTime() - deadlineNanos) / 1_000_000L + " ms ago. It is the remaining time of the"
                         + " call this thread serves (propagate-deadline=\"false\" on the reference keeps the reference's"
                         + " own timeout) or one an interceptor set"));
                 return;
             }
+            Serializer serializer = chosen.terms().serializer();
             if (observer != null) {
-                observer.sentTo(chosen.address(), timed.serializer().name());
+                observer.sentTo(chosen.address(), serializer.name());
             }
             endpoint = chosen;
             chosen.active.incrementAndGet();
-            chosen.connection().invoke(timed, this); // told the outcome directly: no dependent stage per call
+            // told the outcome directly: no dependent stage per call
+            chosen.connection().invoke(method.ref, serializer, args, attachments, timeout, method.resultType, this);
         }
 
         /** The answer of the attempt in flight. */
@@ -224,7 +220,7 @@ public final class ClusterInvoker {
                 return;
             }
             log.debug("{} failed on {} ({}); retrying on another provider ({} of {})",
-                    request.method().displayName(), done, cause.getMessage(), attempt + 1, retries);
+                    method.ref.displayName(), done, cause.getMessage(), attempt + 1, retries);
             if (tried.isEmpty()) {
                 tried = new ArrayList<>(2);
             }
