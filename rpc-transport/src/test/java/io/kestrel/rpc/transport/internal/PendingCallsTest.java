@@ -157,4 +157,68 @@ class PendingCallsTest {
         pending.whenEmpty(atOnce::countDown, 60_000);
         assertEquals(0, atOnce.getCount(), "runs at once when nothing is pending");
     }
+
+    @Test
+    void callsAddedAndTakenFromManyThreadsEachLeaveOnceAndTheTableEndsEmpty() throws Exception {
+        int threads = 8;
+        int perThread = 2_000;
+        PendingCalls many = new PendingCalls(timer, threads * perThread, () -> "here -> there");
+        AtomicInteger heard = new AtomicInteger();
+        java.util.function.BiConsumer<Object, Throwable> listener = (v, e) -> heard.incrementAndGet();
+        java.util.concurrent.ConcurrentLinkedQueue<PendingCall> added = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+        try {
+            java.util.List<java.util.concurrent.Future<?>> done = new java.util.ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                done.add(pool.submit(() -> {
+                    for (int i = 0; i < perThread; i++) {
+                        assertTrue(many.reserve());
+                        PendingCall call = many.add(TestSupport.request(greet, 60_000, Map.of(), "x"), listener);
+                        added.add(call);
+                        if (i % 2 == 0) { // half answered at once, the others stay pending a while (the table grows)
+                            assertSame(call, many.take(call.id()));
+                            call.complete("answer");
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (java.util.concurrent.Future<?> f : done) {
+                f.get(30, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertEquals(threads * perThread / 2, many.size());
+        java.util.Set<Long> ids = new java.util.HashSet<>();
+        for (PendingCall call : added) {
+            assertTrue(ids.add(call.id()), "ids are unique: " + call.id());
+            PendingCall taken = many.take(call.id());
+            if (taken != null) {
+                assertSame(call, taken, "a response finds its own call");
+                call.complete("late answer");
+            }
+        }
+        assertEquals(0, many.size());
+        assertEquals(threads * perThread, heard.get(), "every call heard of once");
+        for (PendingCall call : added) {
+            assertFalse(call.isPending());
+            assertNull(many.take(call.id()));
+        }
+    }
+
+    @Test
+    void aFailedCallLeavesTheTableAndTheOthersStay() {
+        PendingCalls three = new PendingCalls(timer, 3, () -> "here -> there");
+        assertTrue(three.reserve());
+        PendingCall a = three.add(TestSupport.request(greet, 60_000, Map.of(), "a"));
+        assertTrue(three.reserve());
+        PendingCall b = three.add(TestSupport.request(greet, 60_000, Map.of(), "b"));
+        a.fail(new IllegalStateException("write failed"));
+        a.fail(new IllegalStateException("twice")); // gone already: nothing happens
+        assertTrue(a.isCompletedExceptionally());
+        assertTrue(b.isPending());
+        assertSame(b, three.take(b.id()));
+        assertEquals(0, three.size());
+    }
 }
