@@ -6,7 +6,6 @@ import io.kestrel.rpc.api.serialization.Serializer;
 import io.kestrel.rpc.transport.MethodRef;
 import io.kestrel.rpc.transport.RpcRequest;
 import io.netty.util.Timer;
-import io.netty.util.collection.LongObjectHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -31,14 +30,12 @@ import org.slf4j.LoggerFactory;
  * the table is scanned about once per timeout period, and a timeout fires at most one sweep late:
  * the resolution the wheel's 10 ms tick gave a timer entry per call.
  *
- * <p>The table is an open-addressed map keyed by the primitive id (Netty's {@link LongObjectHashMap})
- * under this object's lock, held for a few array accesses: adding and taking a call allocate nothing
- * (a {@code ConcurrentHashMap} cost a node and a boxed key per call, and a second boxed key to look
- * it up). The sweep and {@link #failAll} copy the calls out under the lock and fail them outside it.
+ * <p>The table ({@link CallTable}) is keyed by the primitive id and allocates nothing per call. The sweep
+ * and {@link #failAll} copy the calls out of it and fail them outside its locks.
  */
 public final class PendingCalls {
     private static final Logger log = LoggerFactory.getLogger(PendingCalls.class);
-    private final LongObjectHashMap<PendingCall> calls = new LongObjectHashMap<>(); // guarded by this
+    private final CallTable calls = new CallTable();
     private final AtomicInteger count = new AtomicInteger();
     private final AtomicLong ids = new AtomicLong();
     private final Timer timer;
@@ -107,9 +104,7 @@ public final class PendingCalls {
             int timeoutMillis, Class<?> returnType, BiConsumer<Object, Throwable> listener) {
         PendingCall call = new PendingCall(this, ids.incrementAndGet(), method, serializer, arguments, attachments,
                 timeoutMillis, returnType, listener);
-        synchronized (this) {
-            calls.put(call.id, call);
-        }
+        calls.put(call);
         lowerEarliest(call.deadlineNanos); // later calls usually have later deadlines: one read
         if (!sweeping.get() && sweeping.compareAndSet(false, true)) {
             scheduleSweep();
@@ -160,7 +155,7 @@ public final class PendingCalls {
      */
     private void expireDue(long now) {
         earliest.getAndSet(Long.MAX_VALUE);
-        for (PendingCall call : snapshot()) {
+        for (PendingCall call : calls.snapshot()) {
             if (now - call.deadlineNanos >= 0) {
                 try {
                     expire(call);
@@ -176,10 +171,7 @@ public final class PendingCalls {
 
     /** Removes and returns the call answered by a response with this id; null if it already ended. */
     public PendingCall take(long id) {
-        PendingCall call;
-        synchronized (this) {
-            call = calls.remove(id);
-        }
+        PendingCall call = calls.remove(id);
         if (call != null) {
             ended(call);
         }
@@ -193,7 +185,7 @@ public final class PendingCalls {
 
     /** Fails every pending call: the connection closed with them in flight, so they may have run. */
     public void failAll(String why) {
-        for (PendingCall call : snapshot()) {
+        for (PendingCall call : calls.snapshot()) {
             call.fail(new TransportException(call.method.displayName() + " request " + call.id
                     + " failed: " + why + "; it may or may not have run on the provider"));
         }
@@ -219,19 +211,11 @@ public final class PendingCalls {
     }
 
     boolean remove(PendingCall call) {
-        synchronized (this) {
-            if (calls.get(call.id) != call) {
-                return false;
-            }
-            calls.remove(call.id);
+        if (!calls.remove(call)) {
+            return false;
         }
         ended(call);
         return true;
-    }
-
-    /** The calls pending now, copied out of the table (their callbacks then run without the lock). */
-    private synchronized PendingCall[] snapshot() {
-        return calls.values().toArray(new PendingCall[0]);
     }
 
     private void ended(PendingCall call) {
