@@ -48,6 +48,8 @@ public final class BusinessExecutor extends AbstractExecutorService {
     private int active;
     /** Guarded by lock; read unlocked by parked workers as a hint to wake up. */
     private volatile boolean shutdown;
+    /** shutdownNow() was called: its interrupts must reach the calls still running. */
+    private volatile boolean stopping;
 
     public BusinessExecutor(int maxThreads, int queueCapacity, Duration keepAlive, ThreadFactory threadFactory) {
         if (maxThreads < 1 || queueCapacity < 0) {
@@ -134,6 +136,9 @@ public final class BusinessExecutor extends AbstractExecutorService {
         public void run() {
             Runnable task = first;
             while (task != null) {
+                if (!stopping) {
+                    Thread.interrupted(); // an interrupt a previous call left behind is not this call's
+                }
                 try {
                     task.run();
                 } catch (Throwable e) {
@@ -259,6 +264,7 @@ public final class BusinessExecutor extends AbstractExecutorService {
     public List<Runnable> shutdownNow() {
         List<Runnable> dropped;
         List<Worker> all;
+        stopping = true;
         lock.lock();
         try {
             dropped = new ArrayList<>(queue);

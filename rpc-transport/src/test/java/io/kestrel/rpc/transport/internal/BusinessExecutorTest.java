@@ -167,6 +167,37 @@ class BusinessExecutorTest {
     }
 
     @Test
+    void anInterruptOneCallLeavesBehindDoesNotReachTheNextCallOnTheSameThread() throws Exception {
+        BusinessExecutor pool = pool(1, 1, LONG);
+        CountDownLatch gate = new CountDownLatch(1);
+        CountDownLatch entered = new CountDownLatch(1);
+        AtomicReference<Boolean> nextSawInterrupt = new AtomicReference<>();
+        CountDownLatch nextRan = new CountDownLatch(1);
+        try {
+            pool.execute(() -> {
+                entered.countDown();
+                try {
+                    gate.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                Thread.currentThread().interrupt(); // left behind
+            });
+            assertTrue(entered.await(15, TimeUnit.SECONDS));
+            pool.execute(() -> { // queued: the same thread takes it straight after the first, without parking
+                nextSawInterrupt.set(Thread.currentThread().isInterrupted());
+                nextRan.countDown();
+            });
+            gate.countDown();
+            assertTrue(nextRan.await(15, TimeUnit.SECONDS));
+            assertEquals(Boolean.FALSE, nextSawInterrupt.get());
+        } finally {
+            gate.countDown();
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void idleWorkersExitAfterTheKeepAliveAndNewCallsStartOneAgain() throws Exception {
         BusinessExecutor pool = pool(8, 0, Duration.ofMillis(200));
         CountDownLatch gate = new CountDownLatch(1);
