@@ -11,6 +11,7 @@ import io.kestrel.rpc.transport.internal.tls.TlsContext;
 import io.kestrel.rpc.transport.internal.Admission;
 import io.kestrel.rpc.api.config.ServerLimits;
 import io.kestrel.rpc.transport.internal.BackpressureHandler;
+import io.kestrel.rpc.transport.internal.BusinessExecutor;
 import io.kestrel.rpc.transport.internal.ByteCountingHandler;
 import io.kestrel.rpc.transport.internal.ConnectionLimiter;
 import io.kestrel.rpc.transport.internal.EventLoops;
@@ -38,12 +39,8 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,6 +52,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class RpcServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(RpcServer.class);
+    /** A business thread idle this long exits, so an idle provider holds few threads. */
+    private static final Duration KEEP_ALIVE = Duration.ofSeconds(60);
 
     private final ProtocolConfig config;
     private final EventLoopGroup bossGroup;
@@ -91,11 +90,9 @@ public final class RpcServer implements AutoCloseable {
             businessPool = null;
             executor = Runnable::run;
         } else {
-            BlockingQueue<Runnable> queue = config.queueCapacity() == 0 ? new SynchronousQueue<>()
-                    : new ArrayBlockingQueue<>(config.queueCapacity());
-            ThreadPoolExecutor pool = new ThreadPoolExecutor(config.threads(), config.threads(), 60, TimeUnit.SECONDS,
-                    queue, new DefaultThreadFactory("kestrel-server-biz", true), new ThreadPoolExecutor.AbortPolicy());
-            pool.allowCoreThreadTimeOut(true);
+            // our own pool, not ThreadPoolExecutor: each call goes to the most recently idle thread (see BusinessExecutor)
+            BusinessExecutor pool = new BusinessExecutor(config.threads(), config.queueCapacity(), KEEP_ALIVE,
+                    new DefaultThreadFactory("kestrel-server-biz", true));
             businessPool = pool;
             executor = businessPool;
         }
@@ -225,12 +222,12 @@ public final class RpcServer implements AutoCloseable {
      * {@code virtual}: virtual threads are not pooled; in-flight calls count them).
      */
     public int businessActive() {
-        return businessPool instanceof java.util.concurrent.ThreadPoolExecutor p ? p.getActiveCount() : 0;
+        return businessPool instanceof BusinessExecutor p ? p.activeCount() : 0;
     }
 
     /** Calls waiting in the business pool's queue (0 when the protocol's {@code queues} is 0, or virtual threads). */
     public int businessQueued() {
-        return businessPool instanceof java.util.concurrent.ThreadPoolExecutor p ? p.getQueue().size() : 0;
+        return businessPool instanceof BusinessExecutor p ? p.queued() : 0;
     }
 
     /**
