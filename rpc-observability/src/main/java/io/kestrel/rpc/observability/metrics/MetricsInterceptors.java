@@ -1,13 +1,16 @@
 package io.kestrel.rpc.observability.metrics;
 
+import io.kestrel.rpc.api.interceptor.ClientCallInfo;
 import io.kestrel.rpc.api.interceptor.ClientInterceptor;
 import io.kestrel.rpc.api.interceptor.ServerInterceptor;
+import io.kestrel.rpc.observability.internal.Futures;
 import java.util.concurrent.CompletableFuture;
 
 /**
  * The two timing interceptors. Each records the call's duration from entering the interceptor to the
- * completion of its future, with the outcome the caller sees; it adds one {@code whenComplete}
- * callback per call and never changes the result.
+ * completion of its future, with the outcome the caller sees, and never changes the result: a future
+ * already completed normally when the rest of the chain returns (a provider's blocking method) is
+ * timed at once and returned as it is; any other gets one {@code whenComplete} callback.
  */
 final class MetricsInterceptors {
     private MetricsInterceptors() {
@@ -26,10 +29,18 @@ final class MetricsInterceptors {
         @Override
         public CompletableFuture<Object> intercept(Chain chain) {
             long start = System.nanoTime();
-            return chain.proceed().whenComplete((value, error) -> {
-                timers.record(chain.call(), error, System.nanoTime() - start);
-                owner.calledProvider(chain.call().peerAddress());
-            });
+            CompletableFuture<Object> result = chain.proceed();
+            if (Futures.succeeded(result)) {
+                ended(chain, null, start);
+                return result;
+            }
+            return result.whenComplete((value, error) -> ended(chain, error, start));
+        }
+
+        private void ended(Chain chain, Throwable error, long start) {
+            ClientCallInfo call = chain.call();
+            timers.record(call, error, System.nanoTime() - start);
+            owner.calledProvider(call.peerAddress());
         }
 
         @Override
@@ -54,7 +65,12 @@ final class MetricsInterceptors {
         @Override
         public CompletableFuture<Object> intercept(Chain chain) {
             long start = System.nanoTime();
-            return chain.proceed().whenComplete((value, error) -> timers.record(chain.call(), error, System.nanoTime() - start));
+            CompletableFuture<Object> result = chain.proceed();
+            if (Futures.succeeded(result)) { // the usual blocking service method: no callback, no second future
+                timers.record(chain.call(), null, System.nanoTime() - start);
+                return result;
+            }
+            return result.whenComplete((value, error) -> timers.record(chain.call(), error, System.nanoTime() - start));
         }
 
         @Override

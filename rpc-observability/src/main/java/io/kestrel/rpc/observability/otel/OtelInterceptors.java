@@ -6,6 +6,7 @@ import io.kestrel.rpc.api.interceptor.ClientCallInfo;
 import io.kestrel.rpc.api.interceptor.ClientInterceptor;
 import io.kestrel.rpc.api.interceptor.ServerCallInfo;
 import io.kestrel.rpc.api.interceptor.ServerInterceptor;
+import io.kestrel.rpc.observability.internal.Futures;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanBuilder;
@@ -83,7 +84,14 @@ final class OtelInterceptors {
             propagator.inject(context, call.requestAttachments(), SETTER);
             // before a reference's first connection its serialization is not known yet: set again at the end
             SpanNames late = call.serialization() == null ? names : null;
-            return observe(span, context, chain::proceed, call, SERVER_ADDRESS, late);
+            CompletableFuture<Object> result;
+            try (Scope scope = context.makeCurrent()) {
+                result = chain.proceed();
+            } catch (RuntimeException | Error e) {
+                end(span, e, call, SERVER_ADDRESS, late);
+                throw e;
+            }
+            return ended(result, span, call, SERVER_ADDRESS, late);
         }
 
         @Override
@@ -123,7 +131,14 @@ final class OtelInterceptors {
                 builder.setAttribute(CLIENT_ADDRESS, peer);
             }
             Span span = builder.startSpan();
-            return observe(span, parent.with(span), chain::proceed, call, null, null);
+            CompletableFuture<Object> result;
+            try (Scope scope = parent.with(span).makeCurrent()) {
+                result = chain.proceed();
+            } catch (RuntimeException | Error e) {
+                end(span, e, call, null, null);
+                throw e;
+            }
+            return ended(result, span, call, null, null);
         }
 
         @Override
@@ -137,26 +152,19 @@ final class OtelInterceptors {
         }
     }
 
-    /** What the rest of the chain is: {@code chain::proceed}. */
-    private interface Rest {
-        CompletableFuture<Object> proceed();
-    }
-
     /**
-     * Runs the rest of the chain with the span current; ends it when the result is known.
+     * Ends the span when {@code result} completes (the rest of the chain ran with it current): at once
+     * for a future that has already succeeded (a provider's blocking method), returned as it is.
      *
      * @param peerKey the attribute naming the peer, set when the call ends (the consumer learns its
      *        provider only then), or null
      * @param late the names to take the shared attributes from again when the call ends, or null
      */
-    private static CompletableFuture<Object> observe(Span span, Context context, Rest rest, CallInfo call,
+    private static CompletableFuture<Object> ended(CompletableFuture<Object> result, Span span, CallInfo call,
             AttributeKey<String> peerKey, SpanNames late) {
-        CompletableFuture<Object> result;
-        try (Scope scope = context.makeCurrent()) {
-            result = rest.proceed();
-        } catch (RuntimeException | Error e) {
-            end(span, e, call, peerKey, late);
-            throw e;
+        if (Futures.succeeded(result)) {
+            end(span, null, call, peerKey, late);
+            return result;
         }
         return result.whenComplete((value, error) -> end(span, error, call, peerKey, late));
     }

@@ -3,6 +3,7 @@ package io.kestrel.rpc.observability.tracing;
 import io.kestrel.rpc.api.interceptor.CallOutcome;
 import io.kestrel.rpc.api.interceptor.ClientInterceptor;
 import io.kestrel.rpc.api.interceptor.ServerInterceptor;
+import io.kestrel.rpc.observability.internal.Futures;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationConvention;
 import io.micrometer.observation.ObservationRegistry;
@@ -100,6 +101,10 @@ final class TracingInterceptors {
         } catch (RuntimeException | Error e) {
             end(observation, null, e, ended);
             throw e;
+        }
+        if (Futures.succeeded(result)) { // a provider's blocking method: no callback, no second future
+            end(observation, result.join(), null, ended);
+            return result;
         }
         return result.whenComplete((value, error) -> end(observation, value, error, ended));
     }
