@@ -102,7 +102,7 @@ public final class RequestEncoder {
             Map<String, String> attachments, int methodRef, String descriptor, int[] argumentLengths,
             int argumentBytes) {
         ByteBuf head = alloc.ioBuffer(Wire.HEADER_BYTES + 16 + (descriptor != null ? descriptor.length() * 3 + 5 : 0)
-                + argumentLengths.length * 5 + Wire.attachmentBytesHint(request.attachments()));
+                + argumentLengths.length * 5 + Wire.attachmentBytesHint(attachments));
         byte flags = (byte) (Wire.FLAG_REQUEST | Wire.FLAG_TWO_WAY | (descriptor != null ? Wire.FLAG_METHOD_DEF : 0));
         Wire.writeHeader(head, flags, serializationId, (byte) 0, requestId, 0);
         Wire.writeVarint(head, methodRef);
