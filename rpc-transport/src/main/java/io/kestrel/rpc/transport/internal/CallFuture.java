@@ -5,12 +5,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
 
 /**
- * The future of a call refused before it was sent (not connected, too many pending, arguments that
- * cannot be written), which also tells the caller's listener of its failure through the same rule as
- * a {@link PendingCall}'s answer: directly, on the thread that completes it, exactly once, after the
- * future is complete. The listener must not throw.
+ * A call's future that also tells the caller's listener of the outcome: directly, on the thread that
+ * completes it, exactly once, after the future is complete. A {@link PendingCall} is one; a call refused
+ * before it was sent (not connected, too many pending, arguments that cannot be written) gets a plain
+ * one, so its listener hears of it through the same rule. The listener must not throw.
  */
-public final class CallFuture extends CompletableFuture<Object> {
+public class CallFuture extends CompletableFuture<Object> {
     private final BiConsumer<Object, Throwable> listener; // null: none
 
     public CallFuture(BiConsumer<Object, Throwable> listener) {

@@ -5,7 +5,6 @@ import io.kestrel.rpc.transport.MethodRef;
 import io.kestrel.rpc.transport.RpcRequest;
 import io.netty.buffer.ByteBuf;
 import java.util.Map;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
 
@@ -20,7 +19,7 @@ import java.util.function.BiConsumer;
  * (its serialized arguments travel on it) and the entry of the pending table. Before, these were
  * five objects per call (request, pending entry, future, outbound message, serialized-arguments pair).
  */
-public final class PendingCall extends CompletableFuture<Object> {
+public final class PendingCall extends CallFuture {
     final PendingCalls table;
     final long id;
     final MethodRef method;
@@ -29,7 +28,6 @@ public final class PendingCall extends CompletableFuture<Object> {
     final Map<String, String> attachments;
     final int timeoutMillis;
     final Class<?> returnType;
-    private final BiConsumer<Object, Throwable> listener; // null: none
     final long startNanos = System.nanoTime();
     final long deadlineNanos;
     /** Set once it has left its table. */
@@ -41,6 +39,7 @@ public final class PendingCall extends CompletableFuture<Object> {
     PendingCall(PendingCalls table, long id, MethodRef method, Serializer serializer, Object[] arguments,
             Map<String, String> attachments, int timeoutMillis, Class<?> returnType,
             BiConsumer<Object, Throwable> listener) {
+        super(listener);
         this.table = table;
         this.id = id;
         this.method = method;
@@ -49,7 +48,6 @@ public final class PendingCall extends CompletableFuture<Object> {
         this.attachments = attachments;
         this.timeoutMillis = timeoutMillis;
         this.returnType = returnType;
-        this.listener = listener;
         this.deadlineNanos = startNanos + timeoutMillis * 1_000_000L;
     }
 
@@ -117,39 +115,6 @@ public final class PendingCall extends CompletableFuture<Object> {
     int[] argumentLengths() {
         int[] lengths = argumentLengths;
         return lengths != null ? lengths : RequestEncoder.NO_LENGTHS;
-    }
-
-    @Override
-    public boolean complete(Object value) {
-        if (!super.complete(value)) {
-            return false;
-        }
-        if (listener != null) {
-            listener.accept(value, null);
-        }
-        return true;
-    }
-
-    @Override
-    public boolean completeExceptionally(Throwable error) {
-        if (!super.completeExceptionally(error)) {
-            return false;
-        }
-        if (listener != null) {
-            listener.accept(null, error);
-        }
-        return true;
-    }
-
-    @Override
-    public boolean cancel(boolean mayInterruptIfRunning) {
-        if (!super.cancel(mayInterruptIfRunning)) {
-            return false;
-        }
-        if (listener != null) {
-            listener.accept(null, new CancellationException("the call's future was cancelled"));
-        }
-        return true;
     }
 
     @Override
