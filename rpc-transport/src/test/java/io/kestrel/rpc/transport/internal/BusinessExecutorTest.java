@@ -95,9 +95,10 @@ class BusinessExecutorTest {
             }
             assertEquals(null, failure.get());
             // each caller has at most one call in flight; a worker counts down just before it is idle again, so
-            // a caller's next call may find it still busy and take another: a few more than 10, never 200
-            assertTrue(ran.size() <= 12, "10 callers used " + ran.size() + " threads");
-            assertTrue(pool.threadCount() <= 12, "threads started: " + pool.threadCount());
+            // a caller's next call may find it still busy and take another: a few more than 10 (13 seen on a
+            // loaded CI machine), never near the 200 a pool that starts a thread per submit reaches
+            assertTrue(ran.size() <= 20, "10 callers used " + ran.size() + " threads");
+            assertTrue(pool.threadCount() <= 20, "threads started: " + pool.threadCount());
         } finally {
             pool.shutdownNow();
         }
