@@ -2,6 +2,7 @@ package io.kestrel.rpc.core.internal;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
@@ -13,7 +14,8 @@ import java.util.concurrent.locks.LockSupport;
  * {@code Signaller}, pushed as a completion) for every wait that finds the future not done yet, which
  * is every blocking call. Interruption and timeout behave as in {@code CompletableFuture.get}
  * ({@link InterruptedException} with the interrupt status cleared, {@link TimeoutException}); a second
- * thread waiting at the same time falls back to {@code CompletableFuture}'s own wait.
+ * thread waiting at the same time, and a fork-join pool's worker (which must wait as a managed blocker so
+ * its pool can compensate), fall back to {@code CompletableFuture}'s own wait.
  */
 abstract class ParkingFuture extends CompletableFuture<Object> {
     private static final AtomicReferenceFieldUpdater<ParkingFuture, Thread> WAITER =
@@ -23,7 +25,11 @@ abstract class ParkingFuture extends CompletableFuture<Object> {
 
     @Override
     public Object get(long timeout, TimeUnit unit) throws InterruptedException, ExecutionException, TimeoutException {
-        if (!isDone() && WAITER.compareAndSet(this, null, Thread.currentThread())) {
+        // a fork-join worker waits through CompletableFuture's own get: it is a managed blocker, so the pool
+        // can start a spare thread while this one waits (JDK 21+ runs supplyAsync on a common pool of
+        // parallelism 1 on two CPUs: a parked worker would leave the task that answers it unrun)
+        if (!isDone() && !(Thread.currentThread() instanceof ForkJoinWorkerThread)
+                && WAITER.compareAndSet(this, null, Thread.currentThread())) {
             try {
                 awaitDone(System.nanoTime() + unit.toNanos(timeout));
             } finally {

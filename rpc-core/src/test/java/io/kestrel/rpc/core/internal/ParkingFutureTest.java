@@ -11,6 +11,8 @@ import io.kestrel.rpc.core.Await;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
@@ -139,5 +141,22 @@ class ParkingFutureTest {
         CompletableFuture<Object> next = f.thenApply(v -> v + "!");
         f.complete("hi");
         assertEquals("hi!", next.get(1, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void aForkJoinWorkerWaitingLetsItsPoolRunTheTaskThatAnswers() throws Exception {
+        // a pool of one worker, like JDK 21+'s common pool on two CPUs: the waiting worker must let the pool
+        // start a spare thread for the second task, as CompletableFuture.get does, or it waits out its timeout
+        ForkJoinPool pool = new ForkJoinPool(1);
+        try {
+            Call f = new Call();
+            Future<Object> waiting = pool.submit(() -> f.get(10, TimeUnit.SECONDS));
+            Await.until("the worker waits", () -> pool.getActiveThreadCount() == 1 && pool.getQueuedSubmissionCount() == 0);
+            Future<Boolean> answering = pool.submit(() -> f.complete("answer"));
+            assertEquals("answer", waiting.get(10, TimeUnit.SECONDS));
+            assertTrue(answering.get(10, TimeUnit.SECONDS));
+        } finally {
+            pool.shutdownNow();
+        }
     }
 }
