@@ -150,8 +150,13 @@ class ParkingFutureTest {
         ForkJoinPool pool = new ForkJoinPool(1);
         try {
             Call f = new Call();
-            Future<Object> waiting = pool.submit(() -> f.get(10, TimeUnit.SECONDS));
-            Await.until("the worker waits", () -> pool.getActiveThreadCount() == 1 && pool.getQueuedSubmissionCount() == 0);
+            AtomicReference<Thread> worker = new AtomicReference<>();
+            Future<Object> waiting = pool.submit(() -> {
+                worker.set(Thread.currentThread());
+                return f.get(10, TimeUnit.SECONDS);
+            });
+            Await.until("the worker waits", () -> worker.get() != null
+                    && worker.get().getState() == Thread.State.TIMED_WAITING);
             Future<Boolean> answering = pool.submit(() -> f.complete("answer"));
             assertEquals("answer", waiting.get(10, TimeUnit.SECONDS));
             assertTrue(answering.get(10, TimeUnit.SECONDS));
