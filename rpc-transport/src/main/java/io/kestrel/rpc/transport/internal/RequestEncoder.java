@@ -3,7 +3,6 @@ package io.kestrel.rpc.transport.internal;
 import io.kestrel.rpc.api.SerializationException;
 import io.kestrel.rpc.api.serialization.Serializer;
 import io.kestrel.rpc.transport.MethodRef;
-import io.kestrel.rpc.transport.RpcRequest;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import java.util.Map;
@@ -33,22 +32,6 @@ public final class RequestEncoder {
     static final int[] NO_LENGTHS = new int[0];
 
     private RequestEncoder() {
-    }
-
-    /** Serialized arguments and the lengths of all but the last. */
-    public record Arguments(ByteBuf bytes, int[] lengths) {
-    }
-
-    /**
-     * Serializes the arguments with the request's serializer.
-     *
-     * @throws SerializationException naming the method and serializer when one cannot be written
-     *     (nothing is left allocated)
-     */
-    public static Arguments serializeArguments(ByteBufAllocator alloc, RpcRequest request) {
-        int[] lengths = lengthsFor(request.arguments());
-        ByteBuf bytes = serializeArguments(alloc, request.method(), request.serializer(), request.arguments(), lengths);
-        return new Arguments(bytes, lengths);
     }
 
     /** An array for the lengths of every argument but the last (a shared empty one for one argument or none). */
@@ -91,13 +74,6 @@ public final class RequestEncoder {
      * @param descriptor the method descriptor to define with {@code methodRef}, or null when the
      *     connection has defined it already
      */
-    public static ByteBuf writeHead(ByteBufAllocator alloc, long requestId, RpcRequest request, int methodRef,
-            String descriptor, int[] argumentLengths, int argumentBytes) {
-        return writeHead(alloc, requestId, request.serializer().id(), request.timeoutMillis(), request.attachments(),
-                methodRef, descriptor, argumentLengths, argumentBytes);
-    }
-
-    /** As {@link #writeHead(ByteBufAllocator, long, RpcRequest, int, String, int[], int)}, from a request's parts. */
     public static ByteBuf writeHead(ByteBufAllocator alloc, long requestId, byte serializationId, int timeoutMillis,
             Map<String, String> attachments, int methodRef, String descriptor, int[] argumentLengths,
             int argumentBytes) {

@@ -58,7 +58,7 @@ class ClientCodecTest {
     private PendingCall send(RpcRequest request) {
         assertTrue(pending.reserve());
         PendingCall call = pending.add(request);
-        RequestEncoder.Arguments args = RequestEncoder.serializeArguments(ByteBufAllocator.DEFAULT, request);
+        TestSupport.Arguments args = TestSupport.serializeArguments(ByteBufAllocator.DEFAULT, request);
         call.attachArguments(args.bytes(), args.lengths());
         ch.writeOutbound(call);
         return call;
@@ -159,7 +159,7 @@ class ClientCodecTest {
         RpcRequest request = TestSupport.request(greet, 60_000, Map.of(), "late");
         PendingCall call = pending.add(request);
         call.fail(new IllegalStateException("gave up"));
-        RequestEncoder.Arguments args = RequestEncoder.serializeArguments(ByteBufAllocator.DEFAULT, request);
+        TestSupport.Arguments args = TestSupport.serializeArguments(ByteBufAllocator.DEFAULT, request);
         call.attachArguments(args.bytes(), args.lengths());
         ch.writeOutbound(call);
         assertEquals(0, TestSupport.drain(ch).length);

@@ -89,7 +89,7 @@ class GoldenFrameTest {
     private static void write(EmbeddedChannel ch, PendingCalls pending, RpcRequest request) {
         assertTrue(pending.reserve());
         PendingCall call = pending.add(request);
-        RequestEncoder.Arguments args = RequestEncoder.serializeArguments(ByteBufAllocator.DEFAULT, request);
+        TestSupport.Arguments args = TestSupport.serializeArguments(ByteBufAllocator.DEFAULT, request);
         call.attachArguments(args.bytes(), args.lengths());
         ch.writeOutbound(call);
     }

@@ -152,13 +152,31 @@ final class TestSupport {
         }
     }
 
+    /** Serialized arguments and the lengths of all but the last. */
+    record Arguments(ByteBuf bytes, int[] lengths) {
+    }
+
+    /** A request's arguments serialized as the consumer does ({@link RequestEncoder#serializeArguments}). */
+    static Arguments serializeArguments(io.netty.buffer.ByteBufAllocator alloc, RpcRequest request) {
+        int[] lengths = RequestEncoder.lengthsFor(request.arguments());
+        ByteBuf bytes = RequestEncoder.serializeArguments(alloc, request.method(), request.serializer(),
+                request.arguments(), lengths);
+        return new Arguments(bytes, lengths);
+    }
+
+    /** A request's frame head as the consumer writes it ({@link RequestEncoder#writeHead}). */
+    static ByteBuf writeHead(io.netty.buffer.ByteBufAllocator alloc, long requestId, RpcRequest request, int methodRef,
+            String descriptor, int[] argumentLengths, int argumentBytes) {
+        return RequestEncoder.writeHead(alloc, requestId, request.serializer().id(), request.timeoutMillis(),
+                request.attachments(), methodRef, descriptor, argumentLengths, argumentBytes);
+    }
+
     /** A whole request frame as the consumer writes it. */
     static ByteBuf requestFrame(long id, byte serializationId, int methodRef, String descriptor, Object... args) {
         RpcRequest request = new RpcRequest(new MethodRef(KEY, GREET), UTF8, args, Map.of(), 1000, String.class);
         io.netty.buffer.ByteBufAllocator alloc = io.netty.buffer.UnpooledByteBufAllocator.DEFAULT;
-        RequestEncoder.Arguments a = RequestEncoder.serializeArguments(alloc, request);
-        ByteBuf head = RequestEncoder.writeHead(alloc, id, request, methodRef, descriptor, a.lengths(),
-                a.bytes().readableBytes());
+        Arguments a = serializeArguments(alloc, request);
+        ByteBuf head = writeHead(alloc, id, request, methodRef, descriptor, a.lengths(), a.bytes().readableBytes());
         head.setByte(4, serializationId);
         return Unpooled.wrappedBuffer(head, a.bytes());
     }
