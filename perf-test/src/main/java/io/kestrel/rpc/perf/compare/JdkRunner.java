@@ -128,10 +128,10 @@ final class JdkRunner {
         }
     }
 
-    /** The matrix's duration as {@link PerfRunner} estimates it. */
+    /** The matrix's duration, all rounds, as {@link PerfRunner} estimates it. */
     static long estimatedSeconds(PerfOptions options) {
         long configs = (long) options.systems().size() * options.workloads().size() * (1 + options.inflight().size());
         double perConfig = (options.warmup().toMillis() + options.measure().toMillis()) / 1000.0 + 0.2;
-        return (long) (configs * perConfig + options.systems().size() * 3 + 60);
+        return (long) (options.rounds() * (configs * perConfig + options.systems().size() * 3) + 60);
     }
 }

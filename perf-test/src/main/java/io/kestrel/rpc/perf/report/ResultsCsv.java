@@ -29,18 +29,38 @@ public final class ResultsCsv {
     public static String write(List<RunResult> results, Baselines baselines) {
         StringBuilder sb = new StringBuilder(HEADER).append('\n');
         for (RunResult r : results) {
-            sb.append(String.join(",", r.system(), r.workload().label(), r.status().name(),
-                    Integer.toString(r.threads()), Integer.toString(r.inflight()), Long.toString(r.calls()),
-                    Long.toString(r.errors()), num(r.tps()), num(r.ratioToRaw()), num(baselines.ratioToRawRpc(r)),
-                    num(baselines.ratioToSync(r)), num(r.meanMicros()), num(r.p50Micros()), num(r.p99Micros()),
-                    num(r.p999Micros()), num(r.maxMicros()), num(r.requestBytesPerCall()),
-                    num(r.responseBytesPerCall()), Long.toString(r.argumentBytes()), num(r.requestOverheadBytes()),
-                    num(r.clientAllocPerCall()), num(r.serverAllocPerCall()), num(r.clientCpuMicrosPerCall()),
-                    num(r.serverCpuMicrosPerCall()), num(baselines.ownClientAlloc(r)),
-                    num(baselines.ownServerAlloc(r)),
-                    '"' + r.note().replace("\"", "\"\"").replace('\n', ' ') + '"')).append('\n');
+            sb.append(row(r, baselines)).append('\n');
         }
         return sb.toString();
+    }
+
+    /**
+     * The CSV text of every round ({@value ReportWriter#ROUNDS_CSV}): a first column {@code round} (from 1),
+     * then the columns of {@link #write}, each round's ratios taken within that round, so a reviewer can
+     * recompute the medians.
+     */
+    public static String writeRounds(List<List<RunResult>> rounds) {
+        StringBuilder sb = new StringBuilder("round,").append(HEADER).append('\n');
+        for (int i = 0; i < rounds.size(); i++) {
+            Baselines baselines = new Baselines(rounds.get(i));
+            for (RunResult r : rounds.get(i)) {
+                sb.append(i + 1).append(',').append(row(r, baselines)).append('\n');
+            }
+        }
+        return sb.toString();
+    }
+
+    private static String row(RunResult r, Baselines baselines) {
+        return String.join(",", r.system(), r.workload().label(), r.status().name(),
+        Integer.toString(r.threads()), Integer.toString(r.inflight()), Long.toString(r.calls()),
+        Long.toString(r.errors()), num(r.tps()), num(r.ratioToRaw()), num(baselines.ratioToRawRpc(r)),
+        num(baselines.ratioToSync(r)), num(r.meanMicros()), num(r.p50Micros()), num(r.p99Micros()),
+        num(r.p999Micros()), num(r.maxMicros()), num(r.requestBytesPerCall()),
+        num(r.responseBytesPerCall()), Long.toString(r.argumentBytes()), num(r.requestOverheadBytes()),
+        num(r.clientAllocPerCall()), num(r.serverAllocPerCall()), num(r.clientCpuMicrosPerCall()),
+        num(r.serverCpuMicrosPerCall()), num(baselines.ownClientAlloc(r)),
+        num(baselines.ownServerAlloc(r)),
+        '"' + r.note().replace("\"", "\"\"").replace('\n', ' ') + '"');
     }
 
     /**
