@@ -6,8 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kestrel.rpc.perf.support.Workload;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class RoundsTest {
     /** A bid result whose p50 latency is {@code p50}, so a test can tell which round a row came from. */
@@ -109,6 +114,16 @@ class RoundsTest {
         assertEquals("round," + ResultsCsv.HEADER, csv.get(0));
         assertEquals(1 + 3 * 3, csv.size());
         assertTrue(csv.get(5).startsWith("2,kestrel-kryo,bid,OK,10,0,1000,1,500.000,0.250,1.000,"), csv.get(5));
+    }
+
+    @Test
+    void theRoundsCsvReadsBackEveryRoundSoAJdkComparisonCanCombineThem(@TempDir Path dir) throws Exception {
+        Path csv = dir.resolve(ReportWriter.ROUNDS_CSV);
+        Files.writeString(csv, ResultsCsv.writeRounds(three.perRound()), StandardCharsets.UTF_8);
+        assertEquals(three.perRound(), ResultsCsv.readRounds(csv));
+        Files.writeString(csv, "round," + ResultsCsv.HEADER + "\n2,raw-rpc-kryo", StandardCharsets.UTF_8);
+        IOException e = assertThrows(IOException.class, () -> ResultsCsv.readRounds(csv));
+        assertTrue(e.getMessage().contains("line 2 is of round 2 after round 0"), e.getMessage());
     }
 
     @Test
