@@ -97,7 +97,7 @@ public final class PerfRunner {
                 if (options.rounds() > 1) {
                     progress.roundStarting(round, options.rounds(), order);
                 }
-                rounds.add(runRound(order));
+                rounds.add(runRound(round, order));
             }
         }
         Rounds combined = Rounds.combine(rounds);
@@ -126,11 +126,11 @@ public final class PerfRunner {
     }
 
     /** Runs every system once; the results in run order, each with its ratio to raw Netty in this round. */
-    private List<RunResult> runRound(List<String> order) throws InterruptedException {
+    private List<RunResult> runRound(int round, List<String> order) throws InterruptedException {
         List<RunResult> results = new ArrayList<>();
         Map<Workload, Double> rawTps = new HashMap<>();
         for (String name : order) {
-            runSystem(name, results, rawTps);
+            runSystem(name, round, results, rawTps);
         }
         List<RunResult> withRatios = new ArrayList<>();
         for (RunResult r : results) {
@@ -140,7 +140,7 @@ public final class PerfRunner {
         return withRatios;
     }
 
-    private void runSystem(String name, List<RunResult> results, Map<Workload, Double> rawTps)
+    private void runSystem(String name, int round, List<RunResult> results, Map<Workload, Double> rawTps)
             throws InterruptedException {
         BenchSystem system = BenchSystems.create(name, options.settings());
         String unavailable = system.unavailableReason();
@@ -150,7 +150,8 @@ public final class PerfRunner {
             return;
         }
         ServerLaunch launch = new ServerLaunch(name, options.settings(), maxServerSeconds());
-        Path log = options.outputDir().resolve("server-" + name + ".log");
+        // one log per round, so that a later round does not overwrite the log of a failure
+        Path log = options.outputDir().resolve("server-" + name + (options.rounds() == 1 ? "" : "-round" + round) + ".log");
         progress.serverStarting(name);
         ServerProcess server;
         try {

@@ -294,7 +294,8 @@ public final class ReportWriter {
                 + " row: TPS is the median of the rounds' TPS (`TPS min-max` their spread); `x raw`, `x raw-rpc`,"
                 + " `x sync` and the targets' ratios are the median of the ratios taken within each round; latency,"
                 + " bytes, allocation and CPU columns come from the round whose TPS is the median (for an even"
-                + " number of rounds the slower middle one); calls and errors are summed over the rounds. Every"
+                + " number of rounds the slower middle one), so `own client B` / `own server B` subtract the median"
+                + " rounds' allocation of the two systems; calls and errors are summed over the rounds. Every"
                 + " round's rows: `" + ROUNDS_CSV + "`.\n";
     }
 
