@@ -151,7 +151,8 @@ public final class PerfRunner {
         }
         ServerLaunch launch = new ServerLaunch(name, options.settings(), maxServerSeconds());
         // one log per round, so that a later round does not overwrite the log of a failure
-        Path log = options.outputDir().resolve("server-" + name + (options.rounds() == 1 ? "" : "-round" + round) + ".log");
+        String suffix = options.rounds() == 1 ? "" : "-round" + round;
+        Path log = options.outputDir().resolve("server-" + name + suffix + ".log");
         progress.serverStarting(name);
         ServerProcess server;
         try {

@@ -31,14 +31,14 @@ final class PipelinedTables {
             if (r.workload() != w || !r.pipelined()) {
                 continue;
             }
-            rows.add(ReportWriter.withTpsRange(new String[] {r.system(), Integer.toString(r.inflight()), Integer.toString(r.threads()),
+            String[] cells = {r.system(), Integer.toString(r.inflight()), Integer.toString(r.threads()),
                 num(r.tps(), "%,.0f"), num(baselines.ratioToSync(r), "%.2f"), num(baselines.ratioToRawRpc(r), "%.2f"),
                 num(r.meanMicros(), "%,.0f"), num(r.p50Micros(), "%,.0f"), num(r.p99Micros(), "%,.0f"),
                 num(r.p999Micros(), "%,.0f"), bytes(r.clientAllocPerCall()), bytes(r.serverAllocPerCall()),
                 bytes(baselines.ownClientAlloc(r)), bytes(baselines.ownServerAlloc(r)),
                 num(r.clientCpuMicrosPerCall(), "%.1f"), num(r.serverCpuMicrosPerCall(), "%.1f"),
-                String.format(Locale.ROOT, "%,d", r.calls()), Long.toString(r.errors()), r.status().name()},
-                HEADER, rounds, rounds.tpsRange(r)));
+                String.format(Locale.ROOT, "%,d", r.calls()), Long.toString(r.errors()), r.status().name()};
+            rows.add(ReportWriter.withTpsRange(cells, HEADER, rounds, rounds.tpsRange(r)));
         }
         return rows;
     }

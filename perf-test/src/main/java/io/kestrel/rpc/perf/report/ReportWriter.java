@@ -47,7 +47,8 @@ public final class ReportWriter {
         List<RunResult> results = rounds.combined();
         Files.writeString(csv, ResultsCsv.write(results, rounds.baselines()), StandardCharsets.UTF_8);
         if (rounds.count() > 1) {
-            Files.writeString(dir.resolve(ROUNDS_CSV), ResultsCsv.writeRounds(rounds.perRound()), StandardCharsets.UTF_8);
+            Files.writeString(dir.resolve(ROUNDS_CSV), ResultsCsv.writeRounds(rounds.perRound()),
+                    StandardCharsets.UTF_8);
         }
         Path chart = dir.resolve(ChartWriter.FILE);
         String chartProblem = null;
@@ -132,14 +133,15 @@ public final class ReportWriter {
             if (r.workload() != w || r.pipelined()) {
                 continue;
             }
-            rows.add(withTpsRange(new String[] {r.system(), num(r.tps(), "%,.0f"), num(r.ratioToRaw(), "%.2f"),
+            String[] cells = {r.system(), num(r.tps(), "%,.0f"), num(r.ratioToRaw(), "%.2f"),
                 num(baselines.ratioToRawRpc(r), "%.2f"), num(r.meanMicros(), "%,.0f"), num(r.p50Micros(), "%,.0f"),
                 num(r.p99Micros(), "%,.0f"), num(r.p999Micros(), "%,.0f"), num(r.requestBytesPerCall(), "%,.0f"),
                 num(r.responseBytesPerCall(), "%,.0f"), num(r.requestOverheadBytes(), "%,.0f"),
                 bytes(r.clientAllocPerCall()), bytes(r.serverAllocPerCall()), bytes(baselines.ownClientAlloc(r)),
                 bytes(baselines.ownServerAlloc(r)), num(r.clientCpuMicrosPerCall(), "%.1f"),
                 num(r.serverCpuMicrosPerCall(), "%.1f"), String.format(Locale.ROOT, "%,d", r.calls()),
-                Long.toString(r.errors()), r.status().name()}, HEADER, rounds, rounds.tpsRange(r)));
+                Long.toString(r.errors()), r.status().name()};
+            rows.add(withTpsRange(cells, HEADER, rounds, rounds.tpsRange(r)));
         }
         return rows;
     }

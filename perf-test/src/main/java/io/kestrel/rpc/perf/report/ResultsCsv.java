@@ -109,7 +109,8 @@ public final class ResultsCsv {
             if (round == rounds.size() + 1) {
                 rounds.add(new ArrayList<>());
             } else if (round < 1 || round != rounds.size()) {
-                throw new IOException(csv + " line " + (i + 1) + " is of round " + round + " after round " + rounds.size());
+                throw new IOException(
+                        csv + " line " + (i + 1) + " is of round " + round + " after round " + rounds.size());
             }
             rounds.get(round - 1).add(parse(line.substring(comma + 1), csv, i + 1));
         }

@@ -31,6 +31,7 @@ public final class Rounds {
     private final List<Map<String, RunResult>> byKeyPerRound = new ArrayList<>();
     private final List<RunResult> combined = new ArrayList<>();
     private final Map<String, double[]> tpsRange = new HashMap<>();
+    private final Baselines baselines;
 
     private Rounds(List<List<RunResult>> perRound) {
         this.perRound = List.copyOf(perRound.stream().map(List::copyOf).toList());
@@ -44,6 +45,7 @@ public final class Rounds {
             byKeyPerRound.add(index);
         }
         byKey.forEach((key, results) -> combined.add(combineConfiguration(results)));
+        baselines = new Baselines(combined, this::medianRatio);
     }
 
     /**
@@ -76,7 +78,7 @@ public final class Rounds {
 
     /** The ratios of the combined rows to their references, each the median of the per-round ratios. */
     public Baselines baselines() {
-        return new Baselines(combined, this::medianRatio);
+        return baselines;
     }
 
     /**
