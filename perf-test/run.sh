@@ -3,6 +3,9 @@
 #
 #   perf-test/run.sh                 default matrix (10 threads, 5 s warm-up, 10 s measured; ~7 min on 2 cores)
 #   perf-test/run.sh --quick         smoke-test sizes (< 1 min)
+#   perf-test/run.sh --rounds 3      the matrix 3 times, systems in alternating order; report per configuration the
+#                                    median TPS, its min-max and the median of the ratios taken within each round
+#                                    (every round's rows: perf-results-rounds.csv); combines with --jdks, --inflight
 #   perf-test/run.sh --help          all options (threads, durations, systems, workloads, output dir, ...)
 #   perf-test/run.sh jmh [--quick]   the JMH serializer suite (JmhMain; --codecs, --shapes, --out)
 #   perf-test/run.sh soak [--minutes N] [--threads N] [--serialization kryo]

@@ -2,7 +2,9 @@ package io.kestrel.rpc.perf.compare;
 
 import io.kestrel.rpc.perf.report.JdkComparison;
 import io.kestrel.rpc.perf.report.PerfReport;
+import io.kestrel.rpc.perf.report.ReportWriter;
 import io.kestrel.rpc.perf.report.ResultsCsv;
+import io.kestrel.rpc.perf.report.Rounds;
 import io.kestrel.rpc.perf.report.RunResult;
 import io.kestrel.rpc.perf.server.ClasspathSnapshot;
 import io.kestrel.rpc.perf.server.ServerProcess;
@@ -38,7 +40,7 @@ final class JdkRunner {
             InterruptedException {
         Files.createDirectories(options.outputDir());
         List<String> childArgs = childArgs(args);
-        Map<Jdks.Jdk, List<RunResult>> results = new LinkedHashMap<>();
+        Map<Jdks.Jdk, Rounds> results = new LinkedHashMap<>();
         List<RunResult> failures = new ArrayList<>();
         long timeoutSeconds = 3 * estimatedSeconds(options) + 600;
         console.println("Kestrel RPC perf-test on " + options.jdks().size() + " JDKs, one after the other: "
@@ -50,8 +52,11 @@ final class JdkRunner {
                 console.println("=== JDK " + jdk.label() + " (" + jdk.home() + "): report in " + dir + " ===");
                 int exit = runChild(jdk, classpath, childArgs, dir, timeoutSeconds, console);
                 Path csv = dir.resolve("perf-results.csv");
-                if (Files.isRegularFile(csv)) {
-                    results.put(jdk, ResultsCsv.read(csv));
+                Path roundsCsv = dir.resolve(ReportWriter.ROUNDS_CSV);
+                if (options.rounds() > 1 && Files.isRegularFile(roundsCsv)) {
+                    results.put(jdk, Rounds.combine(ResultsCsv.readRounds(roundsCsv)));
+                } else if (Files.isRegularFile(csv)) {
+                    results.put(jdk, Rounds.combine(List.of(ResultsCsv.read(csv))));
                 } else {
                     failures.add(RunResult.notRun("jdk-" + jdk.label(), Workload.values()[0], RunResult.Status.FAILED,
                             "the runner JVM on JDK " + jdk.label() + " ended with code " + exit
@@ -128,10 +133,10 @@ final class JdkRunner {
         }
     }
 
-    /** The matrix's duration as {@link PerfRunner} estimates it. */
+    /** The matrix's duration, all rounds, as {@link PerfRunner} estimates it. */
     static long estimatedSeconds(PerfOptions options) {
         long configs = (long) options.systems().size() * options.workloads().size() * (1 + options.inflight().size());
         double perConfig = (options.warmup().toMillis() + options.measure().toMillis()) / 1000.0 + 0.2;
-        return (long) (configs * perConfig + options.systems().size() * 3 + 60);
+        return (long) (options.rounds() * (configs * perConfig + options.systems().size() * 3) + 60);
     }
 }

@@ -42,6 +42,10 @@ public final class PerfOptions {
                                        and write one report with the JDKs side by side: feature
                                        versions found in JAVA_HOME or /usr/lib/jvm/* (e.g. 17,25) or
                                        JDK directories (default: only the JDK running this)
+              --rounds N               measure the whole matrix N times, the systems in alternating order
+                                       (forward, reverse, ...), and report per configuration the median
+                                       TPS, its min-max, and the median of the ratios taken within each
+                                       round; every round's rows in perf-results-rounds.csv (default 1)
               --quick                  smoke-test sizes (explicit options still win)
               --out DIR                report directory (default perf-results)
               --raw-serialization NAME bytes carried by raw-netty (default kryo; json if not installed)
@@ -68,6 +72,7 @@ public final class PerfOptions {
     private final List<Integer> inflight;
     private final int asyncCallers;
     private final List<Jdks.Jdk> jdks;
+    private final int rounds;
 
     private PerfOptions(Builder b) {
         this.quick = b.quick;
@@ -82,6 +87,7 @@ public final class PerfOptions {
         this.inflight = List.copyOf(b.inflight);
         this.asyncCallers = b.asyncCallers;
         this.jdks = List.copyOf(b.jdks);
+        this.rounds = b.rounds;
     }
 
     public static Builder builder() {
@@ -112,6 +118,7 @@ public final class PerfOptions {
                 case "--inflight" -> b.inflight(parseInflight(o.value()));
                 case "--async-callers" -> b.asyncCallers(o.intValue());
                 case "--jdks" -> b.jdks(Jdks.resolve(o.value()));
+                case "--rounds" -> b.rounds(o.intValue());
                 default -> throw o.unknown();
             }
         }
@@ -209,6 +216,11 @@ public final class PerfOptions {
         return jdks;
     }
 
+    /** How many times the whole matrix is measured ({@code --rounds}); 1: once, as without the option. */
+    public int rounds() {
+        return rounds;
+    }
+
     @Override
     public String toString() {
         return "threads=" + threads + ", warm-up=" + warmup.toMillis() + "ms, measure=" + measure.toMillis()
@@ -218,7 +230,8 @@ public final class PerfOptions {
                 + ", call-timeout=" + settings.callTimeout().toMillis() + "ms"
                 + (settings.serverLimits().isEmpty() ? "" : ", server-limits=" + settings.serverLimits())
                 + (inflight.isEmpty() ? "" : ", inflight=" + inflight + ", async-callers=" + asyncCallers)
-                + (jdks.isEmpty() ? "" : ", jdks=" + jdks.stream().map(Jdks.Jdk::label).toList());
+                + (jdks.isEmpty() ? "" : ", jdks=" + jdks.stream().map(Jdks.Jdk::label).toList())
+                + (rounds == 1 ? "" : ", rounds=" + rounds);
     }
 
     /** Builder with the defaults described on {@link PerfOptions}. */
@@ -238,6 +251,7 @@ public final class PerfOptions {
         private List<Integer> inflight = List.of();
         private int asyncCallers = 1;
         private List<Jdks.Jdk> jdks = List.of();
+        private int rounds = 1;
 
         private Builder() {
         }
@@ -344,6 +358,15 @@ public final class PerfOptions {
         /** JDKs to run the matrix on ({@link Jdks#resolve}); empty: the running JDK only. */
         public Builder jdks(List<Jdks.Jdk> jdks) {
             this.jdks = List.copyOf(jdks);
+            return this;
+        }
+
+        /** Times the whole matrix is measured, 1..100 (default 1). */
+        public Builder rounds(int rounds) {
+            if (rounds < 1 || rounds > 100) {
+                throw new IllegalArgumentException("--rounds must be 1..100, was " + rounds);
+            }
+            this.rounds = rounds;
             return this;
         }
 

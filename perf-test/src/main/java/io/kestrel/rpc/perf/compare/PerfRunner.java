@@ -7,6 +7,7 @@ import io.kestrel.rpc.perf.compare.system.RawRpcSystem;
 import io.kestrel.rpc.perf.report.AllocationBreakdown;
 import io.kestrel.rpc.perf.report.PerfReport;
 import io.kestrel.rpc.perf.report.ReportWriter;
+import io.kestrel.rpc.perf.report.Rounds;
 import io.kestrel.rpc.perf.report.RunResult;
 import io.kestrel.rpc.perf.report.SerializedSizes;
 import io.kestrel.rpc.perf.report.Units;
@@ -20,6 +21,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -30,11 +32,17 @@ import java.util.Map;
  * JVM (synchronous threads, then each pipelined {@code --inflight} value for the systems with
  * asynchronous calls), stops the server; then computes ratios to raw Netty and writes the report. A system that
  * cannot start is reported as FAILED (or SKIPPED if it is not installed) and the run goes on.
+ *
+ * <p>With {@code --rounds N} the matrix runs N times, the systems in alternating order ({@link #roundOrder}),
+ * and {@link Rounds} combines the rounds into the report's rows.
  */
 public final class PerfRunner {
     /** Warm-up multiplier for the first framework system measured in this JVM; see {@code runSystem}. */
     private static final int FIRST_FRAMEWORK_WARMUP_FACTOR = 4;
-    /** Client code families ("kestrel-", "raw-rpc-") whose first system has had its longer warm-up. */
+    /**
+     * Client code families ("kestrel-", "raw-rpc-") whose first system has had its longer warm-up; kept
+     * across rounds, so that warm-up happens in round 1 only (this JVM's client code stays compiled).
+     */
     private final java.util.Set<String> warmClientFamilies = new java.util.HashSet<>();
     private static final double SERVER_START_SECONDS = 3;
 
@@ -71,36 +79,68 @@ public final class PerfRunner {
         console.println(ReportWriter.breakdownText(breakdown));
 
         long asyncSystems = options.systems().stream().filter(BenchSystems::hasAsync).count();
-        int total = (int) (options.systems().size() * options.workloads().size()
+        int perRound = (int) (options.systems().size() * options.workloads().size()
                 + asyncSystems * options.workloads().size() * options.inflight().size());
+        int total = perRound * options.rounds();
         double perConfig = (options.warmup().toMillis() + options.measure().toMillis()) / 1000.0 + 0.2;
-        double estimate = total * perConfig + options.systems().size() * SERVER_START_SECONDS;
-        console.printf(Locale.ROOT, "Running %d configurations, about %s%n%n", total, Units.clock(estimate));
+        double estimate = options.rounds() * (perRound * perConfig + options.systems().size() * SERVER_START_SECONDS);
+        console.printf(Locale.ROOT, "Running %d configurations%s, about %s%n%n", total,
+                options.rounds() == 1 ? "" : " (" + options.rounds() + " rounds of " + perRound + ")",
+                Units.clock(estimate));
         progress.start(total, perConfig, SERVER_START_SECONDS);
 
-        List<RunResult> results = new ArrayList<>();
-        Map<Workload, Double> rawTps = new HashMap<>();
+        List<List<RunResult>> rounds = new ArrayList<>();
         try (ClasspathSnapshot snapshot = ClasspathSnapshot.ofCurrentJvm()) {
             classpath = snapshot;
-            for (String name : options.systems()) {
-                runSystem(name, results, rawTps);
+            for (int round = 1; round <= options.rounds(); round++) {
+                List<String> order = roundOrder(options.systems(), round);
+                if (options.rounds() > 1) {
+                    progress.roundStarting(round, options.rounds(), order);
+                }
+                rounds.add(runRound(round, order));
             }
+        }
+        Rounds combined = Rounds.combine(rounds);
+        double seconds = (System.nanoTime() - started) / 1e9;
+        PerfReport report = ReportWriter.write(options, sizes, breakdown, combined, seconds, console);
+        console.println();
+        console.println(ReportWriter.resultsText(combined));
+        console.printf(Locale.ROOT, "Finished in %s. Report: %s, %s%s, %s%n", Units.clock(seconds),
+                report.markdown(), report.csv(),
+                combined.count() == 1 ? "" : ", " + options.outputDir().resolve(ReportWriter.ROUNDS_CSV),
+                report.chart() != null ? report.chart() : "(no chart: see report)");
+        return report;
+    }
+
+    /**
+     * The systems in the order of round {@code round} (from 1): as given in odd rounds, reversed in even
+     * ones, so that a drift of the machine's speed over the run hits early and late systems alike.
+     */
+    static List<String> roundOrder(List<String> systems, int round) {
+        if (round % 2 == 1) {
+            return systems;
+        }
+        List<String> reversed = new ArrayList<>(systems);
+        Collections.reverse(reversed);
+        return reversed;
+    }
+
+    /** Runs every system once; the results in run order, each with its ratio to raw Netty in this round. */
+    private List<RunResult> runRound(int round, List<String> order) throws InterruptedException {
+        List<RunResult> results = new ArrayList<>();
+        Map<Workload, Double> rawTps = new HashMap<>();
+        for (String name : order) {
+            runSystem(name, round, results, rawTps);
         }
         List<RunResult> withRatios = new ArrayList<>();
         for (RunResult r : results) {
             // a pipelined run is read against its own synchronous run and its minimal RPC, not the raw echo
             withRatios.add(r.withRatioToRaw(r.pipelined() ? Double.NaN : rawTps.getOrDefault(r.workload(), Double.NaN)));
         }
-        double seconds = (System.nanoTime() - started) / 1e9;
-        PerfReport report = ReportWriter.write(options, sizes, breakdown, withRatios, seconds, console);
-        console.println();
-        console.println(ReportWriter.resultsText(withRatios));
-        console.printf(Locale.ROOT, "Finished in %s. Report: %s, %s, %s%n", Units.clock(seconds),
-                report.markdown(), report.csv(), report.chart() != null ? report.chart() : "(no chart: see report)");
-        return report;
+        return withRatios;
     }
 
-    private void runSystem(String name, List<RunResult> results, Map<Workload, Double> rawTps)
+    private void runSystem(String name, int round, List<RunResult> results, Map<Workload, Double> rawTps)
             throws InterruptedException {
         BenchSystem system = BenchSystems.create(name, options.settings());
         String unavailable = system.unavailableReason();
@@ -110,7 +150,9 @@ public final class PerfRunner {
             return;
         }
         ServerLaunch launch = new ServerLaunch(name, options.settings(), maxServerSeconds());
-        Path log = options.outputDir().resolve("server-" + name + ".log");
+        // one log per round, so that a later round does not overwrite the log of a failure
+        String suffix = options.rounds() == 1 ? "" : "-round" + round;
+        Path log = options.outputDir().resolve("server-" + name + suffix + ".log");
         progress.serverStarting(name);
         ServerProcess server;
         try {

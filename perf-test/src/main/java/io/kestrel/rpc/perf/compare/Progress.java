@@ -4,6 +4,7 @@ import io.kestrel.rpc.perf.report.RunResult;
 import io.kestrel.rpc.perf.report.Units;
 import io.kestrel.rpc.perf.support.Workload;
 import java.io.PrintStream;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -31,6 +32,12 @@ final class Progress {
         this.total = totalConfigs;
         this.perConfigSeconds = perConfig;
         this.startNanos = System.nanoTime();
+    }
+
+    /** Announces round {@code round} of {@code rounds} and its order of systems. */
+    void roundStarting(int round, int rounds, List<String> order) {
+        closeLine();
+        out.printf(Locale.ROOT, "=== round %d of %d: %s ===%n", round, rounds, String.join(", ", order));
     }
 
     void systemSkipped() {

@@ -13,14 +13,32 @@ import java.util.Map;
  * serve as a reference; without one a figure is NaN.
  */
 public final class Baselines {
-    private final Map<String, RunResult> byKey = new HashMap<>();
+    /** How the TPS of a result compares with that of its reference. */
+    interface TpsRatio {
+        double of(RunResult r, RunResult reference);
+    }
 
+    private final Map<String, RunResult> byKey = new HashMap<>();
+    private final TpsRatio tpsRatio;
+
+    /** The references of results measured once each: a ratio is the quotient of their TPS. */
     public Baselines(List<RunResult> results) {
+        this(results, (r, reference) -> r.tps() / reference.tps());
+    }
+
+    /** The references of {@code results}, with TPS ratios taken by {@code tpsRatio} (per round: {@link Rounds}). */
+    Baselines(List<RunResult> results, TpsRatio tpsRatio) {
+        this.tpsRatio = tpsRatio;
         for (RunResult r : results) {
             if (r.status() == RunResult.Status.OK) {
-                byKey.put(key(r.system(), r.workload(), r.inflight()), r);
+                byKey.put(key(r), r);
             }
         }
+    }
+
+    /** The configuration of {@code r}: system, workload and calls in flight. */
+    static String key(RunResult r) {
+        return key(r.system(), r.workload(), r.inflight());
     }
 
     private static String key(String system, Workload w, int inflight) {
@@ -41,7 +59,7 @@ public final class Baselines {
     /** TPS of {@code r} divided by that of its minimal RPC ("x raw-rpc"). */
     public double ratioToRawRpc(RunResult r) {
         RunResult raw = rawRpc(r);
-        return raw == null || r.status() != RunResult.Status.OK ? Double.NaN : r.tps() / raw.tps();
+        return raw == null || r.status() != RunResult.Status.OK ? Double.NaN : tpsRatio.of(r, raw);
     }
 
     /**
@@ -64,6 +82,6 @@ public final class Baselines {
     /** TPS of a pipelined {@code r} divided by the same system's synchronous TPS on the workload ("x sync"). */
     public double ratioToSync(RunResult r) {
         RunResult sync = r.pipelined() ? find(r.system(), r.workload(), 0) : null;
-        return sync == null || r.status() != RunResult.Status.OK ? Double.NaN : r.tps() / sync.tps();
+        return sync == null || r.status() != RunResult.Status.OK ? Double.NaN : tpsRatio.of(r, sync);
     }
 }

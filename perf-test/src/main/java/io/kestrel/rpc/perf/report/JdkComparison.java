@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -60,15 +61,18 @@ public final class JdkComparison {
     /**
      * Writes the side-by-side report into {@code options.outputDir()}.
      *
-     * @param results each JDK's results, in the order the JDKs ran
+     * @param rounds each JDK's results (its rounds, with {@code --rounds}), in the order the JDKs ran
      * @param failures a line for each JDK whose runner produced no results
      */
-    public static PerfReport write(PerfOptions options, Map<Jdks.Jdk, List<RunResult>> results,
+    public static PerfReport write(PerfOptions options, Map<Jdks.Jdk, Rounds> rounds,
             List<RunResult> failures) throws IOException {
         Path md = options.outputDir().resolve(MARKDOWN);
         Path csv = options.outputDir().resolve(CSV);
-        List<Jdks.Jdk> jdks = new ArrayList<>(results.keySet());
-        List<Baselines> baselines = jdks.stream().map(j -> new Baselines(results.get(j))).toList();
+        List<Jdks.Jdk> jdks = new ArrayList<>(rounds.keySet());
+        Map<Jdks.Jdk, List<RunResult>> results = new LinkedHashMap<>();
+        rounds.forEach((jdk, r) -> results.put(jdk, r.combined()));
+        // with several rounds, a JDK's ratios are the medians of the ratios within each of its rounds
+        List<Baselines> baselines = jdks.stream().map(j -> rounds.get(j).baselines()).toList();
         StringBuilder text = new StringBuilder("# Kestrel RPC perf-test: JDKs side by side\n\n");
         text.append("- Date: ").append(ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME)).append('\n');
         text.append("- Commit: ").append(GitInfo.describeHead()).append('\n');
@@ -86,6 +90,10 @@ public final class JdkComparison {
                 Columns are explained in each JDK's own report.
 
                 """);
+        if (options.rounds() > 1) {
+            text.append("Each JDK ran ").append(options.rounds()).append(" rounds; its figures are combined as its own "
+                    + "report's header says (median TPS, median of the ratios within each round).\n\n");
+        }
         for (Workload w : Workload.values()) {
             appendTable(text, w.label() + ": " + w.description(), SYNC, jdks, results, baselines, w, false);
         }

@@ -18,27 +18,34 @@ final class PipelinedTables {
     private PipelinedTables() {
     }
 
+    /** The header of the tables, with the spread of the rounds' TPS if there are several. */
+    static String[] header(Rounds rounds) {
+        return ReportWriter.withTpsRange(HEADER, HEADER, rounds, ReportWriter.TPS_RANGE);
+    }
+
     /** The rows of the pipelined runs of {@code w}, in run order. */
-    static List<String[]> rows(List<RunResult> results, Baselines baselines, Workload w) {
+    static List<String[]> rows(Rounds rounds, Workload w) {
+        Baselines baselines = rounds.baselines();
         List<String[]> rows = new ArrayList<>();
-        for (RunResult r : results) {
+        for (RunResult r : rounds.combined()) {
             if (r.workload() != w || !r.pipelined()) {
                 continue;
             }
-            rows.add(new String[] {r.system(), Integer.toString(r.inflight()), Integer.toString(r.threads()),
+            String[] cells = {r.system(), Integer.toString(r.inflight()), Integer.toString(r.threads()),
                 num(r.tps(), "%,.0f"), num(baselines.ratioToSync(r), "%.2f"), num(baselines.ratioToRawRpc(r), "%.2f"),
                 num(r.meanMicros(), "%,.0f"), num(r.p50Micros(), "%,.0f"), num(r.p99Micros(), "%,.0f"),
                 num(r.p999Micros(), "%,.0f"), bytes(r.clientAllocPerCall()), bytes(r.serverAllocPerCall()),
                 bytes(baselines.ownClientAlloc(r)), bytes(baselines.ownServerAlloc(r)),
                 num(r.clientCpuMicrosPerCall(), "%.1f"), num(r.serverCpuMicrosPerCall(), "%.1f"),
-                String.format(Locale.ROOT, "%,d", r.calls()), Long.toString(r.errors()), r.status().name()});
+                String.format(Locale.ROOT, "%,d", r.calls()), Long.toString(r.errors()), r.status().name()};
+            rows.add(ReportWriter.withTpsRange(cells, HEADER, rounds, rounds.tpsRange(r)));
         }
         return rows;
     }
 
     /** The report's section on the pipelined runs, or "" if there were none. */
-    static String markdown(PerfOptions options, List<RunResult> results, Baselines baselines) {
-        if (results.stream().noneMatch(RunResult::pipelined)) {
+    static String markdown(PerfOptions options, Rounds rounds) {
+        if (rounds.combined().stream().noneMatch(RunResult::pipelined)) {
             return "";
         }
         StringBuilder md = new StringBuilder("## Pipelined asynchronous calls\n\n");
@@ -53,10 +60,10 @@ final class PipelinedTables {
 
                 """, options.asyncCallers(), options.threads()));
         for (Workload w : Workload.values()) {
-            List<String[]> rows = rows(results, baselines, w);
+            List<String[]> rows = rows(rounds, w);
             if (!rows.isEmpty()) {
                 md.append("### ").append(w.label()).append(", pipelined\n\n");
-                md.append(ReportWriter.markdownTable(HEADER, rows)).append('\n');
+                md.append(ReportWriter.markdownTable(header(rounds), rows)).append('\n');
             }
         }
         return md.toString();

@@ -26,6 +26,10 @@ import java.util.Locale;
 public final class ReportWriter {
     static final String MARKDOWN = "perf-report.md";
     static final String CSV = "perf-results.csv";
+    /** Every round's rows, written when there is more than one round. */
+    public static final String ROUNDS_CSV = "perf-results-rounds.csv";
+    /** The column of the lowest and highest TPS of the rounds. */
+    static final String TPS_RANGE = "TPS min-max";
 
     private static final String[] HEADER = {"system", "TPS", "x raw", "x raw-rpc", "mean us", "p50 us", "p99 us",
         "p99.9 us", "req B/call", "resp B/call", "req - arg B", "client alloc/call", "server alloc/call",
@@ -34,12 +38,18 @@ public final class ReportWriter {
     private ReportWriter() {
     }
 
+    /** Writes the report of {@code rounds}: one row per configuration, and the rounds' CSV if there are several. */
     public static PerfReport write(PerfOptions options, SerializedSizes sizes, AllocationBreakdown breakdown,
-            List<RunResult> results, double seconds, PrintStream console) throws IOException {
+            Rounds rounds, double seconds, PrintStream console) throws IOException {
         Path dir = options.outputDir();
         Path md = dir.resolve(MARKDOWN);
         Path csv = dir.resolve(CSV);
-        Files.writeString(csv, ResultsCsv.write(results, new Baselines(results)), StandardCharsets.UTF_8);
+        List<RunResult> results = rounds.combined();
+        Files.writeString(csv, ResultsCsv.write(results, rounds.baselines()), StandardCharsets.UTF_8);
+        if (rounds.count() > 1) {
+            Files.writeString(dir.resolve(ROUNDS_CSV), ResultsCsv.writeRounds(rounds.perRound()),
+                    StandardCharsets.UTF_8);
+        }
         Path chart = dir.resolve(ChartWriter.FILE);
         String chartProblem = null;
         try {
@@ -49,7 +59,8 @@ public final class ReportWriter {
             console.println("Could not draw the chart: " + e);
             chart = null;
         }
-        Files.writeString(md, markdown(options, sizes, breakdown, results, seconds, chart, chartProblem), StandardCharsets.UTF_8);
+        Files.writeString(md, markdown(options, sizes, breakdown, rounds, seconds, chart, chartProblem),
+                StandardCharsets.UTF_8);
         return new PerfReport(results, sizes, md, csv, chart);
     }
 
@@ -77,40 +88,60 @@ public final class ReportWriter {
         return rows;
     }
 
-    public static String resultsText(List<RunResult> results) {
-        Baselines baselines = new Baselines(results);
+    /** The console tables of {@code rounds}' combined rows. */
+    public static String resultsText(Rounds rounds) {
         StringBuilder sb = new StringBuilder();
         for (Workload w : Workload.values()) {
-            List<String[]> rows = rowsOf(results, baselines, w);
+            List<String[]> rows = rowsOf(rounds, w);
             if (!rows.isEmpty()) {
                 sb.append(w.label()).append(": ").append(w.description()).append('\n');
-                sb.append(fixedWidth(HEADER, rows)).append('\n');
+                sb.append(fixedWidth(header(rounds), rows)).append('\n');
             }
         }
         for (Workload w : Workload.values()) {
-            List<String[]> rows = PipelinedTables.rows(results, baselines, w);
+            List<String[]> rows = PipelinedTables.rows(rounds, w);
             if (!rows.isEmpty()) {
                 sb.append(w.label()).append(", pipelined: ").append(w.description()).append('\n');
-                sb.append(fixedWidth(PipelinedTables.HEADER, rows)).append('\n');
+                sb.append(fixedWidth(PipelinedTables.header(rounds), rows)).append('\n');
             }
         }
         return sb.toString();
     }
 
-    private static List<String[]> rowsOf(List<RunResult> results, Baselines baselines, Workload w) {
+    /** The header of the synchronous runs' tables. */
+    static String[] header(Rounds rounds) {
+        return withTpsRange(HEADER, HEADER, rounds, TPS_RANGE);
+    }
+
+    /**
+     * A row (or {@code header} itself) of a table with that header, with {@code range} after its "TPS"
+     * column when there are several rounds; unchanged for one round, which has no spread to show.
+     */
+    static String[] withTpsRange(String[] cells, String[] header, Rounds rounds, String range) {
+        if (rounds.count() == 1) {
+            return cells;
+        }
+        List<String> out = new ArrayList<>(List.of(cells));
+        out.add(List.of(header).indexOf("TPS") + 1, range);
+        return out.toArray(String[]::new);
+    }
+
+    private static List<String[]> rowsOf(Rounds rounds, Workload w) {
+        Baselines baselines = rounds.baselines();
         List<String[]> rows = new ArrayList<>();
-        for (RunResult r : results) {
+        for (RunResult r : rounds.combined()) {
             if (r.workload() != w || r.pipelined()) {
                 continue;
             }
-            rows.add(new String[] {r.system(), num(r.tps(), "%,.0f"), num(r.ratioToRaw(), "%.2f"),
+            String[] cells = {r.system(), num(r.tps(), "%,.0f"), num(r.ratioToRaw(), "%.2f"),
                 num(baselines.ratioToRawRpc(r), "%.2f"), num(r.meanMicros(), "%,.0f"), num(r.p50Micros(), "%,.0f"),
                 num(r.p99Micros(), "%,.0f"), num(r.p999Micros(), "%,.0f"), num(r.requestBytesPerCall(), "%,.0f"),
                 num(r.responseBytesPerCall(), "%,.0f"), num(r.requestOverheadBytes(), "%,.0f"),
                 bytes(r.clientAllocPerCall()), bytes(r.serverAllocPerCall()), bytes(baselines.ownClientAlloc(r)),
                 bytes(baselines.ownServerAlloc(r)), num(r.clientCpuMicrosPerCall(), "%.1f"),
                 num(r.serverCpuMicrosPerCall(), "%.1f"), String.format(Locale.ROOT, "%,d", r.calls()),
-                Long.toString(r.errors()), r.status().name()});
+                Long.toString(r.errors()), r.status().name()};
+            rows.add(withTpsRange(cells, HEADER, rounds, rounds.tpsRange(r)));
         }
         return rows;
     }
@@ -148,7 +179,8 @@ public final class ReportWriter {
     // ---------------------------------------------------------------- markdown
 
     private static String markdown(PerfOptions options, SerializedSizes sizes, AllocationBreakdown breakdown,
-            List<RunResult> results, double seconds, Path chart, String chartProblem) {
+            Rounds rounds, double seconds, Path chart, String chartProblem) {
+        List<RunResult> results = rounds.combined();
         StringBuilder md = new StringBuilder();
         md.append("# Kestrel RPC perf-test report\n\n");
         md.append("- Date: ").append(ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME)).append('\n');
@@ -162,7 +194,8 @@ public final class ReportWriter {
                 ManagementFactory.getRuntimeMXBean().getInputArguments()))).append("`\n");
         md.append("- Server JVM flags: `").append(String.join(" ", ServerProcess.SERVER_HEAP))
                 .append(" <fst --add-opens> ").append(String.join(" ", options.serverJvmArgs())).append("`\n");
-        md.append("- Duration: ").append(Units.clock(seconds)).append("\n\n");
+        md.append("- Duration: ").append(Units.clock(seconds)).append('\n');
+        md.append(roundsLine(rounds)).append('\n');
         md.append("Server and client run in separate JVMs on 127.0.0.1 and share the machine's CPUs, so absolute "
                 + "figures depend on the machine and on whatever else runs; compare systems by their ratio to raw "
                 + "Netty within one run.\n\n");
@@ -184,15 +217,15 @@ public final class ReportWriter {
         } else {
             md.append("(No chart: ").append(chartProblem).append(")\n\n");
         }
-        Baselines baselines = new Baselines(results);
+        Baselines baselines = rounds.baselines();
         for (Workload w : Workload.values()) {
-            List<String[]> rows = rowsOf(results, baselines, w);
+            List<String[]> rows = rowsOf(rounds, w);
             if (!rows.isEmpty()) {
                 md.append("### ").append(w.label()).append(": ").append(w.description()).append("\n\n");
-                md.append(markdownTable(HEADER, rows)).append('\n');
+                md.append(markdownTable(header(rounds), rows)).append('\n');
             }
         }
-        md.append(PipelinedTables.markdown(options, results, baselines));
+        md.append(PipelinedTables.markdown(options, rounds));
         List<RunResult> notOk = results.stream().filter(r -> r.status() != RunResult.Status.OK).toList();
         if (!notOk.isEmpty()) {
             md.append("### Failed or skipped\n\n");
@@ -205,7 +238,7 @@ public final class ReportWriter {
         }
 
         md.append("## Targets of this round\n\n");
-        md.append(targets(results));
+        md.append(targets(rounds));
         md.append(FairTargets.markdown(results, baselines));
 
         md.append("\n## Where the allocation of a bid call goes\n\n");
@@ -250,7 +283,26 @@ public final class ReportWriter {
         return md.toString();
     }
 
-    private static String targets(List<RunResult> results) {
+    /**
+     * The header's line on the rounds: nothing for one round (the report reads as before), else how
+     * many and how their figures were combined ({@link Rounds}).
+     */
+    private static String roundsLine(Rounds rounds) {
+        if (rounds.count() == 1) {
+            return "";
+        }
+        return "- Rounds: " + rounds.count() + ", the systems in alternating order (forward, reverse, ...), each server"
+                + " JVM started anew in each round; the longer first warm-up of a client family only in round 1. Each"
+                + " row: TPS is the median of the rounds' TPS (`TPS min-max` their spread); `x raw`, `x raw-rpc`,"
+                + " `x sync` and the targets' ratios are the median of the ratios taken within each round; latency,"
+                + " bytes, allocation and CPU columns come from the round whose TPS is the median (for an even"
+                + " number of rounds the slower middle one), so `own client B` / `own server B` subtract the median"
+                + " rounds' allocation of the two systems; calls and errors are summed over the rounds. Every"
+                + " round's rows: `" + ROUNDS_CSV + "`.\n";
+    }
+
+    private static String targets(Rounds rounds) {
+        List<RunResult> results = rounds.combined();
         RunResult kryo = find(results, "kestrel-kryo", Workload.BID);
         RunResult raw = find(results, "raw-netty", Workload.BID);
         RunResult bestRest = results.stream()
@@ -261,9 +313,9 @@ public final class ReportWriter {
         if (kryo == null || kryo.status() != RunResult.Status.OK) {
             return "kestrel-kryo / bid did not run successfully" + (kryo != null ? ": " + kryo.note() : "") + ".\n";
         }
-        double vsRaw = raw != null && raw.status() == RunResult.Status.OK ? kryo.tps() / raw.tps() : Double.NaN;
+        double vsRaw = raw != null && raw.status() == RunResult.Status.OK ? rounds.medianRatio(kryo, raw) : Double.NaN;
         rows.add(new String[] {"kestrel-kryo bid TPS / raw Netty TPS", num(vsRaw, "%.2f"), ">= 0.8", verdict(vsRaw >= 0.8, vsRaw)});
-        double vsRest = bestRest != null ? kryo.tps() / bestRest.tps() : Double.NaN;
+        double vsRest = bestRest != null ? rounds.medianRatio(kryo, bestRest) : Double.NaN;
         rows.add(new String[] {"kestrel-kryo bid TPS / best REST TPS" + (bestRest != null ? " (" + bestRest.system() + ")" : ""),
             num(vsRest, "%.2f"), ">= 3", verdict(vsRest >= 3, vsRest)});
         double overhead = kryo.requestOverheadBytes();
@@ -277,7 +329,7 @@ public final class ReportWriter {
                 RunResult on = find(results, "kestrel-" + serialization + suffix, Workload.BID);
                 if (off != null && on != null) {
                     double ratio = off.status() == RunResult.Status.OK && on.status() == RunResult.Status.OK
-                            ? on.tps() / off.tps() : Double.NaN;
+                            ? rounds.medianRatio(on, off) : Double.NaN;
                     rows.add(new String[] {on.system() + " bid TPS / " + off.system() + " (metrics + tracing through "
                         + (suffix.equals(BenchSystems.OTEL) ? "KestrelOpenTelemetry" : "KestrelTracing") + ")",
                         num(ratio, "%.2f"), ">= 0.9", verdict(ratio >= 0.9, ratio)});

@@ -90,8 +90,32 @@ class PerfOptionsTest {
     }
 
     @Test
+    void oneRoundByDefaultAndTheMatrixRepeatedWithRounds() {
+        assertEquals(1, PerfOptions.parse().rounds());
+        assertTrue(!PerfOptions.parse().toString().contains("rounds"), "one round reads as before");
+        PerfOptions o = PerfOptions.parse("--rounds", "3", "--quick");
+        assertEquals(3, o.rounds());
+        assertTrue(o.toString().endsWith(", rounds=3"), o.toString());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> PerfOptions.parse("--rounds", "0"));
+        assertTrue(e.getMessage().contains("--rounds must be 1..100, was 0"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> PerfOptions.parse("--rounds", "two"));
+        assertTrue(e.getMessage().contains("--rounds"), e.getMessage());
+    }
+
+    @Test
+    void evenRoundsRunTheSystemsInReverseOrder() {
+        List<String> systems = List.of("raw-rpc-kryo", "kestrel-kryo", "rest-netty");
+        assertEquals(systems, PerfRunner.roundOrder(systems, 1));
+        assertEquals(List.of("rest-netty", "kestrel-kryo", "raw-rpc-kryo"), PerfRunner.roundOrder(systems, 2));
+        assertEquals(systems, PerfRunner.roundOrder(systems, 3));
+    }
+
+    @Test
     void childRunnersGetEveryOptionButTheJdksAndTheOutputDirectory() {
         assertEquals(List.of("--quick", "--systems", "raw-rpc-kryo", "--inflight", "1,16"), JdkRunner.childArgs(
                 new String[] {"--quick", "--jdks", "17,25", "--systems", "raw-rpc-kryo", "--out=x", "--inflight", "1,16"}));
+        assertEquals(List.of("--rounds", "3"), JdkRunner.childArgs(new String[] {"--jdks", "17,25", "--rounds", "3"}),
+                "each JDK's runner runs the rounds itself");
     }
 }
