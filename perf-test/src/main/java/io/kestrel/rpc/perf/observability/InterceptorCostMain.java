@@ -25,7 +25,8 @@ import java.util.concurrent.CompletableFuture;
  * client interceptors) whose request the provider's chain (its server interceptors, the trace context
  * carried over in the attachments) answers at once, with no network, serialization or service. The
  * calling thread's CPU time ({@code ThreadMXBean}) hardly depends on what else the machine runs, unlike
- * TPS; the process figure adds the batch span processor's thread. Each round runs every setup in turn;
+ * TPS; the process figure adds the batch span processor's thread. A last setup runs the metrics
+ * interceptors alone, so the tracing's share is the difference. Each round runs every setup in turn;
  * the medians of the rounds are printed.
  *
  * <pre>
@@ -64,14 +65,19 @@ public final class InterceptorCostMain {
     record Result(String setup, double threadNanos, double processNanos, double bytes) {
     }
 
-    /** Runs {@code rounds} rounds (after two of warm-up) of {@code calls} calls of each setup: none, observed, otel. */
+    /**
+     * Runs {@code rounds} rounds (after two of warm-up) of {@code calls} calls of each setup: none, observed, otel,
+     * metrics only.
+     */
     static List<Result> measure(int calls, int rounds) throws NoSuchMethodException {
         Method bid = BenchmarkService.class.getMethod("bid", BidRequest.class);
-        List<Setup> setups = List.of(new Setup("none (the harness itself)", null, null),
-                new Setup("observed (metrics + KestrelTracing)", new ObservedRpc(ObservedRpc.Tracing.OBSERVATION),
-                        new ObservedRpc(ObservedRpc.Tracing.OBSERVATION)),
-                new Setup("otel (metrics + KestrelOpenTelemetry)", new ObservedRpc(ObservedRpc.Tracing.OPENTELEMETRY),
-                        new ObservedRpc(ObservedRpc.Tracing.OPENTELEMETRY)));
+        ObservedRpc metricsConsumer = new ObservedRpc(ObservedRpc.Tracing.OPENTELEMETRY);
+        ObservedRpc metricsProvider = new ObservedRpc(ObservedRpc.Tracing.OPENTELEMETRY);
+        List<Setup> setups = List.of(new Setup("none (the harness itself)", null, null, List.of(), List.of()),
+                Setup.of("observed (metrics + KestrelTracing)", ObservedRpc.Tracing.OBSERVATION),
+                Setup.of("otel (metrics + KestrelOpenTelemetry)", ObservedRpc.Tracing.OPENTELEMETRY),
+                new Setup("metrics only (KestrelMetrics)", metricsConsumer, metricsProvider,
+                        metricsConsumer.metricsClientInterceptors(), metricsProvider.metricsServerInterceptors()));
         try {
             for (int r = 0; r < WARMUP_ROUNDS + rounds; r++) {
                 for (Setup s : setups) {
@@ -107,12 +113,20 @@ public final class InterceptorCostMain {
         final List<Double> processNanos = new ArrayList<>();
         final List<Double> bytes = new ArrayList<>();
 
-        Setup(String name, ObservedRpc consumer, ObservedRpc provider) {
+        Setup(String name, ObservedRpc consumer, ObservedRpc provider, List<ClientInterceptor> client,
+                List<ServerInterceptor> server) {
             this.name = name;
             this.consumer = consumer;
             this.provider = provider;
-            this.client = consumer == null ? List.of() : consumer.clientInterceptors();
-            this.server = provider == null ? List.of() : provider.serverInterceptors();
+            this.client = client;
+            this.server = server;
+        }
+
+        /** Metrics and tracing, as {@link ObservedRpc#install} registers them. */
+        static Setup of(String name, ObservedRpc.Tracing tracing) {
+            ObservedRpc consumer = new ObservedRpc(tracing);
+            ObservedRpc provider = new ObservedRpc(tracing);
+            return new Setup(name, consumer, provider, consumer.clientInterceptors(), provider.serverInterceptors());
         }
 
         void round(Method method, int calls, boolean counted) {

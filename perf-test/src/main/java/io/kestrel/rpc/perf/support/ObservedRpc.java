@@ -90,6 +90,16 @@ public final class ObservedRpc implements AutoCloseable {
         return List.of(tracingServer, metrics.serverInterceptor());
     }
 
+    /** The consumer's metrics interceptor alone, without tracing (what the tracing adds is the difference). */
+    public List<ClientInterceptor> metricsClientInterceptors() {
+        return List.of(metrics.clientInterceptor());
+    }
+
+    /** The provider's metrics interceptor alone, without tracing. */
+    public List<ServerInterceptor> metricsServerInterceptors() {
+        return List.of(metrics.serverInterceptor());
+    }
+
     /** Binds the runtime's gauges; returns the runtime. */
     public RpcRuntime bind(RpcRuntime runtime) {
         metrics.bindTo(runtime);

@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.function.Function;
 
 /**
  * The two span interceptors of {@link KestrelOpenTelemetry}. Each starts a span when the call enters
@@ -56,6 +57,11 @@ final class OtelInterceptors {
         }
     };
 
+    private static final Function<ClientInterceptor.Chain, CompletableFuture<Object>> CLIENT_PROCEED =
+            ClientInterceptor.Chain::proceed;
+    private static final Function<ServerInterceptor.Chain, CompletableFuture<Object>> SERVER_PROCEED =
+            ServerInterceptor.Chain::proceed;
+
     private OtelInterceptors() {
     }
 
@@ -75,23 +81,16 @@ final class OtelInterceptors {
             ClientCallInfo call = chain.call();
             SpanNames.Method method = names.of(call);
             Context parent = Context.current();
-            Span span = tracer.spanBuilder(method.spanName())
+            SpanBuilder builder = tracer.spanBuilder(method.spanName())
                     .setParent(parent)
-                    .setSpanKind(SpanKind.CLIENT)
-                    .setAllAttributes(method.attributes())
-                    .startSpan();
+                    .setSpanKind(SpanKind.CLIENT);
+            method.setOn(builder);
+            Span span = builder.startSpan();
             Context context = parent.with(span);
             propagator.inject(context, call.requestAttachments(), SETTER);
             // before a reference's first connection its serialization is not known yet: set again at the end
             SpanNames late = call.serialization() == null ? names : null;
-            CompletableFuture<Object> result;
-            try (Scope scope = context.makeCurrent()) {
-                result = chain.proceed();
-            } catch (RuntimeException | Error e) {
-                end(span, e, call, SERVER_ADDRESS, late);
-                throw e;
-            }
-            return ended(result, span, call, SERVER_ADDRESS, late);
+            return proceedInScope(context, chain, CLIENT_PROCEED, span, call, SERVER_ADDRESS, late);
         }
 
         @Override
@@ -124,21 +123,14 @@ final class OtelInterceptors {
             Context parent = propagator.extract(Context.root(), call.requestAttachments(), GETTER);
             SpanBuilder builder = tracer.spanBuilder(method.spanName())
                     .setParent(parent)
-                    .setSpanKind(SpanKind.SERVER)
-                    .setAllAttributes(method.attributes());
+                    .setSpanKind(SpanKind.SERVER);
+            method.setOn(builder);
             String peer = call.peerAddress();
             if (peer != null) {
                 builder.setAttribute(CLIENT_ADDRESS, peer);
             }
             Span span = builder.startSpan();
-            CompletableFuture<Object> result;
-            try (Scope scope = parent.with(span).makeCurrent()) {
-                result = chain.proceed();
-            } catch (RuntimeException | Error e) {
-                end(span, e, call, null, null);
-                throw e;
-            }
-            return ended(result, span, call, null, null);
+            return proceedInScope(parent.with(span), chain, SERVER_PROCEED, span, call, null, null);
         }
 
         @Override
@@ -153,15 +145,26 @@ final class OtelInterceptors {
     }
 
     /**
-     * Ends the span when {@code result} completes (the rest of the chain ran with it current): at once
-     * for a future that has already succeeded (a provider's blocking method), returned as it is.
+     * Runs the rest of the chain ({@code proceed} applied to {@code chain}) with {@code context} current,
+     * and ends the span when the call's future completes: at once for a future that has already
+     * succeeded (a provider's blocking method), returned as it is; with the error, rethrown, if the
+     * chain throws. {@code proceed} is an unbound method reference, so nothing is captured per call to
+     * run the chain.
      *
      * @param peerKey the attribute naming the peer, set when the call ends (the consumer learns its
      *        provider only then), or null
      * @param late the names to take the shared attributes from again when the call ends, or null
      */
-    private static CompletableFuture<Object> ended(CompletableFuture<Object> result, Span span, CallInfo call,
-            AttributeKey<String> peerKey, SpanNames late) {
+    private static <C> CompletableFuture<Object> proceedInScope(Context context, C chain,
+            Function<C, CompletableFuture<Object>> proceed, Span span, CallInfo call, AttributeKey<String> peerKey,
+            SpanNames late) {
+        CompletableFuture<Object> result;
+        try (Scope scope = context.makeCurrent()) {
+            result = proceed.apply(chain);
+        } catch (RuntimeException | Error e) {
+            end(span, e, call, peerKey, late);
+            throw e;
+        }
         if (Futures.succeeded(result)) {
             end(span, null, call, peerKey, late);
             return result;
@@ -172,7 +175,7 @@ final class OtelInterceptors {
     /** Status ERROR with the exception recorded for a failed call; a call that succeeded leaves it unset. */
     private static void end(Span span, Throwable error, CallInfo call, AttributeKey<String> peerKey, SpanNames late) {
         if (late != null) {
-            span.setAllAttributes(late.of(call).attributes());
+            late.of(call).setOn(span);
         }
         span.setAttribute(STATUS, CallOutcome.of(error).tag());
         if (peerKey != null) {

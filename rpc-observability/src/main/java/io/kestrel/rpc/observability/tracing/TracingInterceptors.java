@@ -38,12 +38,12 @@ final class TracingInterceptors {
             if (registry.isNoop()) {
                 return chain.proceed();
             }
-            RpcClientContext context = new RpcClientContext(chain.call());
-            Observation observation = Observation.createNotStarted(convention, () -> context, registry);
+            ClientCall call = new ClientCall(chain);
+            Observation observation = Observation.createNotStarted(convention, call, registry);
             if (observation.isNoop()) {
                 return chain.proceed();
             }
-            return observe(observation.start(), chain::proceed, context::ended);
+            return call.observe(observation.start());
         }
 
         @Override
@@ -72,13 +72,13 @@ final class TracingInterceptors {
             if (registry.isNoop()) {
                 return chain.proceed();
             }
-            RpcServerContext context = new RpcServerContext(chain.call());
-            Observation observation = Observation.createNotStarted(convention, () -> context, registry);
+            ServerCall call = new ServerCall(chain);
+            Observation observation = Observation.createNotStarted(convention, call, registry);
             if (observation.isNoop()) {
                 return chain.proceed();
             }
             // the parent comes from the carrier, never from whatever this pooled thread last had in scope
-            return observe(observation.parentObservation(null).start(), chain::proceed, context::ended);
+            return call.observe(observation.parentObservation(null).start());
         }
 
         @Override
@@ -92,29 +92,96 @@ final class TracingInterceptors {
         }
     }
 
-    /** Runs the rest of the chain with the started observation in scope; stops it when the result is known. */
-    private static CompletableFuture<Object> observe(Observation observation, Supplier<CompletableFuture<Object>> rest,
-            BiConsumer<Object, CallOutcome> ended) {
-        CompletableFuture<Object> result;
-        try (Observation.Scope scope = observation.openScope()) {
-            result = rest.get();
-        } catch (RuntimeException | Error e) {
-            end(observation, null, e, ended);
-            throw e;
+    /**
+     * One observed call: the context's supplier that {@code Observation.createNotStarted} asks for, the
+     * rest of the chain, and the callback that stops the observation when the call's future completes.
+     * One object per call, instead of a lambda for each of the three.
+     */
+    private abstract static class ObservedCall<C extends Observation.Context>
+            implements Supplier<C>, BiConsumer<Object, Throwable> {
+        private final C context;
+        // set before the callback is registered on the future, which publishes it to the completing thread
+        private Observation observation;
+
+        ObservedCall(C context) {
+            this.context = context;
         }
-        if (Futures.succeeded(result)) { // a provider's blocking method: no callback, no second future
-            end(observation, result.join(), null, ended);
-            return result;
+
+        @Override
+        public final C get() {
+            return context;
         }
-        return result.whenComplete((value, error) -> end(observation, value, error, ended));
+
+        /** Runs the rest of the chain. */
+        abstract CompletableFuture<Object> proceed();
+
+        /** Tells the context how the call ended, for the convention's key values. */
+        abstract void ended(C context, Object response, CallOutcome outcome);
+
+        /** Runs the rest of the chain with the started observation in scope; stops it when the result is known. */
+        final CompletableFuture<Object> observe(Observation started) {
+            this.observation = started;
+            CompletableFuture<Object> result;
+            try (Observation.Scope scope = started.openScope()) {
+                result = proceed();
+            } catch (RuntimeException | Error e) {
+                accept(null, e);
+                throw e;
+            }
+            if (Futures.succeeded(result)) { // a provider's blocking method: no callback, no second future
+                accept(result.join(), null);
+                return result;
+            }
+            return result.whenComplete(this);
+        }
+
+        /** The call ended: stops the observation, after {@link Observation#error} for a failure. */
+        @Override
+        public final void accept(Object response, Throwable error) {
+            ended(context, response, CallOutcome.of(error));
+            if (error != null) {
+                observation.error(unwrap(error));
+            }
+            observation.stop();
+        }
     }
 
-    private static void end(Observation observation, Object value, Throwable error, BiConsumer<Object, CallOutcome> ended) {
-        ended.accept(value, CallOutcome.of(error));
-        if (error != null) {
-            observation.error(unwrap(error));
+    private static final class ClientCall extends ObservedCall<RpcClientContext> {
+        private final ClientInterceptor.Chain chain;
+
+        ClientCall(ClientInterceptor.Chain chain) {
+            super(new RpcClientContext(chain.call()));
+            this.chain = chain;
         }
-        observation.stop();
+
+        @Override
+        CompletableFuture<Object> proceed() {
+            return chain.proceed();
+        }
+
+        @Override
+        void ended(RpcClientContext context, Object response, CallOutcome outcome) {
+            context.ended(response, outcome);
+        }
+    }
+
+    private static final class ServerCall extends ObservedCall<RpcServerContext> {
+        private final ServerInterceptor.Chain chain;
+
+        ServerCall(ServerInterceptor.Chain chain) {
+            super(new RpcServerContext(chain.call()));
+            this.chain = chain;
+        }
+
+        @Override
+        CompletableFuture<Object> proceed() {
+            return chain.proceed();
+        }
+
+        @Override
+        void ended(RpcServerContext context, Object response, CallOutcome outcome) {
+            context.ended(response, outcome);
+        }
     }
 
     private static Throwable unwrap(Throwable t) {
