@@ -142,8 +142,9 @@ public final class ClusterInvoker {
      * callback however many retries the reference allows (before, a wrapping future and callback per call,
      * and with retries a handle/thenCompose chain). It is also the call's future, so that costs no object
      * of its own either, and it tells an asynchronous caller's listener of the outcome directly (no dependent
-     * stage); failsafe's null is its own outcome (no exceptionally stage). Each attempt's request is built from its fields by the connection (no request
-     * object per call), and a blocking caller waits on it without a waiter node ({@link ParkingFuture}).
+     * stage); failsafe's null is its own outcome (no exceptionally stage). Each attempt's request is built from
+     * its fields by the connection (no request object per call), and a blocking caller waits on it without a
+     * waiter node ({@link ParkingFuture}).
      */
     private final class Attempts extends ParkingFuture implements BiConsumer<Object, Throwable> {
         private final MethodInfo method;
@@ -153,9 +154,9 @@ public final class ClusterInvoker {
         private final ClientCall observer;
         private final BiConsumer<Object, Throwable> whenDone; // null: none
         private Invocation invocation; // what the load balance sees; built when it is first asked
-        private List<Endpoint> tried = List.of(); // the providers that failed, for the retries
+        // the providers that failed, one per retry: its size is the attempt's number, from 0 (no counter field)
+        private List<Endpoint> tried = List.of();
         private Endpoint endpoint; // of the attempt in flight
-        private int attempt;
         private Throwable previous;
 
         Attempts(MethodInfo method, Object[] args, Map<String, String> attachments, long deadlineNanos,
@@ -169,6 +170,7 @@ public final class ClusterInvoker {
         }
 
         void send() {
+            int attempt = tried.size();
             Endpoint chosen;
             try {
                 chosen = select(this, tried);
@@ -208,6 +210,7 @@ public final class ClusterInvoker {
                 return;
             }
             Throwable failure = explained(error, done.provider());
+            int attempt = tried.size();
             if (attempt >= retries) {
                 fail(failure);
                 return;
@@ -225,7 +228,6 @@ public final class ClusterInvoker {
                 tried = new ArrayList<>(2);
             }
             tried.add(done);
-            attempt++;
             previous = cause;
             send();
         }
