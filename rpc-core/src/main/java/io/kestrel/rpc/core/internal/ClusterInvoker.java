@@ -120,22 +120,19 @@ public final class ClusterInvoker {
 
     /**
      * Sends the call; the future completes with the result (an {@link io.kestrel.rpc.transport.AttachedValue}
-     * when the provider sent response attachments) or the (final) failure.
+     * when the provider sent response attachments) or the (final) failure; under {@code failsafe}, a failure
+     * is logged and the call completes with null.
      *
      * @param deadlineNanos the call's own deadline on {@link System#nanoTime()}'s clock, 0 for none: no
      *     attempt is given more than what is left of it, and none is sent once it has passed
      * @param observer the call passing through interceptors, told which provider each attempt goes to; or null
+     * @param whenDone told the outcome once the future is complete, on the thread that completed it (no dependent
+     *     stage per call); must not throw; or null
      */
     public CompletableFuture<Object> invoke(MethodInfo method, Object[] args, Map<String, String> attachments,
-            long deadlineNanos, ClientCall observer) {
-        Attempts call = new Attempts(method, args, attachments, deadlineNanos, observer);
+            long deadlineNanos, ClientCall observer, BiConsumer<Object, Throwable> whenDone) {
+        Attempts call = new Attempts(method, args, attachments, deadlineNanos, observer, whenDone);
         call.send();
-        if (config.cluster() == ClusterMode.FAILSAFE) {
-            return call.exceptionally(e -> {
-                log.warn("failsafe: {} failed and returns null: {}", method.ref.displayName(), e.toString());
-                return null;
-            });
-        }
         return call;
     }
 
@@ -144,8 +141,10 @@ public final class ClusterInvoker {
      * allows one. It is itself the callback of each attempt's answer, so a call costs one future and one
      * callback however many retries the reference allows (before, a wrapping future and callback per call,
      * and with retries a handle/thenCompose chain). It is also the call's future, so that costs no object
-     * of its own either. Each attempt's request is built from its fields by the connection (no request
-     * object per call), and a blocking caller waits on it without a waiter node ({@link ParkingFuture}).
+     * of its own either, and it tells an asynchronous caller's listener of the outcome directly (no dependent
+     * stage); failsafe's null is its own outcome (no exceptionally stage). Each attempt's request is built from
+     * its fields by the connection (no request object per call), and a blocking caller waits on it without a
+     * waiter node ({@link ParkingFuture}).
      */
     private final class Attempts extends ParkingFuture implements BiConsumer<Object, Throwable> {
         private final MethodInfo method;
@@ -153,33 +152,36 @@ public final class ClusterInvoker {
         private final Map<String, String> attachments;
         private final long deadlineNanos;
         private final ClientCall observer;
+        private final BiConsumer<Object, Throwable> whenDone; // null: none
         private Invocation invocation; // what the load balance sees; built when it is first asked
-        private List<Endpoint> tried = List.of(); // the providers that failed, for the retries
+        // the providers that failed, one per retry: its size is the attempt's number, from 0 (no counter field)
+        private List<Endpoint> tried = List.of();
         private Endpoint endpoint; // of the attempt in flight
-        private int attempt;
         private Throwable previous;
 
         Attempts(MethodInfo method, Object[] args, Map<String, String> attachments, long deadlineNanos,
-                ClientCall observer) {
+                ClientCall observer, BiConsumer<Object, Throwable> whenDone) {
             this.method = method;
             this.args = args;
             this.attachments = attachments;
             this.deadlineNanos = deadlineNanos;
             this.observer = observer;
+            this.whenDone = whenDone;
         }
 
         void send() {
+            int attempt = tried.size();
             Endpoint chosen;
             try {
                 chosen = select(this, tried);
             } catch (NoProviderException e) {
                 // after a retriable failure with nobody left to try, the failure itself says most
-                completeExceptionally(previous != null ? previous : e);
+                fail(previous != null ? previous : e);
                 return;
             }
             int timeout = attemptTimeoutMillis(chosen, deadlineNanos);
             if (timeout < 0) {
-                completeExceptionally(new RpcTimeoutException(method.ref.displayName() + " was not sent"
+                fail(new RpcTimeoutException(method.ref.displayName() + " was not sent"
                         + (attempt > 0 ? " again (attempt " + (attempt + 1) + ")" : "") + ": its deadline passed "
                         + (System.nanoTime() - deadlineNanos) / 1_000_000L + " ms ago. It is the remaining time of the"
                         + " call this thread serves (propagate-deadline=\"false\" on the reference keeps the reference's"
@@ -204,19 +206,20 @@ public final class ClusterInvoker {
             // next call could be balanced while this finished call still counted as active
             done.active.decrementAndGet();
             if (error == null) {
-                complete(value);
+                succeed(value);
                 return;
             }
             Throwable failure = explained(error, done.provider());
+            int attempt = tried.size();
             if (attempt >= retries) {
-                completeExceptionally(failure);
+                fail(failure);
                 return;
             }
             Throwable cause = failure instanceof CompletionException && failure.getCause() != null
                     ? failure.getCause() : failure;
             Status.Retry retry = Status.retryOf(cause);
             if (retry != Status.Retry.SAFE && !(config.idempotent() && retry == Status.Retry.IF_IDEMPOTENT)) {
-                completeExceptionally(cause);
+                fail(cause);
                 return;
             }
             log.debug("{} failed on {} ({}); retrying on another provider ({} of {})",
@@ -225,9 +228,24 @@ public final class ClusterInvoker {
                 tried = new ArrayList<>(2);
             }
             tried.add(done);
-            attempt++;
             previous = cause;
             send();
+        }
+
+        private void succeed(Object value) {
+            if (complete(value) && whenDone != null) {
+                whenDone.accept(value, null);
+            }
+        }
+
+        /** The call's final failure; under failsafe, logged, and the call returns null. */
+        private void fail(Throwable error) {
+            if (config.cluster() == ClusterMode.FAILSAFE) {
+                log.warn("failsafe: {} failed and returns null: {}", method.ref.displayName(), error.toString());
+                succeed(null);
+            } else if (completeExceptionally(error) && whenDone != null) {
+                whenDone.accept(null, error);
+            }
         }
 
         Invocation invocation() {

@@ -132,15 +132,10 @@ final class GenericReferenceHandler implements InvocationHandler {
                 deadlineNanos).named(name);
     }
 
+    /** The caller's future of {@code $invokeAsync}: completes on the callback executor (RpcContext untouched). */
     private CompletableFuture<Object> async(CompletableFuture<Object> future) {
-        CompletableFuture<Object> result = new CompletableFuture<>();
-        future.whenCompleteAsync((v, e) -> {
-            if (e != null) {
-                result.completeExceptionally(e);
-            } else {
-                result.complete(AttachedValue.valueOf(v));
-            }
-        }, callbackExecutor);
+        CallerFuture result = new CallerFuture(callbackExecutor, null, false);
+        future.whenComplete(result);
         return result;
     }
 

@@ -82,23 +82,17 @@ public final class ReferenceHandler implements InvocationHandler {
         }
         ClientCall call = interceptors == null ? null
                 : new ClientCall(info, cluster, interceptors, args, attachments, deadlineNanos);
-        CompletableFuture<Object> future = call == null ? cluster.invoke(info, args, attachments, deadlineNanos, null)
-                : call.start();
         if (info.async) {
-            CompletableFuture<Object> result = new CompletableFuture<>();
-            future.whenCompleteAsync((v, e) -> {
-                // callbacks registered on the caller's future run inside complete(), on this thread
-                RpcContext here = RpcContext.current();
-                if (e != null) {
-                    here.received(Map.of());
-                    result.completeExceptionally(e);
-                } else {
-                    here.received(call != null ? call.responseAttachments() : AttachedValue.attachmentsOf(v));
-                    result.complete(AttachedValue.valueOf(v));
-                }
-            }, callbackExecutor);
+            CallerFuture result = new CallerFuture(callbackExecutor, call, true);
+            if (call == null) {
+                cluster.invoke(info, args, attachments, deadlineNanos, null, result); // tells result directly
+            } else {
+                call.start().whenComplete(result); // the interceptors' future: any CompletableFuture
+            }
             return result;
         }
+        CompletableFuture<Object> future = call == null ? cluster.invoke(info, args, attachments, deadlineNanos, null, null)
+                : call.start();
         CompletableFuture<Object> answer = call != null ? call.callerDelivers() : null;
         try {
             // the timer wheel completes the future at the deadline; the extra second only guards against a lost timer

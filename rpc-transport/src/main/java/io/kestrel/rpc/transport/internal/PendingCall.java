@@ -28,8 +28,7 @@ public final class PendingCall extends CallFuture {
     final Map<String, String> attachments;
     final int timeoutMillis;
     final Class<?> returnType;
-    final long startNanos = System.nanoTime();
-    final long deadlineNanos;
+    final long deadlineNanos; // when it was created plus its timeout (no start field: 8 bytes less per call)
     /** Set once it has left its table. */
     volatile boolean ended;
     /** The serialized arguments on their way to the codec, which takes them ({@link #takeArgumentBytes}). */
@@ -48,7 +47,12 @@ public final class PendingCall extends CallFuture {
         this.attachments = attachments;
         this.timeoutMillis = timeoutMillis;
         this.returnType = returnType;
-        this.deadlineNanos = startNanos + timeoutMillis * 1_000_000L;
+        this.deadlineNanos = System.nanoTime() + timeoutMillis * 1_000_000L;
+    }
+
+    /** When it was created, on {@link System#nanoTime()}'s clock. */
+    long startNanos() {
+        return deadlineNanos - timeoutMillis * 1_000_000L;
     }
 
     public long id() {

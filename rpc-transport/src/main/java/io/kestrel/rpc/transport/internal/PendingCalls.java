@@ -226,7 +226,7 @@ public final class PendingCalls {
     }
 
     private void expire(PendingCall call) {
-        long elapsed = (System.nanoTime() - call.startNanos) / 1_000_000;
+        long elapsed = (System.nanoTime() - call.startNanos()) / 1_000_000;
         call.fail(new RpcTimeoutException(String.format(
                 "%s timed out after %d ms (limit %d ms), request %d, %s; "
                         + "the provider may be overloaded or the timeout too small for this method",
