@@ -176,9 +176,22 @@ class EmbeddedRegistryAcrossJvmsTest {
         return Path.of(System.getProperty("java.io.tmpdir"), "kestrel-embedded-zookeeper-" + port + ".lock");
     }
 
+    /**
+     * A free port below Linux's ephemeral range (32768-60999 by default), as the embedded default 2182 is: while
+     * the host is gone, the survivors' ZooKeeper clients keep connecting to this port, and a connect from an
+     * ephemeral port equal to it connects the socket to itself and holds the port, so the take-over's bind
+     * fails (seen here: "Address already in use" with the host lock held by the process binding).
+     */
     private static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
+        java.util.Random random = new java.util.Random();
+        for (int i = 0; i < 200; i++) {
+            int candidate = 20_000 + random.nextInt(12_000);
+            try (ServerSocket s = new ServerSocket(candidate, 1, InetAddress.getLoopbackAddress())) {
+                return s.getLocalPort();
+            } catch (java.io.IOException taken) {
+                // try another
+            }
         }
+        throw new IllegalStateException("no free port in 20000-31999 on the loopback address");
     }
 }
