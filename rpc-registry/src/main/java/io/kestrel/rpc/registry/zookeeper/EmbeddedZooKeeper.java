@@ -161,6 +161,7 @@ public final class EmbeddedZooKeeper {
     }
 
     private static EmbeddedZooKeeper startShared(int port) {
+        EphemeralPorts.warning(port, EphemeralPorts.LINUX_RANGE).ifPresent(log::warn);
         EmbeddedZooKeeper zk = new EmbeddedZooKeeper(port, true);
         long deadline = System.nanoTime() + HOST_WAIT_MS * 1_000_000;
         while (true) {
