@@ -17,6 +17,9 @@
 #   perf-test/run.sh obscost [--calls N] [--rounds N]
 #                                    CPU ns and bytes per call of the -observed and -otel systems' interceptors
 #                                    alone, on one thread (InterceptorCostMain; load-independent, unlike TPS)
+#   perf-test/run.sh handoff [--trips N] [--rounds N]
+#                                    CPU per call of the business pool's two thread hand-offs against an event
+#                                    loop answering itself, nothing else (HandoffCostMain)
 #
 # Set SKIP_BUILD=1 to reuse the last build. The client JVM gets the same fst --add-opens flags as the
 # server JVMs it starts (root pom property fst.jvm.opens, copied into perf-jvm.properties by Maven).
@@ -43,6 +46,9 @@ elif [[ "${1:-}" == "startup" ]]; then
 elif [[ "${1:-}" == "obscost" ]]; then
   shift
   MAIN=io.kestrel.rpc.perf.observability.InterceptorCostMain
+elif [[ "${1:-}" == "handoff" ]]; then
+  shift
+  MAIN=io.kestrel.rpc.perf.handoff.HandoffCostMain
 fi
 # shellcheck disable=SC2086 # OPENS is a list of flags
 exec java -Xms512m -Xmx512m -Djava.awt.headless=true -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \
