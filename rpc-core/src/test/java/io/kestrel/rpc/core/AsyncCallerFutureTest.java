@@ -11,9 +11,13 @@ import io.kestrel.rpc.api.config.ClusterMode;
 import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.api.interceptor.ClientInterceptor;
+import io.kestrel.rpc.core.fixture.EchoService;
+import io.kestrel.rpc.core.fixture.EchoServiceImpl;
 import io.kestrel.rpc.core.fixture.HopService;
 import io.kestrel.rpc.core.fixture.HopServiceImpl;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -100,6 +104,28 @@ class AsyncCallerFutureTest {
                     + Thread.currentThread().getName() + ", received " + RpcContext.current().getResponseAttachments());
             free.countDown();
             assertEquals("ConnectionUnavailableException on app-callbacks, received {}", seen.get(10, TimeUnit.SECONDS));
+        }
+    }
+
+    @Test
+    void aCallRetriedOnAnotherProviderCompletesOnceOnTheCallbackExecutor() throws Exception {
+        try (RpcRuntime echoOnly = RpcRuntime.builder().protocol(TestRuntimes.loopback().build()).build();
+                RpcRuntime consumer = RpcRuntime.builder().callbackExecutor(callbacks).build()) {
+            echoOnly.export(ServiceConfig.builder(EchoService.class, new EchoServiceImpl()).build());
+            // round robin sends every other call first to the provider without HopService: retried on the other
+            HopService hop = consumer.refer(ReferenceConfig.builder(HopService.class)
+                    .url("127.0.0.1:" + echoOnly.boundPort() + ",127.0.0.1:" + provider.boundPort())
+                    .loadBalance("roundrobin").cluster(ClusterMode.FAILOVER).retries(1).timeout(Duration.ofSeconds(5))
+                    .build());
+            List<CompletableFuture<String>> seen = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                String text = "x" + i;
+                seen.add(hop.echoAsync(text).thenApply(v -> v + " on " + Thread.currentThread().getName()));
+            }
+            callbacksFree.countDown();
+            for (int i = 0; i < 4; i++) {
+                assertEquals("x" + i + " on app-callbacks", seen.get(i).get(10, TimeUnit.SECONDS));
+            }
         }
     }
 

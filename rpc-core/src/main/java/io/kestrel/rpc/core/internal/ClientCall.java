@@ -125,7 +125,7 @@ final class ClientCall implements ClientCallInfo {
                 return CompletableFuture.failedFuture(new IllegalArgumentException(tooMany));
             }
             CompletableFuture<Object> sent = cluster.invoke(method, arguments, Map.copyOf(requestAttachments),
-                    deadlineNanos, this, null);
+                    deadlineNanos, this);
             if (starting && answer == null && Thread.currentThread() == caller) {
                 answer = sent;
                 delivered = new CompletableFuture<>();

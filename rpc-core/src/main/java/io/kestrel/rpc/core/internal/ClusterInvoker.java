@@ -1,6 +1,8 @@
 package io.kestrel.rpc.core.internal;
 
 import io.kestrel.rpc.api.NoProviderException;
+import io.kestrel.rpc.api.RpcContext;
+import io.kestrel.rpc.api.RpcException;
 import io.kestrel.rpc.api.RpcTimeoutException;
 import io.kestrel.rpc.api.ServiceNotFoundException;
 import io.kestrel.rpc.api.cluster.Invocation;
@@ -9,6 +11,7 @@ import io.kestrel.rpc.api.config.ClusterMode;
 import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.api.registry.ProviderInfo;
 import io.kestrel.rpc.api.serialization.Serializer;
+import io.kestrel.rpc.transport.AttachedValue;
 import io.kestrel.rpc.transport.Status;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,6 +19,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,14 +47,17 @@ public final class ClusterInvoker {
     private final Directory directory;
     private final LoadBalance loadBalance;
     private final Agreement agreement;
+    private final Executor callbackExecutor; // where asynchronous callers' futures complete
     /** The serializer of the last provider chosen (what a call reports as its serialization before it picks one). */
     private volatile Serializer usual;
     private final int retries;
     private final int referenceTimeoutMillis; // 0: the reference sets none
     private volatile int longestTimeoutMillis;
 
-    ClusterInvoker(ReferenceConfig<?> config, Directory directory, LoadBalance loadBalance, Agreement agreement) {
+    ClusterInvoker(ReferenceConfig<?> config, Directory directory, LoadBalance loadBalance, Agreement agreement,
+            Executor callbackExecutor) {
         this.config = config;
+        this.callbackExecutor = callbackExecutor;
         this.directory = directory;
         this.loadBalance = loadBalance;
         this.agreement = agreement;
@@ -126,12 +134,23 @@ public final class ClusterInvoker {
      * @param deadlineNanos the call's own deadline on {@link System#nanoTime()}'s clock, 0 for none: no
      *     attempt is given more than what is left of it, and none is sent once it has passed
      * @param observer the call passing through interceptors, told which provider each attempt goes to; or null
-     * @param whenDone told the outcome once the future is complete, on the thread that completed it (no dependent
-     *     stage per call); must not throw; or null
      */
     public CompletableFuture<Object> invoke(MethodInfo method, Object[] args, Map<String, String> attachments,
-            long deadlineNanos, ClientCall observer, BiConsumer<Object, Throwable> whenDone) {
-        Attempts call = new Attempts(method, args, attachments, deadlineNanos, observer, whenDone);
+            long deadlineNanos, ClientCall observer) {
+        Attempts call = new Attempts(method, args, attachments, deadlineNanos, observer);
+        call.send();
+        return call;
+    }
+
+    /**
+     * Sends the call of an asynchronous proxy method that has no interceptors; the future is the caller's own. As
+     * {@link CallerFuture} does, it completes on the callback executor, never on the thread that ends the call (often
+     * a Netty event loop), with the value alone, after setting the response's attachments as that thread's
+     * {@link RpcContext} received ones (none after a failure).
+     */
+    CompletableFuture<Object> invokeForCaller(MethodInfo method, Object[] args, Map<String, String> attachments,
+            long deadlineNanos) {
+        Attempts call = new CallerAttempts(method, args, attachments, deadlineNanos);
         call.send();
         return call;
     }
@@ -141,18 +160,17 @@ public final class ClusterInvoker {
      * allows one. It is itself the callback of each attempt's answer, so a call costs one future and one
      * callback however many retries the reference allows (before, a wrapping future and callback per call,
      * and with retries a handle/thenCompose chain). It is also the call's future, so that costs no object
-     * of its own either, and it tells an asynchronous caller's listener of the outcome directly (no dependent
-     * stage); failsafe's null is its own outcome (no exceptionally stage). Each attempt's request is built from
-     * its fields by the connection (no request object per call), and a blocking caller waits on it without a
-     * waiter node ({@link ParkingFuture}).
+     * of its own either; for an asynchronous caller without interceptors it is the caller's future too
+     * ({@link CallerAttempts}). Failsafe's null is its own outcome (no exceptionally stage). Each attempt's
+     * request is built from its fields by the connection (no request object per call), and a blocking caller
+     * waits on it without a waiter node ({@link ParkingFuture}).
      */
-    private final class Attempts extends ParkingFuture implements BiConsumer<Object, Throwable> {
+    private class Attempts extends ParkingFuture implements BiConsumer<Object, Throwable> {
         private final MethodInfo method;
         private final Object[] args;
         private final Map<String, String> attachments;
         private final long deadlineNanos;
         private final ClientCall observer;
-        private final BiConsumer<Object, Throwable> whenDone; // null: none
         private Invocation invocation; // what the load balance sees; built when it is first asked
         // the providers that failed, one per retry: its size is the attempt's number, from 0 (no counter field)
         private List<Endpoint> tried = List.of();
@@ -160,13 +178,12 @@ public final class ClusterInvoker {
         private Throwable previous;
 
         Attempts(MethodInfo method, Object[] args, Map<String, String> attachments, long deadlineNanos,
-                ClientCall observer, BiConsumer<Object, Throwable> whenDone) {
+                ClientCall observer) {
             this.method = method;
             this.args = args;
             this.attachments = attachments;
             this.deadlineNanos = deadlineNanos;
             this.observer = observer;
-            this.whenDone = whenDone;
         }
 
         void send() {
@@ -233,9 +250,7 @@ public final class ClusterInvoker {
         }
 
         private void succeed(Object value) {
-            if (complete(value) && whenDone != null) {
-                whenDone.accept(value, null);
-            }
+            end(value, null);
         }
 
         /** The call's final failure; under failsafe, logged, and the call returns null. */
@@ -243,8 +258,17 @@ public final class ClusterInvoker {
             if (config.cluster() == ClusterMode.FAILSAFE) {
                 log.warn("failsafe: {} failed and returns null: {}", method.ref.displayName(), error.toString());
                 succeed(null);
-            } else if (completeExceptionally(error) && whenDone != null) {
-                whenDone.accept(null, error);
+            } else {
+                end(null, error);
+            }
+        }
+
+        /** The call's outcome, once: completes this future on the thread that ended the call. */
+        void end(Object value, Throwable error) {
+            if (error != null) {
+                completeExceptionally(error);
+            } else {
+                complete(value);
             }
         }
 
@@ -256,6 +280,51 @@ public final class ClusterInvoker {
             }
             return i;
         }
+    }
+
+    /**
+     * The attempts of an asynchronous caller's call without interceptors, which are also the caller's future:
+     * the outcome is handed to the callback executor and completes the future there. One object per call where a
+     * separate {@link CallerFuture} told of the outcome cost a second one (40 bytes).
+     */
+    private final class CallerAttempts extends Attempts implements Runnable {
+        // the value, or the failure as a Failure: one field keeps the object at 72 bytes, as small as Attempts.
+        // Written by end before it hands this to the executor, read by run after: the hand-off orders them
+        private Object outcome;
+
+        CallerAttempts(MethodInfo method, Object[] args, Map<String, String> attachments, long deadlineNanos) {
+            super(method, args, attachments, deadlineNanos, null);
+        }
+
+        @Override
+        void end(Object value, Throwable error) {
+            this.outcome = error != null ? new Failure(error) : value;
+            try {
+                callbackExecutor.execute(this);
+            } catch (RejectedExecutionException e) {
+                // the executor is shut down (the runtime is closing): fail here rather than leave the caller waiting
+                completeExceptionally(new RpcException("the callback executor refused to complete an asynchronous call",
+                        e));
+            }
+        }
+
+        /** On the callback executor: the caller's callbacks run inside complete, here. */
+        @Override
+        public void run() {
+            RpcContext here = RpcContext.current();
+            Object v = outcome;
+            if (v instanceof Failure f) {
+                here.received(Map.of());
+                completeExceptionally(f.error());
+            } else {
+                here.received(AttachedValue.attachmentsOf(v));
+                complete(AttachedValue.valueOf(v));
+            }
+        }
+    }
+
+    /** A call's final failure on its way to the callback executor (a value may itself be a Throwable). */
+    private record Failure(Throwable error) {
     }
 
     /**

@@ -83,15 +83,15 @@ public final class ReferenceHandler implements InvocationHandler {
         ClientCall call = interceptors == null ? null
                 : new ClientCall(info, cluster, interceptors, args, attachments, deadlineNanos);
         if (info.async) {
-            CallerFuture result = new CallerFuture(callbackExecutor, call, true);
             if (call == null) {
-                cluster.invoke(info, args, attachments, deadlineNanos, null, result); // tells result directly
-            } else {
-                call.start().whenComplete(result); // the interceptors' future: any CompletableFuture
+                // completes on the callback executor, as a CallerFuture does
+                return cluster.invokeForCaller(info, args, attachments, deadlineNanos);
             }
+            CallerFuture result = new CallerFuture(callbackExecutor, call, true);
+            call.start().whenComplete(result); // the interceptors' future: any CompletableFuture
             return result;
         }
-        CompletableFuture<Object> future = call == null ? cluster.invoke(info, args, attachments, deadlineNanos, null, null)
+        CompletableFuture<Object> future = call == null ? cluster.invoke(info, args, attachments, deadlineNanos, null)
                 : call.start();
         CompletableFuture<Object> answer = call != null ? call.callerDelivers() : null;
         try {

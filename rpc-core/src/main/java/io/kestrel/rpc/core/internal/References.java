@@ -115,7 +115,7 @@ public final class References {
             throw new TransportException(tlsMismatch);
         }
         directories.add(directory);
-        ClusterInvoker cluster = new ClusterInvoker(config, directory, loadBalance, agreement);
+        ClusterInvoker cluster = new ClusterInvoker(config, directory, loadBalance, agreement, callbackExecutor);
         // the same filter calls use: connected, and agreed on serialization and optimizer
         if (config.check() && directory.endpoints().stream()
                 .noneMatch(e -> e.connection().isConnected() && e.terms().usable())) {

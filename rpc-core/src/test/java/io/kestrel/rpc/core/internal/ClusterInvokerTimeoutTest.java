@@ -28,7 +28,7 @@ class ClusterInvokerTimeoutTest {
     }
 
     private static ClusterInvoker invoker(ReferenceConfig.Builder<WhoService> ref) {
-        return new ClusterInvoker(ref.build(), null, null, null); // the rule needs neither directory nor serializer
+        return new ClusterInvoker(ref.build(), null, null, null, null); // the rule needs neither directory nor serializer
     }
 
     private static ProviderInfo provider(Duration timeout) {

@@ -10,10 +10,13 @@ import io.kestrel.rpc.transport.RefusedException;
 import io.kestrel.rpc.transport.ServerMethod;
 import io.kestrel.rpc.transport.Status;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * arguments, run the method, answer (at once, or when an asynchronous method's stage completes).
  * Owns the request frame and releases it once the arguments are decoded.
  */
-final class ServerCall extends ResponseAttachments implements Runnable, IncomingCall {
+final class ServerCall extends ResponseAttachments implements Runnable, IncomingCall, BiConsumer<Object, Throwable> {
     private static final Logger log = LoggerFactory.getLogger(ServerCall.class);
 
     private final Frame frame;
@@ -88,19 +91,12 @@ final class ServerCall extends ResponseAttachments implements Runnable, Incoming
                 answerFailure(t);
                 return;
             }
-            if (result instanceof CompletionStage<?> stage) {
+            if (result instanceof CompletableFuture<?> future && future.isDone()) {
+                // already complete (a method that answers at once): answered here, no dependent stage per call
+                answerDone(future);
+            } else if (result instanceof CompletionStage<?> stage) {
                 async = true;
-                stage.whenComplete((value, error) -> {
-                    try {
-                        if (error != null) {
-                            answerFailure(unwrap(error));
-                        } else {
-                            out.value(frame, method, serializer, value, answerAttachments());
-                        }
-                    } finally {
-                        finished();
-                    }
-                });
+                stage.whenComplete(this); // this call is the callback: no capturing lambda per call
             } else {
                 out.value(frame, method, serializer, result, answerAttachments());
             }
@@ -111,6 +107,35 @@ final class ServerCall extends ResponseAttachments implements Runnable, Incoming
             if (!async) {
                 finished();
             }
+        }
+    }
+
+    /** The outcome of an asynchronous method's stage, on the thread that completed it: answers, then ends the call. */
+    @Override
+    public void accept(Object value, Throwable error) {
+        try {
+            answer(value, error);
+        } finally {
+            finished();
+        }
+    }
+
+    private void answerDone(CompletableFuture<?> future) {
+        Object value;
+        try {
+            value = future.join(); // done: returns or throws at once
+        } catch (CompletionException | CancellationException e) {
+            answer(null, e);
+            return;
+        }
+        answer(value, null);
+    }
+
+    private void answer(Object value, Throwable error) {
+        if (error != null) {
+            answerFailure(unwrap(error));
+        } else {
+            out.value(frame, method, serializer, value, answerAttachments());
         }
     }
 
