@@ -45,30 +45,48 @@ final class CallerFuture extends CompletableFuture<Object> implements BiConsumer
     public void accept(Object value, Throwable error) {
         this.value = value;
         this.error = error;
-        try {
-            callbackExecutor.execute(this);
-        } catch (RejectedExecutionException e) {
-            // the executor is shut down (the runtime is closing): fail here rather than leave the caller waiting
-            completeExceptionally(new RpcException("the callback executor refused to complete an asynchronous call", e));
-        }
+        handOff(callbackExecutor, this, this);
     }
 
     /** On the callback executor. */
     @Override
     public void run() {
-        Object v = value;
-        Throwable e = error;
+        completeHere(this, value, error, call, setsContext);
+    }
+
+    /**
+     * Runs {@code completion} on the callback executor; if the executor refuses it (shut down: the runtime is
+     * closing), fails {@code future} here rather than leave the caller waiting.
+     */
+    static void handOff(Executor callbackExecutor, Runnable completion, CompletableFuture<Object> future) {
+        try {
+            callbackExecutor.execute(completion);
+        } catch (RejectedExecutionException e) {
+            future.completeExceptionally(new RpcException("the callback executor refused to complete an asynchronous call",
+                    e));
+        }
+    }
+
+    /**
+     * On the callback executor: sets this thread's {@link RpcContext} received attachments (when {@code setsContext};
+     * none after a failure) and completes {@code future}, whose caller-registered callbacks run inside, here.
+     *
+     * @param call the call through interceptors whose response attachments are received; null: they travel with
+     *     the value ({@link AttachedValue})
+     */
+    static void completeHere(CompletableFuture<Object> future, Object value, Throwable error, ClientCall call,
+            boolean setsContext) {
         RpcContext here = setsContext ? RpcContext.current() : null;
-        if (e != null) {
+        if (error != null) {
             if (here != null) {
                 here.received(Map.of());
             }
-            completeExceptionally(e);
+            future.completeExceptionally(error);
         } else {
             if (here != null) {
-                here.received(call != null ? call.responseAttachments() : AttachedValue.attachmentsOf(v));
+                here.received(call != null ? call.responseAttachments() : AttachedValue.attachmentsOf(value));
             }
-            complete(AttachedValue.valueOf(v)); // callbacks registered by the caller run inside complete, here
+            future.complete(AttachedValue.valueOf(value));
         }
     }
 }

@@ -2,7 +2,6 @@ package io.kestrel.rpc.core.internal;
 
 import io.kestrel.rpc.api.NoProviderException;
 import io.kestrel.rpc.api.RpcContext;
-import io.kestrel.rpc.api.RpcException;
 import io.kestrel.rpc.api.RpcTimeoutException;
 import io.kestrel.rpc.api.ServiceNotFoundException;
 import io.kestrel.rpc.api.cluster.Invocation;
@@ -11,7 +10,6 @@ import io.kestrel.rpc.api.config.ClusterMode;
 import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.api.registry.ProviderInfo;
 import io.kestrel.rpc.api.serialization.Serializer;
-import io.kestrel.rpc.transport.AttachedValue;
 import io.kestrel.rpc.transport.Status;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,7 +18,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -299,26 +296,17 @@ public final class ClusterInvoker {
         @Override
         void end(Object value, Throwable error) {
             this.outcome = error != null ? new Failure(error) : value;
-            try {
-                callbackExecutor.execute(this);
-            } catch (RejectedExecutionException e) {
-                // the executor is shut down (the runtime is closing): fail here rather than leave the caller waiting
-                completeExceptionally(new RpcException("the callback executor refused to complete an asynchronous call",
-                        e));
-            }
+            CallerFuture.handOff(callbackExecutor, this, this);
         }
 
-        /** On the callback executor: the caller's callbacks run inside complete, here. */
+        /** On the callback executor: completes as a {@link CallerFuture} does. */
         @Override
         public void run() {
-            RpcContext here = RpcContext.current();
             Object v = outcome;
             if (v instanceof Failure f) {
-                here.received(Map.of());
-                completeExceptionally(f.error());
+                CallerFuture.completeHere(this, null, f.error(), null, true);
             } else {
-                here.received(AttachedValue.attachmentsOf(v));
-                complete(AttachedValue.valueOf(v));
+                CallerFuture.completeHere(this, v, null, null, true);
             }
         }
     }
