@@ -15,6 +15,7 @@ public final class PerfMain {
 
     public static void main(String[] args) throws Exception {
         PerfOptions options = CommandLine.parseOrExit(args, PerfOptions::parse, PerfOptions.USAGE);
+        options.applyTraceSampling();
         PerfReport report = options.jdks().isEmpty() ? PerfRunner.run(options, System.out)
                 : JdkRunner.run(options, args, System.out);
         boolean failed = report.results().stream().anyMatch(r -> r.status() == RunResult.Status.FAILED);

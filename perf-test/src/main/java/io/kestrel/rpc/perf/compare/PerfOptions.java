@@ -4,6 +4,7 @@ import io.kestrel.rpc.perf.compare.system.BenchSystems;
 import io.kestrel.rpc.perf.compare.system.SystemSettings;
 import io.kestrel.rpc.perf.server.LimitsSpec;
 import io.kestrel.rpc.perf.support.CommandLine;
+import io.kestrel.rpc.perf.support.ObservedRpc;
 import io.kestrel.rpc.perf.support.Workload;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -57,6 +58,8 @@ public final class PerfOptions {
                                        (calls-per-connection: half the business threads, which a
                                        pipelined run with more calls in flight meets)
               --server-jvm-args "ARGS" extra JVM flags for the server JVMs (the fst --add-opens are always added)
+              --trace-sampling SHARE   share of traces the -observed and -otel systems sample, in (0, 1]
+                                       (default 1: every call; Spring Boot's default is 0.1)
               --help
             """.formatted(BenchSystems.ALL);
 
@@ -73,6 +76,7 @@ public final class PerfOptions {
     private final int asyncCallers;
     private final List<Jdks.Jdk> jdks;
     private final int rounds;
+    private final double traceSampling;
 
     private PerfOptions(Builder b) {
         this.quick = b.quick;
@@ -83,7 +87,12 @@ public final class PerfOptions {
         this.workloads = List.copyOf(b.workloads);
         this.outputDir = b.outputDir;
         this.settings = new SystemSettings(b.rawSerialization, b.rpcServerThreads, b.callTimeout, b.serverLimits);
-        this.serverJvmArgs = List.copyOf(b.serverJvmArgs);
+        this.traceSampling = b.traceSampling;
+        List<String> jvmArgs = new ArrayList<>(b.serverJvmArgs);
+        if (traceSampling < 1) {
+            jvmArgs.add("-D" + ObservedRpc.SAMPLING_PROPERTY + "=" + traceSampling);
+        }
+        this.serverJvmArgs = List.copyOf(jvmArgs);
         this.inflight = List.copyOf(b.inflight);
         this.asyncCallers = b.asyncCallers;
         this.jdks = List.copyOf(b.jdks);
@@ -115,6 +124,7 @@ public final class PerfOptions {
                 case "--call-timeout" -> b.callTimeout(o.duration());
                 case "--server-limits" -> b.serverLimits(o.value());
                 case "--server-jvm-args" -> b.serverJvmArgs(List.of(o.value().trim().split("\\s+")));
+                case "--trace-sampling" -> b.traceSampling(ObservedRpc.parseSampling(o.value()));
                 case "--inflight" -> b.inflight(parseInflight(o.value()));
                 case "--async-callers" -> b.asyncCallers(o.intValue());
                 case "--jdks" -> b.jdks(Jdks.resolve(o.value()));
@@ -216,6 +226,23 @@ public final class PerfOptions {
         return jdks;
     }
 
+    /**
+     * Share of traces the observed systems sample ({@code --trace-sampling}; 1: every call). The server
+     * JVMs get it through {@link #serverJvmArgs()}; {@link #applyTraceSampling()} sets it in this JVM.
+     */
+    public double traceSampling() {
+        return traceSampling;
+    }
+
+    /** Sets {@link #traceSampling()} for the observed systems' consumers made in this JVM. */
+    public void applyTraceSampling() {
+        if (traceSampling < 1) {
+            System.setProperty(ObservedRpc.SAMPLING_PROPERTY, Double.toString(traceSampling));
+        } else {
+            System.clearProperty(ObservedRpc.SAMPLING_PROPERTY);
+        }
+    }
+
     /** How many times the whole matrix is measured ({@code --rounds}); 1: once, as without the option. */
     public int rounds() {
         return rounds;
@@ -231,7 +258,8 @@ public final class PerfOptions {
                 + (settings.serverLimits().isEmpty() ? "" : ", server-limits=" + settings.serverLimits())
                 + (inflight.isEmpty() ? "" : ", inflight=" + inflight + ", async-callers=" + asyncCallers)
                 + (jdks.isEmpty() ? "" : ", jdks=" + jdks.stream().map(Jdks.Jdk::label).toList())
-                + (rounds == 1 ? "" : ", rounds=" + rounds);
+                + (rounds == 1 ? "" : ", rounds=" + rounds)
+                + (traceSampling < 1 ? ", trace-sampling=" + traceSampling : "");
     }
 
     /** Builder with the defaults described on {@link PerfOptions}. */
@@ -252,8 +280,15 @@ public final class PerfOptions {
         private int asyncCallers = 1;
         private List<Jdks.Jdk> jdks = List.of();
         private int rounds = 1;
+        private double traceSampling = 1;
 
         private Builder() {
+        }
+
+        /** Share of traces the observed systems sample, in (0, 1]. */
+        public Builder traceSampling(double share) {
+            this.traceSampling = ObservedRpc.parseSampling(Double.toString(share));
+            return this;
         }
 
         public Builder threads(int threads) {

@@ -22,6 +22,7 @@ import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.export.BatchSpanProcessor;
 import io.opentelemetry.sdk.trace.export.SpanExporter;
+import io.opentelemetry.sdk.trace.samplers.Sampler;
 import java.util.List;
 
 /**
@@ -29,7 +30,8 @@ import java.util.List;
  * {@code kestrel-*-otel} systems: {@link KestrelMetrics} on a Prometheus registry (histograms, runtime
  * gauges) and tracing on the OpenTelemetry SDK, every call sampled, W3C propagation, spans batched to an
  * exporter that drops them (the no-op exporter: what is measured is the cost inside the process, not a
- * collector's). The tracing goes through Micrometer Observation and micrometer-tracing's OpenTelemetry
+ * collector's; {@value #SAMPLING_PROPERTY} below 1 samples that share of the traces instead, as a
+ * production setup usually does: Spring Boot's default probability is 0.1). The tracing goes through Micrometer Observation and micrometer-tracing's OpenTelemetry
  * bridge ({@link KestrelTracing}) or straight to the OpenTelemetry API ({@link KestrelOpenTelemetry}).
  */
 public final class ObservedRpc implements AutoCloseable {
@@ -41,8 +43,15 @@ public final class ObservedRpc implements AutoCloseable {
         OPENTELEMETRY
     }
 
+    /**
+     * System property: the share of traces sampled, in (0, 1] (default 1: every call). The consumer
+     * decides; the provider follows the decision the {@code traceparent} carries.
+     */
+    public static final String SAMPLING_PROPERTY = "kestrel.perf.trace-sampling";
+
     private final PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final SdkTracerProvider tracerProvider = SdkTracerProvider.builder()
+            .setSampler(sampler(sampling()))
             .addSpanProcessor(BatchSpanProcessor.builder(SpanExporter.composite()).build()).build();
     private final ContextPropagators propagators = ContextPropagators.create(W3CTraceContextPropagator.getInstance());
     private final KestrelMetrics metrics = KestrelMetrics.of(meters);
@@ -75,6 +84,31 @@ public final class ObservedRpc implements AutoCloseable {
         this.tracingServer = observed.serverInterceptor();
     }
 
+    /** The share of traces sampled, from {@value #SAMPLING_PROPERTY}. */
+    public static double sampling() {
+        String value = System.getProperty(SAMPLING_PROPERTY);
+        return value == null ? 1.0 : parseSampling(value);
+    }
+
+    /** Parses a sampling share, refusing anything outside (0, 1] with a message naming the setting. */
+    public static double parseSampling(String value) {
+        double share;
+        try {
+            share = Double.parseDouble(value.trim());
+        } catch (NumberFormatException e) {
+            share = Double.NaN;
+        }
+        if (!(share > 0 && share <= 1)) {
+            throw new IllegalArgumentException("trace sampling must be a share in (0, 1], e.g. 0.1, was '" + value + "'");
+        }
+        return share;
+    }
+
+    /** 1: the SDK's default (every new trace sampled); below 1: that share of new traces; both follow a parent's decision. */
+    private static Sampler sampler(double share) {
+        return share >= 1 ? Sampler.parentBased(Sampler.alwaysOn()) : Sampler.parentBased(Sampler.traceIdRatioBased(share));
+    }
+
     /** {@code builder} with the metrics and tracing interceptors. */
     public RpcRuntime.Builder install(RpcRuntime.Builder builder) {
         return metrics.addTo(builder).clientInterceptor(tracingClient).serverInterceptor(tracingServer);
@@ -104,6 +138,11 @@ public final class ObservedRpc implements AutoCloseable {
     public RpcRuntime bind(RpcRuntime runtime) {
         metrics.bindTo(runtime);
         return runtime;
+    }
+
+    /** The tracer provider's sampler, described (e.g. {@code ParentBased{root:TraceIdRatioBased{0.1...}}}). */
+    public String samplerDescription() {
+        return tracerProvider.getSampler().getDescription();
     }
 
     /** The Prometheus text of everything recorded so far. */

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kestrel.rpc.perf.support.ObservedRpc;
 import io.kestrel.rpc.perf.support.Workload;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -47,6 +48,38 @@ class PerfOptionsTest {
         assertEquals(List.of("kestrel-kryo", "kestrel-kryo-observed", "kestrel-kryo-otel",
                 "kestrel-fory", "kestrel-fory-observed", "kestrel-fory-otel"),
                 PerfOptions.parse("--systems", "observed").systems());
+    }
+
+    @Test
+    void traceSamplingReachesTheServerJvmsAndTheObservedSystemsHere() {
+        PerfOptions every = PerfOptions.parse("--systems", "observed");
+        assertEquals(1.0, every.traceSampling());
+        assertEquals(List.of(), every.serverJvmArgs());
+
+        PerfOptions o = PerfOptions.parse("--systems", "observed", "--trace-sampling", "0.1",
+                "--server-jvm-args", "-Dkestrel.perf.dispatch=direct");
+        assertEquals(0.1, o.traceSampling());
+        assertEquals(List.of("-Dkestrel.perf.dispatch=direct", "-D" + ObservedRpc.SAMPLING_PROPERTY + "=0.1"),
+                o.serverJvmArgs());
+        assertTrue(o.toString().contains("trace-sampling=0.1"), o.toString());
+        try {
+            o.applyTraceSampling();
+            try (ObservedRpc observed = new ObservedRpc()) {
+                assertTrue(observed.samplerDescription().contains("TraceIdRatioBased{0.1"), observed.samplerDescription());
+            }
+            every.applyTraceSampling();
+            try (ObservedRpc observed = new ObservedRpc(ObservedRpc.Tracing.OPENTELEMETRY)) {
+                assertTrue(observed.samplerDescription().contains("AlwaysOnSampler"), observed.samplerDescription());
+            }
+        } finally {
+            System.clearProperty(ObservedRpc.SAMPLING_PROPERTY);
+        }
+        for (String bad : List.of("0", "1.5", "-0.1", "often", "NaN")) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> PerfOptions.parse("--trace-sampling", bad));
+            assertTrue(e.getMessage().contains("trace sampling must be a share in (0, 1]") && e.getMessage().contains(bad),
+                    e.getMessage());
+        }
     }
 
     @Test

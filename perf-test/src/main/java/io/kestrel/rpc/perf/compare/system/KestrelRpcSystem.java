@@ -63,7 +63,13 @@ public final class KestrelRpcSystem implements BenchSystem {
                 + (observed == null ? "" : "; metrics (Prometheus registry, histograms) and tracing ("
                         + (observed == ObservedRpc.Tracing.OPENTELEMETRY ? "KestrelOpenTelemetry"
                                 : "KestrelTracing, Micrometer Observation through the OpenTelemetry bridge")
-                        + "; OpenTelemetry SDK, every call sampled, no-op exporter) on both ends");
+                        + "; OpenTelemetry SDK, " + samplingDescription() + ", no-op exporter) on both ends");
+    }
+
+    private static String samplingDescription() {
+        double share = ObservedRpc.sampling();
+        return share >= 1 ? "every call sampled"
+                : "a share of " + share + " of traces sampled (the provider follows the consumer's decision)";
     }
 
     @Override
