@@ -23,6 +23,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -44,6 +46,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(120)
 class HostileLoadTest {
     static final String ECHO = EchoService.class.getName() + "#echo(java.lang.String)";
+    static final String SLEEP = EchoService.class.getName() + "#sleep(long)";
     static final long BUDGET = 32L << 20;
     static final int CALLS_PER_CONNECTION = 4;
     static final Duration FRAME_TIMEOUT = Duration.ofSeconds(1);
@@ -124,29 +127,38 @@ class HostileLoadTest {
     }
 
     @Test
-    void pipelinedLargeRequestsBeyondTheBudgetAreRefusedNotLost() throws Exception {
-        // sent in bursts of 10 frames (10 MiB) per write: more arrive at once than the connection's 4 calls and
-        // the 32 MiB budget take, so some are refused however quickly the provider works (sent one by one, a
-        // provider that kept up refused none)
-        int requests = 60;
-        byte[] large = args("y".repeat(1 << 20));
-        Map<Integer, AtomicInteger> byStatus = new ConcurrentHashMap<>();
+    void pipelinedLargeRequestsBeyondTheConnectionsCallsAreRefusedNotLost() throws Exception {
+        // Four sleeping calls hold the connection's 4 call slots for 3 s, so the large requests pipelined behind
+        // them (10 frames, 10 MiB, per write) arrive while none may run: however quickly this provider works
+        // (on a fast JDK it kept up with the large requests alone and refused none), they are refused at once
+        // ("did not run"), not queued without bound and not dropped. Once the sleeps end, calls run again.
+        int large = 60;
+        long finalId = 1_000;
+        byte[] big = args("y".repeat(1 << 20));
+        Map<Long, Integer> statusById = new ConcurrentHashMap<>();
         List<String> refusals = new ArrayList<>();
+        CountDownLatch sleepsAnswered = new CountDownLatch(CALLS_PER_CONNECTION);
+        int expected = CALLS_PER_CONNECTION + large + 1;
         try (Socket s = new Socket("127.0.0.1", provider.boundPort())) {
             s.setSoTimeout(30_000);
             Thread reader = new Thread(() -> {
                 try {
                     DataInputStream in = new DataInputStream(s.getInputStream());
-                    for (int i = 0; i < requests; i++) {
+                    for (int i = 0; i < expected; i++) {
                         in.readUnsignedShort();
                         in.readUnsignedByte();
                         in.readUnsignedByte();
                         in.readUnsignedByte();
                         int status = in.readUnsignedByte();
-                        in.readLong();
+                        long id = in.readLong();
                         byte[] body = new byte[in.readInt()];
                         in.readFully(body);
-                        byStatus.computeIfAbsent(status, k -> new AtomicInteger()).incrementAndGet();
+                        if (statusById.putIfAbsent(id, status) != null) {
+                            statusById.put(-id, status); // a second answer to one request: reported below
+                        }
+                        if (id <= CALLS_PER_CONNECTION) {
+                            sleepsAnswered.countDown();
+                        }
                         if (status == Status.SERVER_BUSY.code() && refusals.size() < 3) {
                             synchronized (refusals) {
                                 refusals.add(new String(body, StandardCharsets.UTF_8));
@@ -154,28 +166,41 @@ class HostileLoadTest {
                         }
                     }
                 } catch (IOException e) {
-                    byStatus.computeIfAbsent(-1, k -> new AtomicInteger()).incrementAndGet();
+                    statusById.put(Long.MIN_VALUE, -1);
                 }
             }, "greedy-reader");
             reader.start();
             OutputStream out = s.getOutputStream();
+            byte[] sleepArgs = sleepArgs(3_000);
+            write(out, 1, 1, SLEEP, sleepArgs);
+            for (int id = 2; id <= CALLS_PER_CONNECTION; id++) {
+                write(out, id, 1, null, sleepArgs);
+            }
             ByteArrayOutputStream burst = new ByteArrayOutputStream(11 << 20);
-            write(burst, 1, 0, ECHO, large);
-            for (int id = 2; id <= requests; id++) {
-                write(burst, id, 0, null, large);
-                if (id % 10 == 0 || id == requests) {
+            int first = CALLS_PER_CONNECTION + 1;
+            write(burst, first, 0, ECHO, big);
+            for (int id = first + 1; id < first + large; id++) {
+                write(burst, id, 0, null, big);
+                if ((id - first + 1) % 10 == 0 || id == first + large - 1) {
                     out.write(burst.toByteArray());
                     out.flush();
                     burst.reset();
                 }
             }
+            assertTrue(sleepsAnswered.await(30, TimeUnit.SECONDS), "the sleeping calls ended");
+            write(out, finalId, 0, null, big);
             reader.join(60_000);
         }
-        int answered = byStatus.values().stream().mapToInt(AtomicInteger::get).sum();
-        assertEquals(requests, answered, "every request gets exactly one answer: " + byStatus);
-        assertTrue(byStatus.containsKey((int) Status.OK.code()), "some calls ran: " + byStatus);
-        assertTrue(byStatus.containsKey((int) Status.SERVER_BUSY.code()), "the excess was refused: " + byStatus);
-        assertEquals(2, byStatus.size(), "only answers and refusals: " + byStatus);
+        assertEquals(expected, statusById.size(), "every request gets exactly one answer: " + statusById);
+        int ok = Status.OK.code();
+        int busy = Status.SERVER_BUSY.code();
+        for (long id = 1; id <= CALLS_PER_CONNECTION; id++) {
+            assertEquals(ok, statusById.get(id), "sleeping call " + id + " ran: " + statusById);
+        }
+        assertTrue(statusById.values().stream().anyMatch(st -> st == busy), "the excess was refused: " + statusById);
+        assertTrue(statusById.values().stream().allMatch(st -> st == ok || st == busy), "only answers and refusals: "
+                + statusById);
+        assertEquals(ok, statusById.get(finalId), "a call after the sleeps ran again: " + statusById);
         assertTrue(refusals.stream().allMatch(r -> r.contains("did not run")), refusals.toString());
     }
 
@@ -317,6 +342,12 @@ class HostileLoadTest {
     static byte[] args(String text) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         kryo.serialize(text, out);
+        return out.toByteArray();
+    }
+
+    static byte[] sleepArgs(long millis) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        kryo.serialize(millis, out);
         return out.toByteArray();
     }
 
