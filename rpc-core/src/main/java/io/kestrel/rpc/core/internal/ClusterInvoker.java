@@ -23,7 +23,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Chooses a provider for each call and applies the reference's fault tolerance:
+ * Sends each call to the provider {@link ProviderSelection} chooses and applies the reference's fault tolerance:
  * <ul>
  *   <li>{@code failover} (default): a call that certainly did not run on the provider is retried on
  *       another provider, up to {@code retries} times. Which failures those are is decided by
@@ -42,8 +42,7 @@ public final class ClusterInvoker {
 
     private final ReferenceConfig<?> config;
     private final Directory directory;
-    private final LoadBalance loadBalance;
-    private final Agreement agreement;
+    private final ProviderSelection selection;
     private final Executor callbackExecutor; // where asynchronous callers' futures complete
     /** The serializer of the last provider chosen (what a call reports as its serialization before it picks one). */
     private volatile Serializer usual;
@@ -56,8 +55,7 @@ public final class ClusterInvoker {
         this.config = config;
         this.callbackExecutor = callbackExecutor;
         this.directory = directory;
-        this.loadBalance = loadBalance;
-        this.agreement = agreement;
+        this.selection = new ProviderSelection(config, directory, loadBalance, agreement);
         this.retries = config.cluster() == ClusterMode.FAILOVER ? config.retries() : 0;
         this.referenceTimeoutMillis = config.timeout().map(ClusterInvoker::millis).orElse(0);
         this.longestTimeoutMillis = millis(config.timeout().orElse(ReferenceConfig.DEFAULT_TIMEOUT));
@@ -162,7 +160,7 @@ public final class ClusterInvoker {
      * request is built from its fields by the connection (no request object per call), and a blocking caller
      * waits on it without a waiter node ({@link ParkingFuture}).
      */
-    private class Attempts extends ParkingFuture implements BiConsumer<Object, Throwable> {
+    private class Attempts extends ParkingFuture implements BiConsumer<Object, Throwable>, ProviderSelection.Call {
         private final MethodInfo method;
         private final Object[] args;
         private final Map<String, String> attachments;
@@ -187,7 +185,7 @@ public final class ClusterInvoker {
             int attempt = tried.size();
             Endpoint chosen;
             try {
-                chosen = select(this, tried);
+                chosen = selection.select(this, tried);
             } catch (NoProviderException e) {
                 // after a retriable failure with nobody left to try, the failure itself says most
                 fail(previous != null ? previous : e);
@@ -269,7 +267,8 @@ public final class ClusterInvoker {
             }
         }
 
-        Invocation invocation() {
+        @Override
+        public Invocation invocation() {
             Invocation i = invocation;
             if (i == null) {
                 i = new Invocation(config.key(), method.method, args, attachments);
@@ -327,43 +326,5 @@ public final class ClusterInvoker {
                     + io.kestrel.rpc.api.internal.NearestName.suggestion(wanted, provider.methods()) + ")");
         }
         return e;
-    }
-
-    private Endpoint select(Attempts call, List<Endpoint> tried) {
-        List<Endpoint> all = directory.endpoints();
-        if (all.size() == 1 && tried.isEmpty()) {
-            // one provider (direct mode, or a registry listing one): nothing to balance, no lists to build
-            Endpoint only = all.get(0);
-            if (only.terms().usable()) {
-                return only; // connected or not: a disconnected one fails the call with the connection's own message
-            }
-        }
-        List<Endpoint> usable = new ArrayList<>(all.size());
-        List<Endpoint> disconnected = new ArrayList<>();
-        for (Endpoint e : all) {
-            if (!e.terms().usable() || tried.contains(e)) {
-                continue;
-            }
-            (e.connection().isConnected() ? usable : disconnected).add(e);
-        }
-        if (usable.isEmpty()) {
-            usable = disconnected; // let the call fail with the connection's own message
-        }
-        if (usable.isEmpty()) {
-            return throwNoProvider(tried);
-        }
-        if (usable.size() == 1) {
-            return usable.get(0);
-        }
-        return loadBalance.select(usable, call.invocation());
-    }
-
-    private Endpoint throwNoProvider(List<Endpoint> tried) {
-        throw new NoProviderException("No provider available for " + config.key() + " (interface "
-                + config.interfaceName() + ", version '" + config.version() + "', group '" + config.group()
-                + "') from " + directory.source() + "; providers seen: " + directory.explainProviders()
-                + directory.otherVersions()
-                + (tried.isEmpty() ? "" : "; already tried: " + tried) + "; " + agreement.describe()
-                + ". Start a provider, or check the interface, version, group, serialization and optimizer on both sides");
     }
 }
