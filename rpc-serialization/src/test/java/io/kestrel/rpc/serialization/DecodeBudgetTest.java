@@ -158,6 +158,31 @@ class DecodeBudgetTest {
 
     /** The serializations that cannot bound hash work say so, so providers refuse them by default. */
     @Test
+    void aRestartedBudgetCountsFromZeroWithTheNewLimitsAndDeadline() {
+        DecodeLimits five = DecodeLimits.defaults().toBuilder().maxElements(5).build();
+        DecodeBudget budget = DecodeBudget.withDeadline(five, System.nanoTime() + 60_000_000_000L);
+        budget.enter();
+        budget.elements(5);
+        budget.chargeHashWork(7);
+        assertThrows(DecodeLimitException.class, budget::element, "the sixth value is over the limit");
+
+        assertTrue(budget == budget.restart(five, System.nanoTime() + 60_000_000_000L), "restart returns the budget itself");
+        assertEquals(0, budget.elementsUsed());
+        assertEquals(0, budget.depth());
+        assertEquals(0, budget.hashWorkUsed());
+        budget.elements(5); // all five again: nothing of the value before is counted
+        assertThrows(DecodeLimitException.class, budget::element);
+
+        DecodeLimits ten = DecodeLimits.defaults().toBuilder().maxElements(10).build();
+        budget.restart(ten, System.nanoTime() + 60_000_000_000L).elements(10);
+        assertEquals(ten, budget.limits());
+
+        budget.restart(ten, System.nanoTime() - 1);
+        DecodeLimitException late = assertThrows(DecodeLimitException.class, budget::checkDeadline);
+        assertEquals(DecodeLimits.Limit.DEADLINE, late.limit());
+    }
+
+    @Test
     void onlyJavaAndFastjson2SayTheyCannotBoundDecodeWork() {
         for (String name : Serializations.installed().names().keySet()) {
             assertEquals(!NOT_WORK_BOUNDED.contains(name), Serializations.installed().byName(name).boundsDecodeWork(), name);

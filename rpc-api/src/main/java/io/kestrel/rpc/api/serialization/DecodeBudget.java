@@ -16,16 +16,17 @@ import java.util.Objects;
  * looked at on the first value and then every {@value #DEADLINE_CHECK_INTERVAL} values, so decoding
  * stops within that many values of it passing.
  *
- * <p>Not thread-safe: one call's values are decoded by one thread at a time.
+ * <p>Not thread-safe: one call's values are decoded by one thread at a time. A thread that reads one
+ * value after another may {@link #restart} one budget for each instead of making a new one.
  */
 public final class DecodeBudget {
     /** Values read between two looks at the clock. */
     public static final int DEADLINE_CHECK_INTERVAL = 8;
 
-    private final DecodeLimits limits;
-    private final long deadlineNanos;
-    private final boolean hasDeadline;
-    private final long startNanos;
+    private DecodeLimits limits;
+    private long deadlineNanos;
+    private boolean hasDeadline;
+    private long startNanos;
     private int depth;
     private int hashNesting;
     private long elements;
@@ -63,6 +64,26 @@ public final class DecodeBudget {
             return of(limits);
         }
         return withDeadline(limits, System.nanoTime() + timeout.toNanos());
+    }
+
+    /**
+     * Starts this budget over for the next value, as {@link #withDeadline} would make it: nothing counted yet,
+     * these limits and this deadline. For a thread that reads one response after another (a connection's
+     * event loop), so that it needs no new budget per call; the value read before must be done with it.
+     *
+     * @return this budget
+     */
+    public DecodeBudget restart(DecodeLimits limits, long deadlineNanos) {
+        this.limits = Objects.requireNonNull(limits, "limits");
+        this.deadlineNanos = deadlineNanos;
+        this.hasDeadline = true;
+        this.startNanos = System.nanoTime();
+        this.depth = 0;
+        this.hashNesting = 0;
+        this.elements = 0;
+        this.hashWork = 0;
+        this.sinceDeadlineCheck = 0;
+        return this;
     }
 
     public DecodeLimits limits() {

@@ -213,7 +213,7 @@ final class ForySerializer implements Serializer {
             DecodeLimitException depth = depthLimit(e, budget);
             throw SerializationFailures.decodeFailed("fory", expectedType, depth != null ? depth : e, registration, !registered.isEmpty());
         } finally {
-            ACTIVE.remove();
+            ACTIVE.set(null); // not remove(): the thread's next read would allocate the entry again
         }
     }
 

@@ -8,6 +8,7 @@ import io.kestrel.rpc.transport.Status;
 import io.kestrel.rpc.transport.internal.tls.TlsMismatchException;
 import io.kestrel.rpc.transport.TransportCounters;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
@@ -38,6 +39,11 @@ public final class ClientCodec extends ChannelDuplexHandler {
     private final int payloadBytes;
     private final IdentityHashMap<MethodRef, Integer> methodRefs = new IdentityHashMap<>();
     private boolean goAwayAcknowledged;
+    /**
+     * Where each request's head is written before it is copied in front of the arguments (event loop only;
+     * reused, so a request allocates no head buffer of its own).
+     */
+    private final ByteBuf headScratch = Unpooled.buffer(RequestEncoder.HEAD_ROOM);
 
     public ClientCodec(PendingCalls pending, ResponseDecoder responses, TransportCounters counters, String address,
             int payloadBytes) {
@@ -79,11 +85,11 @@ public final class ClientCodec extends ChannelDuplexHandler {
                     + " distinct methods called on one connection to " + address));
             return;
         }
-        ByteBuf head = RequestEncoder.writeHead(ctx.alloc(), call.id, call.serializer.id(), call.timeoutMillis,
-                call.attachments, refValue, ref == null ? method.descriptor() : null, lengths, args.readableBytes());
+        ByteBuf head = headScratch.clear();
+        RequestEncoder.writeHead(head, call.id, call.serializer.id(), call.timeoutMillis, call.attachments, refValue,
+                ref == null ? method.descriptor() : null, lengths, args.readableBytes());
         int bodyLength = RequestEncoder.bodyLength(head);
         if (bodyLength > payloadBytes) {
-            head.release();
             args.release();
             call.fail(new PayloadTooLargeException("request " + method.displayName() + " to " + address
                     + " is " + bodyLength + " bytes, over the payload limit of " + payloadBytes
@@ -93,8 +99,13 @@ public final class ClientCodec extends ChannelDuplexHandler {
         if (ref == null) {
             methodRefs.put(method, refValue);
         }
-        ctx.write(head, ctx.voidPromise());
-        ctx.write(args, ctx.voidPromise());
+        ByteBuf frame = RequestEncoder.prepend(head, args);
+        if (frame != null) {
+            ctx.write(frame, ctx.voidPromise());
+        } else {
+            ctx.write(ctx.alloc().ioBuffer(head.readableBytes()).writeBytes(head), ctx.voidPromise());
+            ctx.write(args, ctx.voidPromise());
+        }
         counters.frameWritten();
     }
 

@@ -5,6 +5,7 @@ import io.kestrel.rpc.api.serialization.Serializer;
 import io.kestrel.rpc.transport.MethodRef;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.CompositeByteBuf;
 import java.util.Map;
 
 /**
@@ -25,11 +26,21 @@ import java.util.Map;
  * </pre>
  *
  * The arguments are serialized on the calling thread ({@link #serializeArguments}); the rest is
- * written on the event loop ({@link #writeHead}), where the per-connection method table lives.
+ * written on the event loop ({@link #writeHead}), where the per-connection method table lives. The
+ * arguments' buffer keeps {@value #HEAD_ROOM} bytes free in front of them, so that a head which fits
+ * is copied there and the request goes out as one buffer ({@link #prepend}); a larger one (the method's
+ * descriptor on a connection's first call of it, large attachments) goes as a buffer of its own.
  */
 public final class RequestEncoder {
     /** The argument lengths of a call with one argument or none (the last argument's length is not sent). */
     static final int[] NO_LENGTHS = new int[0];
+
+    /**
+     * Bytes left free in front of the serialized arguments for the frame head: the 18-byte header, the
+     * method number, the timeout, the argument lengths and some 100 bytes of attachments (a W3C
+     * {@code traceparent} takes 69).
+     */
+    public static final int HEAD_ROOM = 128;
 
     private RequestEncoder() {
     }
@@ -50,7 +61,9 @@ public final class RequestEncoder {
     public static ByteBuf serializeArguments(ByteBufAllocator alloc, MethodRef method, Serializer serializer,
             Object[] args, int[] lengths) {
         int n = args == null ? 0 : args.length;
-        FrameOutput out = new FrameOutput(alloc, alloc.ioBuffer(FrameOutput.FIRST_BUFFER_BYTES));
+        ByteBuf first = alloc.ioBuffer(FrameOutput.FIRST_BUFFER_BYTES);
+        first.setIndex(HEAD_ROOM, HEAD_ROOM);
+        FrameOutput out = new FrameOutput(alloc, first);
         try {
             for (int i = 0; i < n; i++) {
                 long start = out.size();
@@ -68,8 +81,8 @@ public final class RequestEncoder {
     }
 
     /**
-     * Writes the frame header and the body up to the arguments; the header's body length counts
-     * {@code argumentBytes} that the caller writes after this buffer.
+     * Writes the frame header and the body up to the arguments into a new buffer; the header's body
+     * length counts {@code argumentBytes} that the caller writes after this buffer.
      *
      * @param descriptor the method descriptor to define with {@code methodRef}, or null when the
      *     connection has defined it already
@@ -79,6 +92,15 @@ public final class RequestEncoder {
             int argumentBytes) {
         ByteBuf head = alloc.ioBuffer(Wire.HEADER_BYTES + 16 + (descriptor != null ? descriptor.length() * 3 + 5 : 0)
                 + argumentLengths.length * 5 + Wire.attachmentBytesHint(attachments));
+        writeHead(head, requestId, serializationId, timeoutMillis, attachments, methodRef, descriptor, argumentLengths,
+                argumentBytes);
+        return head;
+    }
+
+    /** Writes the same head into {@code head}, which must be empty (the header at index 0). */
+    public static void writeHead(ByteBuf head, long requestId, byte serializationId, int timeoutMillis,
+            Map<String, String> attachments, int methodRef, String descriptor, int[] argumentLengths,
+            int argumentBytes) {
         byte flags = (byte) (Wire.FLAG_REQUEST | Wire.FLAG_TWO_WAY | (descriptor != null ? Wire.FLAG_METHOD_DEF : 0));
         Wire.writeHeader(head, flags, serializationId, (byte) 0, requestId, 0);
         Wire.writeVarint(head, methodRef);
@@ -91,7 +113,22 @@ public final class RequestEncoder {
             Wire.writeVarint(head, length);
         }
         head.setInt(Wire.LENGTH_OFFSET, head.writerIndex() - Wire.HEADER_BYTES + argumentBytes);
-        return head;
+    }
+
+    /**
+     * The whole request: {@code head} copied into the room in front of {@code args} when it fits there
+     * (then {@code args} is the frame, one buffer), else null and the caller writes a copy of the head
+     * followed by {@code args}. {@code head} is only read.
+     */
+    public static ByteBuf prepend(ByteBuf head, ByteBuf args) {
+        int n = head.readableBytes();
+        int at = args.readerIndex() - n;
+        if (at < 0 || args instanceof CompositeByteBuf) {
+            return null;
+        }
+        args.setBytes(at, head, head.readerIndex(), n);
+        args.readerIndex(at);
+        return args;
     }
 
     /** The body length a head written by {@link #writeHead} declares. */

@@ -90,6 +90,48 @@ class ClientCodecTest {
     }
 
     @Test
+    void aHeadThatFitsTheRoomInFrontOfTheArgumentsGoesOutAsOneBufferALargerOneAsTwo() {
+        send(TestSupport.request(greet, 1000, Map.of(), "Ada")); // defines greet
+        TestSupport.drain(ch);
+        send(TestSupport.request(greet, 1000, Map.of("traceparent", "00-" + "1".repeat(32) + "-" + "2".repeat(16) + "-01"),
+                "Bob"));
+        List<ByteBuf> small = outbound();
+        assertEquals(1, small.size(), "head (with a traceparent) copied in front of the arguments");
+        String large = "v".repeat(RequestEncoder.HEAD_ROOM);
+        send(TestSupport.request(greet, 1000, Map.of("big", large), "Cy"));
+        List<ByteBuf> big = outbound();
+        assertEquals(2, big.size(), "a head over " + RequestEncoder.HEAD_ROOM + " bytes goes as a buffer of its own");
+
+        ByteBuf all = Unpooled.buffer();
+        small.forEach(b -> all.writeBytes(b));
+        big.forEach(b -> all.writeBytes(b));
+        small.forEach(ByteBuf::release);
+        big.forEach(ByteBuf::release);
+        byte[] bytes = new byte[all.readableBytes()];
+        all.readBytes(bytes);
+        List<Frame> frames = TestSupport.frames(bytes);
+        assertEquals(2, frames.size());
+        RequestDecoder.Head bob = RequestDecoder.readHead(frames.get(0).body, false);
+        assertEquals(Map.of("traceparent", "00-" + "1".repeat(32) + "-" + "2".repeat(16) + "-01"), bob.attachments());
+        assertEquals(List.of("Bob"), List.of(RequestDecoder.readArguments(frames.get(0).body, new Class<?>[] {String.class},
+                TestSupport.UTF8)));
+        RequestDecoder.Head cy = RequestDecoder.readHead(frames.get(1).body, false);
+        assertEquals(Map.of("big", large), cy.attachments());
+        assertEquals(List.of("Cy"), List.of(RequestDecoder.readArguments(frames.get(1).body, new Class<?>[] {String.class},
+                TestSupport.UTF8)));
+        frames.forEach(Frame::release);
+    }
+
+    private List<ByteBuf> outbound() {
+        List<ByteBuf> buffers = new ArrayList<>();
+        Object o;
+        while ((o = ch.readOutbound()) != null) {
+            buffers.add((ByteBuf) o);
+        }
+        return buffers;
+    }
+
+    @Test
     void responsesCompleteTheirCallsByRequestId() throws Exception {
         PendingCall a = send(TestSupport.request(greet, 60_000, Map.of(), "a"));
         PendingCall b = send(TestSupport.request(greet, 60_000, Map.of(), "b"));
