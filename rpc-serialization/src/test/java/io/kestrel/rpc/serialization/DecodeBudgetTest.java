@@ -180,6 +180,9 @@ class DecodeBudgetTest {
         budget.restart(ten, System.nanoTime() - 1);
         DecodeLimitException late = assertThrows(DecodeLimitException.class, budget::checkDeadline);
         assertEquals(DecodeLimits.Limit.DEADLINE, late.limit());
+        budget.restart(five).checkDeadline(); // no deadline any more
+        assertFalse(budget.hasDeadline());
+        assertEquals(five, budget.limits());
     }
 
     @Test

@@ -34,10 +34,7 @@ public final class DecodeBudget {
     private int sinceDeadlineCheck;
 
     private DecodeBudget(DecodeLimits limits, long deadlineNanos, boolean hasDeadline) {
-        this.limits = Objects.requireNonNull(limits, "limits");
-        this.deadlineNanos = deadlineNanos;
-        this.hasDeadline = hasDeadline;
-        this.startNanos = hasDeadline ? System.nanoTime() : 0;
+        start(limits, deadlineNanos, hasDeadline);
     }
 
     /** A budget with these limits and no deadline. */
@@ -68,16 +65,26 @@ public final class DecodeBudget {
 
     /**
      * Starts this budget over for the next value, as {@link #withDeadline} would make it: nothing counted yet,
-     * these limits and this deadline. For a thread that reads one response after another (a connection's
-     * event loop), so that it needs no new budget per call; the value read before must be done with it.
+     * these limits and this deadline. For a thread that reads one value after another (a connection's event
+     * loop, a business thread), so that it needs no new budget per call; the value read before must be done
+     * with it.
      *
      * @return this budget
      */
     public DecodeBudget restart(DecodeLimits limits, long deadlineNanos) {
+        return start(limits, deadlineNanos, true);
+    }
+
+    /** Starts this budget over for the next value, as {@link #of} would make it (no deadline); see {@link #restart(DecodeLimits, long)}. */
+    public DecodeBudget restart(DecodeLimits limits) {
+        return start(limits, 0, false);
+    }
+
+    private DecodeBudget start(DecodeLimits limits, long deadlineNanos, boolean hasDeadline) {
         this.limits = Objects.requireNonNull(limits, "limits");
         this.deadlineNanos = deadlineNanos;
-        this.hasDeadline = true;
-        this.startNanos = System.nanoTime();
+        this.hasDeadline = hasDeadline;
+        this.startNanos = hasDeadline ? System.nanoTime() : 0;
         this.depth = 0;
         this.hashNesting = 0;
         this.elements = 0;

@@ -70,9 +70,8 @@ final class ServerCall extends ResponseAttachments implements Runnable, Incoming
             Object[] args;
             try {
                 // decoding stops at the serializer's limits, and when the caller's deadline passes
-                DecodeBudget budget = timeoutMs > 0
-                        ? DecodeBudget.withDeadline(serializer.decodeLimits(), receivedNanos + timeoutMs * 1_000_000L)
-                        : DecodeBudget.of(serializer.decodeLimits());
+                DecodeBudget budget = ThreadBudgets.start(serializer.decodeLimits(), timeoutMs > 0,
+                        receivedNanos + timeoutMs * 1_000_000L);
                 args = RequestDecoder.readArguments(frame.body, method.parameterTypes(), serializer, budget);
             } catch (RuntimeException e) {
                 // the caller's deadline passing while decoding means nobody waits for the answer any more

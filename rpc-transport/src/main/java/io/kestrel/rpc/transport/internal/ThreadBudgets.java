@@ -1,0 +1,36 @@
+package io.kestrel.rpc.transport.internal;
+
+import io.kestrel.rpc.api.serialization.DecodeBudget;
+import io.kestrel.rpc.api.serialization.DecodeLimits;
+import io.netty.util.concurrent.FastThreadLocal;
+import io.netty.util.concurrent.FastThreadLocalThread;
+
+/**
+ * The decode budget of a request, from one budget per Netty thread restarted for each request that
+ * thread decodes, instead of a new budget per call. The provider's I/O and business threads are Netty's
+ * ({@link FastThreadLocalThread}s, whose thread-locals are an array slot). Any other thread (a virtual
+ * thread per call, an application's executor) gets a new budget: a thread-local of its own would cost
+ * more than the budget.
+ *
+ * <p>A budget is in use only while one request's arguments are decoded, which never starts another
+ * decode on the same thread, so one per thread is enough.
+ */
+final class ThreadBudgets {
+    private static final FastThreadLocal<DecodeBudget> BUDGET = new FastThreadLocal<>();
+
+    private ThreadBudgets() {
+    }
+
+    /** A budget of {@code limits}, with the deadline {@code deadlineNanos} when {@code hasDeadline}. */
+    static DecodeBudget start(DecodeLimits limits, boolean hasDeadline, long deadlineNanos) {
+        if (!(Thread.currentThread() instanceof FastThreadLocalThread)) {
+            return hasDeadline ? DecodeBudget.withDeadline(limits, deadlineNanos) : DecodeBudget.of(limits);
+        }
+        DecodeBudget budget = BUDGET.getIfExists();
+        if (budget == null) {
+            budget = DecodeBudget.of(limits);
+            BUDGET.set(budget);
+        }
+        return hasDeadline ? budget.restart(limits, deadlineNanos) : budget.restart(limits);
+    }
+}
