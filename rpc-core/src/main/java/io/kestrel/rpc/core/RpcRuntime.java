@@ -16,7 +16,6 @@ import io.kestrel.rpc.api.registry.ConsumerInfo;
 import io.kestrel.rpc.api.interceptor.ClientInterceptor;
 import io.kestrel.rpc.api.interceptor.ServerInterceptor;
 import io.kestrel.rpc.api.registry.ProviderInfo;
-import io.kestrel.rpc.api.registry.Registry;
 import io.kestrel.rpc.api.serialization.ClassAllowlist;
 import io.kestrel.rpc.core.internal.CallbackPool;
 import io.kestrel.rpc.core.internal.Consoles;
