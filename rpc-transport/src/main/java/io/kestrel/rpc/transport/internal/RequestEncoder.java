@@ -81,23 +81,12 @@ public final class RequestEncoder {
     }
 
     /**
-     * Writes the frame header and the body up to the arguments into a new buffer; the header's body
-     * length counts {@code argumentBytes} that the caller writes after this buffer.
+     * Writes the frame header and the body up to the arguments into {@code head}, which must be empty (the
+     * header at index 0); the header's body length counts {@code argumentBytes} that follow the head.
      *
      * @param descriptor the method descriptor to define with {@code methodRef}, or null when the
      *     connection has defined it already
      */
-    public static ByteBuf writeHead(ByteBufAllocator alloc, long requestId, byte serializationId, int timeoutMillis,
-            Map<String, String> attachments, int methodRef, String descriptor, int[] argumentLengths,
-            int argumentBytes) {
-        ByteBuf head = alloc.ioBuffer(Wire.HEADER_BYTES + 16 + (descriptor != null ? descriptor.length() * 3 + 5 : 0)
-                + argumentLengths.length * 5 + Wire.attachmentBytesHint(attachments));
-        writeHead(head, requestId, serializationId, timeoutMillis, attachments, methodRef, descriptor, argumentLengths,
-                argumentBytes);
-        return head;
-    }
-
-    /** Writes the same head into {@code head}, which must be empty (the header at index 0). */
     public static void writeHead(ByteBuf head, long requestId, byte serializationId, int timeoutMillis,
             Map<String, String> attachments, int methodRef, String descriptor, int[] argumentLengths,
             int argumentBytes) {

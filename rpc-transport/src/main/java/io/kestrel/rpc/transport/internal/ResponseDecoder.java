@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Consumer side of the response body: reads what {@link ResponseEncoder} writes (the byte diagram
  * is there) and completes the pending call with the value, the provider's exception, or the
- * exception its status stands for. One per connection, used on its event loop only.
+ * exception its status stands for. One per connection.
  */
 public final class ResponseDecoder {
     private static final Logger log = LoggerFactory.getLogger(ResponseDecoder.class);
@@ -29,8 +29,6 @@ public final class ResponseDecoder {
     private final String address;
     private final int payloadBytes;
     private final ClassAllowlist allowlist;
-    /** Reused for every value this connection reads: responses are read on its event loop, one at a time. */
-    private DecodeBudget budget;
 
     /**
      * @param address the provider, for messages
@@ -106,17 +104,8 @@ public final class ResponseDecoder {
             return null;
         }
         Serializer serializer = serializer(f, call);
-        DecodeBudget budget = budget(serializer, call);
+        DecodeBudget budget = ThreadBudgets.start(serializer.decodeLimits(), true, call.deadlineNanos);
         return Wire.readValue(body, body.readerIndex(), body.readableBytes(), serializer, call.returnType, budget);
-    }
-
-    /** The budget for reading {@code call}'s result: this connection's one budget, started over. */
-    private DecodeBudget budget(Serializer serializer, PendingCall call) {
-        if (budget == null) {
-            budget = DecodeBudget.withDeadline(serializer.decodeLimits(), call.deadlineNanos);
-            return budget;
-        }
-        return budget.restart(serializer.decodeLimits(), call.deadlineNanos);
     }
 
     private Serializer serializer(Frame f, PendingCall call) {

@@ -6,14 +6,14 @@ import io.netty.util.concurrent.FastThreadLocal;
 import io.netty.util.concurrent.FastThreadLocalThread;
 
 /**
- * The decode budget of a request, from one budget per Netty thread restarted for each request that
- * thread decodes, instead of a new budget per call. The provider's I/O and business threads are Netty's
- * ({@link FastThreadLocalThread}s, whose thread-locals are an array slot). Any other thread (a virtual
- * thread per call, an application's executor) gets a new budget: a thread-local of its own would cost
- * more than the budget.
+ * The decode budget of a request's arguments or a response's value, from one budget per Netty thread
+ * restarted for each value that thread decodes, instead of a new budget per call. The I/O threads of
+ * both sides and the provider's business threads are Netty's ({@link FastThreadLocalThread}s, whose
+ * thread-locals are an array slot). Any other thread (a virtual thread per call, an application's
+ * executor) gets a new budget: a thread-local of its own would cost more than the budget.
  *
- * <p>A budget is in use only while one request's arguments are decoded, which never starts another
- * decode on the same thread, so one per thread is enough.
+ * <p>A budget is in use only while one value is decoded, which never starts another decode on the same
+ * thread (no callback runs inside a decode), so one per thread is enough.
  */
 final class ThreadBudgets {
     private static final FastThreadLocal<DecodeBudget> BUDGET = new FastThreadLocal<>();

@@ -77,25 +77,6 @@ public final class Wire {
         throw new CorruptedFrameException("varint longer than 5 bytes in frame body");
     }
 
-    /**
-     * About the bytes {@link #writeAttachments} writes for {@code attachments}, exact for ASCII strings
-     * under 128 characters (a {@code traceparent}): lets a buffer be sized once instead of grown.
-     */
-    public static int attachmentBytesHint(Map<String, String> attachments) {
-        if (attachments.isEmpty()) {
-            return 1;
-        }
-        int n = 1;
-        for (Map.Entry<String, String> e : attachments.entrySet()) {
-            n += 2 + length(e.getKey()) + length(e.getValue());
-        }
-        return n;
-    }
-
-    private static int length(String s) {
-        return s == null ? 0 : s.length();
-    }
-
     /** Writes varint count, then {string key, string value} per attachment. */
     public static void writeAttachments(ByteBuf out, Map<String, String> attachments) {
         writeVarint(out, attachments.size());

@@ -167,8 +167,10 @@ final class TestSupport {
     /** A request's frame head as the consumer writes it ({@link RequestEncoder#writeHead}). */
     static ByteBuf writeHead(io.netty.buffer.ByteBufAllocator alloc, long requestId, RpcRequest request, int methodRef,
             String descriptor, int[] argumentLengths, int argumentBytes) {
-        return RequestEncoder.writeHead(alloc, requestId, request.serializer().id(), request.timeoutMillis(),
+        ByteBuf head = alloc.buffer();
+        RequestEncoder.writeHead(head, requestId, request.serializer().id(), request.timeoutMillis(),
                 request.attachments(), methodRef, descriptor, argumentLengths, argumentBytes);
+        return head;
     }
 
     /** A whole request frame as the consumer writes it. */
