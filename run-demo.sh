@@ -28,8 +28,9 @@ for jar in "$provider_jar" "$consumer_jar"; do
   [ -f "$jar" ] || { echo "missing $jar; run without DEMO_SKIP_BUILD=1" >&2; exit 1; }
 done
 
-# fst reflects into JDK internals; the root POM keeps the flags it needs (harmless for the others).
-jvm_opens=$(sed -n 's:.*<fst.jvm.opens>\(.*\)</fst.jvm.opens>.*:\1:p' pom.xml)
+# fst reflects into JDK internals; the root POM keeps the flags it needs (harmless for the others), and
+# Netty's --enable-native-access (on JDK 25+ it lets Netty free direct memory without stopping every thread).
+jvm_opens="$(sed -n 's:.*<netty.jvm.flags>\(.*\)</netty.jvm.flags>.*:\1:p' pom.xml) $(sed -n 's:.*<fst.jvm.opens>\(.*\)</fst.jvm.opens>.*:\1:p' pom.xml)"
 log_dir=$(mktemp -d "${TMPDIR:-/tmp}/kestrel-demo.XXXXXX")
 provider_log=$log_dir/provider.log
 provider_pid=

@@ -21,8 +21,9 @@
 #                                    CPU per call of the business pool's two thread hand-offs against an event
 #                                    loop answering itself, nothing else (HandoffCostMain)
 #
-# Set SKIP_BUILD=1 to reuse the last build. The client JVM gets the same fst --add-opens flags as the
-# server JVMs it starts (root pom property fst.jvm.opens, copied into perf-jvm.properties by Maven).
+# Set SKIP_BUILD=1 to reuse the last build. The client JVM gets the same flags as the server JVMs it starts:
+# Netty's --enable-native-access and fst's --add-opens (root pom properties netty.jvm.flags and fst.jvm.opens,
+# copied into perf-jvm.properties by Maven).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -32,7 +33,7 @@ if [[ "${SKIP_BUILD:-0}" != "1" ]]; then
 fi
 
 CP="perf-test/target/classes:$(cat perf-test/target/classpath.txt)"
-OPENS="$(sed -n 's/^fst.jvm.opens=//p' perf-test/target/classes/perf-jvm.properties)"
+OPENS="$(sed -n 's/^netty.jvm.flags=//p; s/^fst.jvm.opens=//p' perf-test/target/classes/perf-jvm.properties | tr '\n' ' ')"
 MAIN=io.kestrel.rpc.perf.compare.PerfMain
 if [[ "${1:-}" == "jmh" ]]; then
   shift

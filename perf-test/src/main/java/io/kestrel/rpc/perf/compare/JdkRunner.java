@@ -92,7 +92,7 @@ final class JdkRunner {
         command.addAll(ServerProcess.SERVER_HEAP);
         command.add("-Djava.awt.headless=true");
         command.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
-        command.addAll(JvmFlags.fstOpens());
+        command.addAll(JvmFlags.all());
         command.add("-cp");
         command.add(classpath.classPath());
         command.add(PerfMain.class.getName());

@@ -72,7 +72,7 @@ public final class JmhMain {
         ChainedOptionsBuilder options = new OptionsBuilder()
                 .include(SerializerBenchmark.class.getName() + "\\.")
                 .forks(1)
-                .jvmArgsAppend(missingOpens())
+                .jvmArgsAppend(missingFlags())
                 .warmupIterations(quick ? 1 : 2)
                 .warmupTime(TimeValue.milliseconds(quick ? 500 : 1000))
                 .measurementIterations(quick ? 2 : 3)
@@ -85,10 +85,10 @@ public final class JmhMain {
         System.out.println("Wrote " + out.resolve("jmh-sizes.csv") + " and " + out.resolve("jmh-results.csv"));
     }
 
-    /** The fst --add-opens flags this JVM was not started with (the fork inherits this JVM's flags). */
-    private static String[] missingOpens() {
+    /** The flags of {@link JvmFlags#all()} this JVM was not started with (the fork inherits this JVM's flags). */
+    private static String[] missingFlags() {
         List<String> present = ManagementFactory.getRuntimeMXBean().getInputArguments();
-        return JvmFlags.fstOpens().stream().filter(f -> !present.contains(f)).toArray(String[]::new);
+        return JvmFlags.all().stream().filter(f -> !present.contains(f)).toArray(String[]::new);
     }
 
     /** Encoded bytes per codec and shape, printed and written as CSV. */

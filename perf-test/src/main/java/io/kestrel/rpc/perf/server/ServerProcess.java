@@ -59,8 +59,8 @@ public final class ServerProcess implements AutoCloseable {
     public static final List<String> SERVER_HEAP = List.of("-Xms512m", "-Xmx512m");
 
     /**
-     * Starts a server JVM and waits until it prints READY. Its flags are {@link #SERVER_HEAP}, the fst
-     * {@code --add-opens} ({@link JvmFlags#fstOpens()}) and {@code extraJvmFlags}.
+     * Starts a server JVM and waits until it prints READY. Its flags are {@link #SERVER_HEAP}, Netty's and
+     * fst's ({@link JvmFlags#all()}) and {@code extraJvmFlags}.
      *
      * @param launch what the server JVM runs
      * @param classpath the class path it runs from
@@ -74,7 +74,7 @@ public final class ServerProcess implements AutoCloseable {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(SERVER_HEAP);
-        command.addAll(JvmFlags.fstOpens());
+        command.addAll(JvmFlags.all());
         command.addAll(extraJvmFlags);
         command.add("-cp");
         command.add(classpath.classPath());

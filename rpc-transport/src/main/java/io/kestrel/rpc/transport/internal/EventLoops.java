@@ -23,6 +23,7 @@ public final class EventLoops {
 
     /** A group of {@code threads} NIO event loops whose threads are daemons named {@code name-N}. */
     public static EventLoopGroup nio(int threads, String name) {
+        NettyMemory.warnIfFreeingIsExpensive();
         ThreadFactory factory = new DefaultThreadFactory(name, true);
         return NETTY_42 ? Netty42.nio(threads, factory) : nio41(threads, factory);
     }

@@ -1,6 +1,7 @@
 package io.kestrel.rpc.perf.compare.system;
 
 import io.kestrel.rpc.perf.server.BenchServer;
+import io.kestrel.rpc.perf.support.JvmFlags;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
@@ -84,8 +85,10 @@ final class IsolatedDubbo {
      */
     static BenchServer startServer(String serialization, int threads) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xms512m", "-Xmx512m", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp",
-                String.join(File.pathSeparator, classPath()), SERVER_MAIN, serialization, Integer.toString(threads)));
+                "-Xms512m", "-Xmx512m", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"));
+        command.addAll(JvmFlags.all());
+        command.addAll(List.of("-cp", String.join(File.pathSeparator, classPath()), SERVER_MAIN, serialization,
+                Integer.toString(threads)));
         Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
         Writer in = new OutputStreamWriter(p.getOutputStream(), StandardCharsets.UTF_8);
