@@ -45,7 +45,8 @@ public final class EventLoops {
         return new NioEventLoopGroup(threads, factory);
     }
 
-    private static boolean present(String name) {
+    /** Whether the class {@code name} can be loaded by the loader of this class. */
+    static boolean present(String name) {
         try {
             Class.forName(name, false, EventLoops.class.getClassLoader());
             return true;

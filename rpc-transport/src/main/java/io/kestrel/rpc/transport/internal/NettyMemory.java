@@ -21,7 +21,7 @@ public final class NettyMemory {
     private static final Logger log = LoggerFactory.getLogger(NettyMemory.class);
     private static final AtomicBoolean WARNED = new AtomicBoolean();
     // the Netty 4.1 line, which Spring Boot 3.x manages, has no arena cleaner
-    private static final boolean HAS_ARENA_CLEANER = present("io.netty.util.internal.CleanerJava25");
+    private static final boolean HAS_ARENA_CLEANER = EventLoops.present("io.netty.util.internal.CleanerJava25");
 
     /** The flag that lets Netty free direct memory with a plain native call (class path form). */
     public static final String NATIVE_ACCESS_FLAG = "--enable-native-access=ALL-UNNAMED";
@@ -65,15 +65,6 @@ public final class NettyMemory {
             Method m = Module.class.getMethod("isNativeAccessEnabled");
             return (Boolean) m.invoke(module);
         } catch (ReflectiveOperationException | RuntimeException e) {
-            return false;
-        }
-    }
-
-    private static boolean present(String name) {
-        try {
-            Class.forName(name, false, NettyMemory.class.getClassLoader());
-            return true;
-        } catch (ClassNotFoundException | LinkageError e) {
             return false;
         }
     }
