@@ -22,7 +22,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -50,7 +49,7 @@ final class JdkRunner {
                 Path dir = options.outputDir().resolve("jdk-" + jdk.label());
                 console.println();
                 console.println("=== JDK " + jdk.label() + " (" + jdk.home() + "): report in " + dir + " ===");
-                int exit = runChild(jdk, classpath, childArgs, dir, timeoutSeconds, console);
+                int exit = runChild(jdk.java(), "jdk " + jdk.label(), classpath, childArgs, dir, timeoutSeconds, console);
                 Path csv = dir.resolve("perf-results.csv");
                 Path roundsCsv = dir.resolve(ReportWriter.ROUNDS_CSV);
                 if (options.rounds() > 1 && Files.isRegularFile(roundsCsv)) {
@@ -73,7 +72,7 @@ final class JdkRunner {
     /** The options for each child: all given, but --jdks and --out (the child gets its own directory). */
     static List<String> childArgs(String[] args) {
         List<String> out = new ArrayList<>();
-        for (CommandLine.Option o : CommandLine.parse(args, Set.of("--quick"))) {
+        for (CommandLine.Option o : CommandLine.parse(args, PerfOptions.FLAGS)) {
             if (o.name().equals("--jdks") || o.name().equals("--out")) {
                 continue;
             }
@@ -85,10 +84,15 @@ final class JdkRunner {
         return out;
     }
 
-    private static int runChild(Jdks.Jdk jdk, ClasspathSnapshot classpath, List<String> childArgs, Path dir,
+    /**
+     * Runs {@link PerfMain} with {@code childArgs} and {@code --out dir} in a runner JVM of {@code java}, its
+     * output copied to {@code console} behind {@code [label]}; killed after {@code timeoutSeconds} or with
+     * this JVM. Returns its exit code, -1 if it was killed for time.
+     */
+    static int runChild(Path java, String label, ClasspathSnapshot classpath, List<String> childArgs, Path dir,
             long timeoutSeconds, PrintStream console) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
-        command.add(jdk.java().toString());
+        command.add(java.toString());
         command.addAll(ServerProcess.SERVER_HEAP);
         command.add("-Djava.awt.headless=true");
         command.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
@@ -100,14 +104,14 @@ final class JdkRunner {
         command.add("--out");
         command.add(dir.toString());
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        Thread kill = new Thread(p::destroyForcibly, "perf-kill-jdk-" + jdk.label());
+        Thread kill = new Thread(p::destroyForcibly, "perf-kill-" + label);
         Runtime.getRuntime().addShutdownHook(kill);
-        Thread copier = new Thread(() -> copy(p, "[jdk " + jdk.label() + "] ", console), "perf-jdk-out-" + jdk.label());
+        Thread copier = new Thread(() -> copy(p, "[" + label + "] ", console), "perf-out-" + label);
         copier.setDaemon(true);
         copier.start();
         try {
             if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-                console.println("[jdk " + jdk.label() + "] still running after " + timeoutSeconds + " s; killed");
+                console.println("[" + label + "] still running after " + timeoutSeconds + " s; killed");
                 return -1;
             }
             copier.join(5_000);

@@ -47,6 +47,9 @@ public final class PerfOptions {
                                        (forward, reverse, ...), and report per configuration the median
                                        TPS, its min-max, and the median of the ratios taken within each
                                        round; every round's rows in perf-results-rounds.csv (default 1)
+              --fresh-client           run each system of each round in a client JVM of its own (a child
+                                       runner with the same options), so that no system's JIT profile
+                                       shapes another's; each child warms up as the first system does
               --quick                  smoke-test sizes (explicit options still win)
               --out DIR                report directory (default perf-results)
               --raw-serialization NAME bytes carried by raw-netty (default kryo; json if not installed)
@@ -63,12 +66,19 @@ public final class PerfOptions {
               --help
             """.formatted(BenchSystems.ALL);
 
+    /** Options that take no value. */
+    static final Set<String> FLAGS = Set.of("--quick", "--fresh-client");
+    /** Options a {@code --fresh-client} child does not inherit. */
+    private static final Set<String> PER_CHILD = Set.of("--systems", "--rounds", "--out", "--jdks", "--fresh-client");
+
     private final int threads;
     private final Duration warmup;
     private final Duration measure;
     private final List<String> systems;
     private final List<Workload> workloads;
     private final boolean quick;
+    private final boolean freshClient;
+    private final List<String> childArgs;
     private final Path outputDir;
     private final SystemSettings settings;
     private final List<String> serverJvmArgs;
@@ -80,6 +90,8 @@ public final class PerfOptions {
 
     private PerfOptions(Builder b) {
         this.quick = b.quick;
+        this.freshClient = b.freshClient;
+        this.childArgs = List.copyOf(b.childArgs);
         this.threads = b.threads != null ? b.threads : (b.quick ? 2 : 10);
         this.warmup = b.warmup != null ? b.warmup : (b.quick ? Duration.ofMillis(300) : Duration.ofSeconds(5));
         this.measure = b.measure != null ? b.measure : (b.quick ? Duration.ofSeconds(1) : Duration.ofSeconds(10));
@@ -110,9 +122,17 @@ public final class PerfOptions {
      */
     public static PerfOptions parse(String... args) {
         Builder b = builder();
-        for (CommandLine.Option o : CommandLine.parse(args, Set.of("--quick"))) {
+        List<String> childArgs = new ArrayList<>();
+        for (CommandLine.Option o : CommandLine.parse(args, FLAGS)) {
+            if (!PER_CHILD.contains(o.name())) {
+                childArgs.add(o.name());
+                if (o.value() != null) {
+                    childArgs.add(o.value());
+                }
+            }
             switch (o.name()) {
                 case "--quick" -> b.quick(true);
+                case "--fresh-client" -> b.freshClient(true);
                 case "--threads" -> b.threads(o.intValue());
                 case "--warmup" -> b.warmup(o.duration());
                 case "--measure" -> b.measure(o.duration());
@@ -132,6 +152,7 @@ public final class PerfOptions {
                 default -> throw o.unknown();
             }
         }
+        b.childArgs = childArgs;
         return b.build();
     }
 
@@ -199,6 +220,20 @@ public final class PerfOptions {
         return quick;
     }
 
+    /** Whether each system of each round runs in a client JVM of its own ({@code --fresh-client}). */
+    public boolean freshClient() {
+        return freshClient;
+    }
+
+    /**
+     * The options a {@code --fresh-client} child runner gets: those given on the command line but
+     * {@code --systems}, {@code --rounds}, {@code --out}, {@code --jdks} and {@code --fresh-client}
+     * (the runner gives each child one system, one round and a directory); empty when built in code.
+     */
+    public List<String> childArgs() {
+        return childArgs;
+    }
+
     public Path outputDir() {
         return outputDir;
     }
@@ -252,7 +287,7 @@ public final class PerfOptions {
     public String toString() {
         return "threads=" + threads + ", warm-up=" + warmup.toMillis() + "ms, measure=" + measure.toMillis()
                 + "ms, systems=" + systems + ", workloads=" + workloads.stream().map(Workload::label).toList()
-                + (quick ? ", quick" : "") + ", raw-serialization=" + settings.rawSerialization()
+                + (quick ? ", quick" : "") + (freshClient ? ", fresh-client" : "") + ", raw-serialization=" + settings.rawSerialization()
                 + ", rpc-server-threads=" + (settings.rpcServerThreads() < 0 ? "default" : settings.rpcServerThreads())
                 + ", call-timeout=" + settings.callTimeout().toMillis() + "ms"
                 + (settings.serverLimits().isEmpty() ? "" : ", server-limits=" + settings.serverLimits())
@@ -270,6 +305,8 @@ public final class PerfOptions {
         private List<String> systems = BenchSystems.ALL;
         private List<Workload> workloads = List.of(Workload.values());
         private boolean quick;
+        private boolean freshClient;
+        private List<String> childArgs = List.of();
         private Path outputDir = Path.of("perf-results");
         private String rawSerialization = SystemSettings.DEFAULTS.rawSerialization();
         private int rpcServerThreads = -1;
@@ -328,6 +365,11 @@ public final class PerfOptions {
                 throw new IllegalArgumentException("--workloads selects nothing");
             }
             this.workloads = workloads;
+            return this;
+        }
+
+        public Builder freshClient(boolean freshClient) {
+            this.freshClient = freshClient;
             return this;
         }
 

@@ -7,6 +7,7 @@ import io.kestrel.rpc.perf.compare.system.RawRpcSystem;
 import io.kestrel.rpc.perf.report.AllocationBreakdown;
 import io.kestrel.rpc.perf.report.PerfReport;
 import io.kestrel.rpc.perf.report.ReportWriter;
+import io.kestrel.rpc.perf.report.ResultsCsv;
 import io.kestrel.rpc.perf.report.Rounds;
 import io.kestrel.rpc.perf.report.RunResult;
 import io.kestrel.rpc.perf.report.SerializedSizes;
@@ -142,6 +143,10 @@ public final class PerfRunner {
 
     private void runSystem(String name, int round, List<RunResult> results, Map<Workload, Double> rawTps)
             throws InterruptedException {
+        if (options.freshClient()) {
+            runSystemInChild(name, round, results, rawTps);
+            return;
+        }
         BenchSystem system = BenchSystems.create(name, options.settings());
         String unavailable = system.unavailableReason();
         if (unavailable != null) {
@@ -205,6 +210,51 @@ public final class PerfRunner {
                     }
                 }
             }
+        }
+    }
+
+    /**
+     * {@code --fresh-client}: runs every workload of {@code name} in a child runner JVM of this JDK that
+     * starts its own server JVM and measures that system alone, then takes its results back from its CSV.
+     * The child is the first system of its JVM, so it gets the longer warm-up a first system gets.
+     */
+    private void runSystemInChild(String name, int round, List<RunResult> results, Map<Workload, Double> rawTps)
+            throws InterruptedException {
+        Path dir = options.outputDir().resolve("fresh-client")
+                .resolve(options.rounds() == 1 ? name : "round" + round + "-" + name);
+        List<String> args = new ArrayList<>(options.childArgs());
+        args.add("--systems");
+        args.add(name);
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        long timeoutSeconds = maxServerSeconds() * FIRST_FRAMEWORK_WARMUP_FACTOR + 120;
+        int exit;
+        List<RunResult> childResults;
+        try {
+            exit = JdkRunner.runChild(java, name, classpath, args, dir, timeoutSeconds, console);
+            Path csv = dir.resolve("perf-results.csv");
+            if (!Files.isRegularFile(csv)) {
+                notRunAtAll(name, RunResult.Status.FAILED, "its client JVM ended with code " + exit
+                        + " and wrote no results; see its output above and " + dir, results);
+                return;
+            }
+            childResults = ResultsCsv.read(csv);
+        } catch (IOException e) {
+            notRunAtAll(name, RunResult.Status.FAILED, "its client JVM failed: " + e.getMessage(), results);
+            return;
+        }
+        Map<Workload, Double> syncTps = new HashMap<>();
+        for (RunResult r : childResults) {
+            if (!r.pipelined() && r.status() == RunResult.Status.OK) {
+                syncTps.put(r.workload(), r.tps());
+                if (name.equals("raw-netty")) {
+                    rawTps.put(r.workload(), r.tps());
+                }
+            }
+        }
+        for (RunResult r : childResults) {
+            double reference = r.pipelined() ? syncTps.getOrDefault(r.workload(), Double.NaN)
+                    : rawTps.getOrDefault(r.workload(), Double.NaN);
+            results.add(progress.done(r, reference));
         }
     }
 

@@ -137,6 +137,18 @@ class PerfOptionsTest {
     }
 
     @Test
+    void freshClientChildrenGetEveryOptionButTheirSystemRoundsOutputAndJdks() {
+        assertTrue(!PerfOptions.parse().freshClient());
+        PerfOptions o = PerfOptions.parse("--fresh-client", "--systems", "observed", "--workloads", "bid",
+                "--rounds", "3", "--warmup", "2s", "--out", "x", "--server-jvm-args", "-Da=1 -Db=2", "--quick");
+        assertTrue(o.freshClient());
+        assertEquals(List.of("--workloads", "bid", "--warmup", "2s", "--server-jvm-args", "-Da=1 -Db=2", "--quick"),
+                o.childArgs());
+        assertTrue(o.toString().contains("fresh-client"), o.toString());
+        assertEquals(List.of(), PerfOptions.builder().freshClient(true).build().childArgs(), "built in code: none");
+    }
+
+    @Test
     void evenRoundsRunTheSystemsInReverseOrder() {
         List<String> systems = List.of("raw-rpc-kryo", "kestrel-kryo", "rest-netty");
         assertEquals(systems, PerfRunner.roundOrder(systems, 1));

@@ -113,4 +113,37 @@ class PerfQuickSmokeTest {
         assertTrue(md.contains("| system | TPS " + jdk + " | x raw-rpc " + jdk + " |"), md);
         assertEquals(3, Files.readAllLines(report.csv()).size());
     }
+
+    @Test
+    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    void freshClientRunsEachSystemOfEachRoundInAClientJvmOfItsOwn() throws Exception {
+        Path out = Path.of("target", "perf-smoke-fresh-client");
+        PerfOptions options = PerfOptions.parse("--quick", "--fresh-client", "--systems", "raw-rpc-kryo,kestrel-kryo",
+                "--workloads", "exists", "--rounds", "2", "--call-timeout", "30s", "--out", out.toString());
+        ByteArrayOutputStream console = new ByteArrayOutputStream();
+        PerfReport report;
+        try (PrintStream ps = new PrintStream(console, true, StandardCharsets.UTF_8)) {
+            report = PerfRunner.run(options, ps);
+        }
+        String log = console.toString(StandardCharsets.UTF_8);
+        assertEquals(2, report.results().size(), log);
+        for (RunResult r : report.results()) {
+            assertEquals(RunResult.Status.OK, r.status(), r.system() + ": " + r.note());
+            assertTrue(r.calls() > 0 && r.errors() == 0, r.system());
+        }
+        for (String child : List.of("round1-raw-rpc-kryo", "round1-kestrel-kryo", "round2-kestrel-kryo", "round2-raw-rpc-kryo")) {
+            assertTrue(Files.isRegularFile(out.resolve("fresh-client").resolve(child).resolve("perf-results.csv")), child);
+        }
+        // each child runner printed its own header, behind its system's name
+        assertTrue(log.contains("[kestrel-kryo] Kestrel RPC perf-test:"), log);
+        assertTrue(log.contains("[raw-rpc-kryo] Kestrel RPC perf-test:"), log);
+        // the ratio to the minimal RPC is taken in the parent, across the children of one round
+        List<String> rounds = Files.readAllLines(out.resolve("perf-results-rounds.csv"));
+        assertEquals(5, rounds.size(), String.join("\n", rounds));
+        for (String row : rounds.subList(1, rounds.size())) {
+            if (row.contains(",kestrel-kryo,")) {
+                assertTrue(row.split(",")[10].matches("\\d+\\.\\d+"), "x raw-rpc in " + row);
+            }
+        }
+    }
 }
