@@ -60,7 +60,7 @@ public final class PerfOptions {
                                        ... (the <rpc:protocol> attributes); default the framework's
                                        (calls-per-connection: half the business threads, which a
                                        pipelined run with more calls in flight meets)
-              --server-jvm-args "ARGS" extra JVM flags for the server JVMs (the fst --add-opens are always added)
+              --server-jvm-args "ARGS" extra JVM flags for the server JVMs (Netty's and fst's flags are always added)
               --trace-sampling SHARE   share of traces the -observed and -otel systems sample, in (0, 1]
                                        (default 1: every call; Spring Boot's default is 0.1)
               --help

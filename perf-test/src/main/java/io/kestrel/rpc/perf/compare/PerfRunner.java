@@ -230,8 +230,9 @@ public final class PerfRunner {
         int exit;
         List<RunResult> childResults;
         try {
-            exit = JdkRunner.runChild(java, name, classpath, args, dir, timeoutSeconds, console);
             Path csv = dir.resolve("perf-results.csv");
+            Files.deleteIfExists(csv); // left by an earlier run into the same directory
+            exit = JdkRunner.runChild(java, name, classpath, args, dir, timeoutSeconds, console);
             if (!Files.isRegularFile(csv)) {
                 notRunAtAll(name, RunResult.Status.FAILED, "its client JVM ended with code " + exit
                         + " and wrote no results; see its output above and " + dir, results);
