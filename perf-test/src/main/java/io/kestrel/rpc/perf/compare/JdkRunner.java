@@ -8,7 +8,6 @@ import io.kestrel.rpc.perf.report.Rounds;
 import io.kestrel.rpc.perf.report.RunResult;
 import io.kestrel.rpc.perf.server.ClasspathSnapshot;
 import io.kestrel.rpc.perf.server.ServerProcess;
-import io.kestrel.rpc.perf.support.CommandLine;
 import io.kestrel.rpc.perf.support.JvmFlags;
 import io.kestrel.rpc.perf.support.Workload;
 import java.io.BufferedReader;
@@ -22,6 +21,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -71,17 +71,7 @@ final class JdkRunner {
 
     /** The options for each child: all given, but --jdks and --out (the child gets its own directory). */
     static List<String> childArgs(String[] args) {
-        List<String> out = new ArrayList<>();
-        for (CommandLine.Option o : CommandLine.parse(args, PerfOptions.FLAGS)) {
-            if (o.name().equals("--jdks") || o.name().equals("--out")) {
-                continue;
-            }
-            out.add(o.name());
-            if (o.value() != null) {
-                out.add(o.value());
-            }
-        }
-        return out;
+        return PerfOptions.argsWithout(args, Set.of("--jdks", "--out"));
     }
 
     /**

@@ -67,7 +67,7 @@ public final class PerfOptions {
             """.formatted(BenchSystems.ALL);
 
     /** Options that take no value. */
-    static final Set<String> FLAGS = Set.of("--quick", "--fresh-client");
+    private static final Set<String> FLAGS = Set.of("--quick", "--fresh-client");
     /** Options a {@code --fresh-client} child does not inherit. */
     private static final Set<String> PER_CHILD = Set.of("--systems", "--rounds", "--out", "--jdks", "--fresh-client");
 
@@ -122,14 +122,7 @@ public final class PerfOptions {
      */
     public static PerfOptions parse(String... args) {
         Builder b = builder();
-        List<String> childArgs = new ArrayList<>();
         for (CommandLine.Option o : CommandLine.parse(args, FLAGS)) {
-            if (!PER_CHILD.contains(o.name())) {
-                childArgs.add(o.name());
-                if (o.value() != null) {
-                    childArgs.add(o.value());
-                }
-            }
             switch (o.name()) {
                 case "--quick" -> b.quick(true);
                 case "--fresh-client" -> b.freshClient(true);
@@ -152,8 +145,22 @@ public final class PerfOptions {
                 default -> throw o.unknown();
             }
         }
-        b.childArgs = childArgs;
+        b.childArgs = argsWithout(args, PER_CHILD);
         return b.build();
+    }
+
+    /** The options in {@code args} but those named in {@code dropped}, each with its value: a child runner's. */
+    static List<String> argsWithout(String[] args, Set<String> dropped) {
+        List<String> out = new ArrayList<>();
+        for (CommandLine.Option o : CommandLine.parse(args, FLAGS)) {
+            if (!dropped.contains(o.name())) {
+                out.add(o.name());
+                if (o.value() != null) {
+                    out.add(o.value());
+                }
+            }
+        }
+        return out;
     }
 
     private static List<Integer> parseInflight(String text) {

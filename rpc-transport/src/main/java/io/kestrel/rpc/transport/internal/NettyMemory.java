@@ -20,8 +20,11 @@ import org.slf4j.LoggerFactory;
 public final class NettyMemory {
     private static final Logger log = LoggerFactory.getLogger(NettyMemory.class);
     private static final AtomicBoolean WARNED = new AtomicBoolean();
-    // the Netty 4.1 line, which Spring Boot 3.x manages, has no arena cleaner
-    private static final boolean HAS_ARENA_CLEANER = EventLoops.present("io.netty.util.internal.CleanerJava25");
+    // Netty decides once, when it loads; so does this (the Netty 4.1 line, which Spring Boot 3.x manages, has no
+    // arena cleaner)
+    private static final boolean SHARED_ARENAS = EventLoops.present("io.netty.util.internal.CleanerJava25")
+            && freesThroughSharedArenas(Runtime.version().feature(), PlatformDependent.hasUnsafe(),
+                    nativeAccessEnabled(PlatformDependent.class.getModule()));
 
     /** The flag that lets Netty free direct memory with a plain native call (class path form). */
     public static final String NATIVE_ACCESS_FLAG = "--enable-native-access=ALL-UNNAMED";
@@ -31,15 +34,14 @@ public final class NettyMemory {
 
     /** Logs the warning the first time it is called in a JVM where {@link #freesThroughSharedArenas()} holds. */
     public static void warnIfFreeingIsExpensive() {
-        if (freesThroughSharedArenas() && WARNED.compareAndSet(false, true)) {
+        if (SHARED_ARENAS && WARNED.compareAndSet(false, true)) {
             log.warn(message());
         }
     }
 
     /** Whether Netty in this JVM frees direct memory by closing shared arenas (a handshake with every thread). */
     public static boolean freesThroughSharedArenas() {
-        return HAS_ARENA_CLEANER && freesThroughSharedArenas(Runtime.version().feature(), PlatformDependent.hasUnsafe(),
-                nativeAccessEnabled(PlatformDependent.class.getModule()));
+        return SHARED_ARENAS;
     }
 
     /**
