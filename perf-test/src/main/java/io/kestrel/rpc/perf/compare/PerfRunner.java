@@ -225,14 +225,13 @@ public final class PerfRunner {
         List<String> args = new ArrayList<>(options.childArgs());
         args.add("--systems");
         args.add(name);
-        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         long timeoutSeconds = maxServerSeconds() * FIRST_FRAMEWORK_WARMUP_FACTOR + 120;
         int exit;
         List<RunResult> childResults;
         try {
             Path csv = dir.resolve("perf-results.csv");
             Files.deleteIfExists(csv); // left by an earlier run into the same directory
-            exit = JdkRunner.runChild(java, name, classpath, args, dir, timeoutSeconds, console);
+            exit = JdkRunner.runChild(ServerProcess.JAVA, name, classpath, args, dir, timeoutSeconds, console);
             if (!Files.isRegularFile(csv)) {
                 notRunAtAll(name, RunResult.Status.FAILED, "its client JVM ended with code " + exit
                         + " and wrote no results; see its output above and " + dir, results);

@@ -55,6 +55,9 @@ public final class ServerProcess implements AutoCloseable {
         reader.start();
     }
 
+    /** The running JDK's {@code java} launcher, which server JVMs (and fresh-client runners) are started with. */
+    public static final Path JAVA = Path.of(System.getProperty("java.home"), "bin", "java");
+
     /** Heap of the server JVMs; fixed so that GC behaviour does not depend on the machine's RAM. */
     public static final List<String> SERVER_HEAP = List.of("-Xms512m", "-Xmx512m");
 
@@ -72,7 +75,7 @@ public final class ServerProcess implements AutoCloseable {
     public static ServerProcess start(ServerLaunch launch, ClasspathSnapshot classpath, List<String> extraJvmFlags,
             Path log) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add(JAVA.toString());
         command.addAll(SERVER_HEAP);
         command.addAll(JvmFlags.all());
         command.addAll(extraJvmFlags);
