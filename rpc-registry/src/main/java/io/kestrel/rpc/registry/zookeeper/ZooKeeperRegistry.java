@@ -12,16 +12,12 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -29,9 +25,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.framework.recipes.cache.ChildData;
 import org.apache.curator.framework.recipes.cache.CuratorCache;
-import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
 import org.apache.curator.framework.recipes.nodes.PersistentNode;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.retry.BoundedExponentialBackoffRetry;
@@ -55,8 +49,8 @@ import org.slf4j.LoggerFactory;
  * again in the new session without help. {@link #close()} deletes this instance's nodes while ZooKeeper is
  * reachable; otherwise they vanish with the session.
  *
- * <p><b>Subscriptions</b> use one {@link CuratorCache} per service on its providers folder, shared by all
- * listeners of that service in this instance. Changes are coalesced for {@value #NOTIFY_DELAY_MS} ms and
+ * <p><b>Subscriptions</b> use one {@link CuratorCache} per service on its providers folder
+ * ({@link ServiceWatch}), shared by all listeners of that service in this instance. Changes are coalesced for {@value #NOTIFY_DELAY_MS} ms and
  * each listener is told the full list on a single notification thread, only when it differs from what
  * that listener was last told. While the connection is suspended or lost nothing is told, so consumers
  * keep the last known list; only deletions seen on a live connection (a provider that unregistered or
@@ -258,10 +252,10 @@ public final class ZooKeeperRegistry implements Registry {
                     + ", not '" + protocol + "'");
         }
         ensureOpen();
-        Subscriber subscriber = new Subscriber(listener);
+        ServiceWatch.Subscriber subscriber = new ServiceWatch.Subscriber(listener);
         ServiceWatch watch;
         synchronized (watches) {
-            watch = watches.computeIfAbsent(new WatchKey(service, protocol), ServiceWatch::new);
+            watch = watches.computeIfAbsent(new WatchKey(service, protocol), this::watch);
             watch.subscribers.add(subscriber);
         }
         runOnNotifier(() -> watch.tellCurrent(subscriber));
@@ -392,6 +386,14 @@ public final class ZooKeeperRegistry implements Registry {
 
     CuratorFramework curator() {
         return client;
+    }
+
+    /** Starts following what {@code key} names (under the lock of {@link #watches}). */
+    private ServiceWatch watch(WatchKey key) {
+        boolean dubbo = isDubbo(key.protocol());
+        String path = dubbo ? ZooKeeperPaths.dubboProvidersPath(config.dubboRoot(), key.service().interfaceName())
+                : ZooKeeperPaths.providersPath(config.root(), key.service());
+        return new ServiceWatch(key.service(), dubbo, path, client, config.address(), notifier, this::isConnected);
     }
 
     /** The list last told to listeners of {@code service}, or null if none was told yet. */
@@ -529,164 +531,6 @@ public final class ZooKeeperRegistry implements Registry {
                 return;
             }
             super.deleteNode();
-        }
-    }
-
-    /** One listener and what it was last told (both touched on the notifier thread only). */
-    private static final class Subscriber {
-        final ProviderListener listener;
-        final CountDownLatch told = new CountDownLatch(1);
-        List<ProviderInfo> lastTold;
-
-        Subscriber(ProviderListener listener) {
-            this.listener = listener;
-        }
-
-        void tell(ServiceKey service, List<ProviderInfo> providers) {
-            if (!providers.equals(lastTold)) {
-                lastTold = providers;
-                try {
-                    listener.providersChanged(service, providers);
-                } catch (RuntimeException e) {
-                    log.warn("Provider listener {} failed for {}; it will be told the next change", listener,
-                            service, e);
-                }
-            }
-            told.countDown();
-        }
-    }
-
-    /** The cache on one service's providers folder and its listeners. */
-    private final class ServiceWatch implements CuratorCacheListener {
-        final ServiceKey service;
-        /** Reads Dubbo's layout (protocol "dubbo") instead of the native one. */
-        final boolean dubbo;
-        final String providersPath;
-        final CuratorCache cache;
-        final List<Subscriber> subscribers = new CopyOnWriteArrayList<>();
-        final AtomicBoolean publishScheduled = new AtomicBoolean();
-        volatile boolean initialized;
-        volatile boolean stopped;
-        /** Last list told; null until the first one. Written on the notifier thread. */
-        volatile List<ProviderInfo> current;
-        /** Node names already warned about (notifier thread only). */
-        final Set<String> warnedMalformed = new HashSet<>();
-
-        ServiceWatch(WatchKey key) {
-            this.service = key.service();
-            this.dubbo = isDubbo(key.protocol());
-            this.providersPath = dubbo ? ZooKeeperPaths.dubboProvidersPath(config.dubboRoot(), service.interfaceName())
-                    : ZooKeeperPaths.providersPath(config.root(), service);
-            this.cache = CuratorCache.builder(client, providersPath)
-                    .withExceptionHandler(e -> log.warn("Watching {} in ZooKeeper {} failed; will retry on the next "
-                            + "change or reconnect: {}", providersPath, config.address(), e.toString()))
-                    .build();
-            cache.listenable().addListener(this);
-            cache.start();
-            log.debug("Watching {} in {}", providersPath, config.address());
-        }
-
-        @Override
-        public void event(Type type, ChildData oldData, ChildData data) {
-            schedulePublish();
-        }
-
-        @Override
-        public void initialized() {
-            initialized = true;
-            schedulePublish();
-        }
-
-        void schedulePublish() {
-            if (!stopped && publishScheduled.compareAndSet(false, true)) {
-                try {
-                    notifier.schedule(this::publish, NOTIFY_DELAY_MS, TimeUnit.MILLISECONDS);
-                } catch (RejectedExecutionException e) {
-                    publishScheduled.set(false);
-                }
-            }
-        }
-
-        /** On the notifier thread. */
-        void publish() {
-            publishScheduled.set(false);
-            if (stopped || !initialized) {
-                return;
-            }
-            if (!isConnected()) {
-                // Whatever the cache holds now may be stale or partial: tell nothing. RECONNECTED republishes.
-                log.debug("Not connected to {}; holding the provider list of {}", config.address(), service);
-                return;
-            }
-            List<ProviderInfo> providers = readProviders();
-            List<ProviderInfo> previous = current;
-            current = providers;
-            if (!providers.equals(previous)) {
-                log.info("Providers of {} in {}: {}", service, config.address(), providers);
-            }
-            for (Subscriber s : subscribers) {
-                s.tell(service, providers);
-            }
-        }
-
-        /** On the notifier thread: tells a new subscriber the list, if one is known. */
-        void tellCurrent(Subscriber subscriber) {
-            List<ProviderInfo> providers = current;
-            if (!stopped && providers != null && subscribers.contains(subscriber)) {
-                subscriber.tell(service, providers);
-            }
-        }
-
-        private List<ProviderInfo> readProviders() {
-            List<ProviderInfo> result = new ArrayList<>();
-            cache.stream().forEach(child -> {
-                ZKPaths.PathAndNode pn = ZKPaths.getPathAndNode(child.getPath());
-                if (!pn.getPath().equals(providersPath)) {
-                    return; // the folder itself, or something deeper
-                }
-                if (dubbo) {
-                    readDubboProvider(pn.getNode(), result);
-                    return;
-                }
-                try {
-                    ProviderInfo p = ZooKeeperPaths.parseProviderNode(pn.getNode());
-                    if (!p.service().equals(service)) {
-                        throw new IllegalArgumentException("it is a provider of " + p.service() + ", not " + service);
-                    }
-                    result.add(p);
-                } catch (IllegalArgumentException e) {
-                    if (warnedMalformed.add(pn.getNode())) {
-                        log.warn("Skipping node {}/{} in ZooKeeper {}: not a provider record of {} ({}); remove it "
-                                + "or fix the publisher", providersPath, pn.getNode(), config.address(), service,
-                                e.getMessage());
-                    }
-                }
-            });
-            result.sort(Comparator.comparing(ProviderInfo::toUrl));
-            return List.copyOf(result);
-        }
-
-        /** A node of Dubbo's folder: a provider of this service, one of another version/protocol, or garbage. */
-        private void readDubboProvider(String node, List<ProviderInfo> result) {
-            try {
-                DubboUrls.Parsed parsed = DubboUrls.parseProvider(node, service);
-                if (parsed.provider() != null) {
-                    result.add(parsed.provider());
-                } else if (warnedMalformed.add(node)) {
-                    log.debug("Not a provider of {} for this reference in {}: {} ({})", service, providersPath,
-                            node, parsed.skipped());
-                }
-            } catch (IllegalArgumentException e) {
-                if (warnedMalformed.add(node)) {
-                    log.warn("Skipping node {}/{} in ZooKeeper {}: not a Dubbo provider URL ({}); remove it or fix the"
-                            + " publisher", providersPath, node, config.address(), e.getMessage());
-                }
-            }
-        }
-
-        void close() {
-            stopped = true;
-            cache.close();
         }
     }
 
