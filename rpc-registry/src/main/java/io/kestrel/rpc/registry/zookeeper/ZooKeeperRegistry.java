@@ -50,9 +50,9 @@ import org.slf4j.LoggerFactory;
  * reachable; otherwise they vanish with the session.
  *
  * <p><b>Subscriptions</b> use one {@link CuratorCache} per service on its providers folder
- * ({@link ServiceWatch}), shared by all listeners of that service in this instance. Changes are coalesced for {@value #NOTIFY_DELAY_MS} ms and
- * each listener is told the full list on a single notification thread, only when it differs from what
- * that listener was last told. While the connection is suspended or lost nothing is told, so consumers
+ * ({@link ServiceWatch}), shared by all listeners of that service in this instance. Changes are
+ * coalesced for {@value #NOTIFY_DELAY_MS} ms and each listener is told the full list on a single
+ * notification thread, only when it differs from what that listener was last told. While the connection is suspended or lost nothing is told, so consumers
  * keep the last known list; only deletions seen on a live connection (a provider that unregistered or
  * whose session ended) shrink it. Child nodes that are not provider records are logged at WARN once and
  * skipped.
