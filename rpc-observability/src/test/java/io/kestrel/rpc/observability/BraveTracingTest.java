@@ -28,6 +28,7 @@ import io.micrometer.tracing.handler.PropagatingReceiverTracingObservationHandle
 import io.micrometer.tracing.handler.PropagatingSenderTracingObservationHandler;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -37,8 +38,8 @@ import org.junit.jupiter.api.Test;
  * {@link KestrelTracing} on the other bridge micrometer-tracing offers, Brave, wired as an application
  * would (Brave's {@code Tracing}, the bridge's tracer and propagator, the three tracing handlers) with
  * B3 single-header propagation instead of W3C: the trace context travels in whatever attachments the
- * bridge's propagator writes. Runtimes A (consumer), B (provider that calls C) and C over loopback
- * sockets; finished spans collected by a Brave {@link SpanHandler}.
+ * bridge's propagator writes. {@link ThreeRuntimes} A, B and C; finished spans collected by a Brave
+ * {@link SpanHandler}.
  */
 class BraveTracingTest {
     private static final String SERVICE = Greeter.class.getName();
@@ -57,13 +58,7 @@ class BraveTracingTest {
                     return true;
                 }
             }).build();
-    private final GreeterImpl b = new GreeterImpl("b");
-    private final GreeterImpl c = new GreeterImpl("c");
-    private RpcRuntime runtimeA;
-    private RpcRuntime runtimeB;
-    private RpcRuntime runtimeC;
-    private Greeter aToB;
-    private Greeter aToC;
+    private ThreeRuntimes runtimes;
 
     private RpcRuntime.Builder withTracing(RpcRuntime.Builder builder) {
         BraveTracer tracer = new BraveTracer(brave.tracer(), new BraveCurrentTraceContext(brave.currentTraceContext()),
@@ -79,19 +74,12 @@ class BraveTracingTest {
 
     @BeforeEach
     void start() {
-        runtimeC = Runtimes.provider(withTracing(RpcRuntime.builder()), Runtimes.loopback().build(), c);
-        runtimeB = Runtimes.provider(withTracing(RpcRuntime.builder()), Runtimes.loopback().build(), b);
-        b.next(Runtimes.refer(runtimeB, runtimeC, Duration.ofSeconds(5)));
-        runtimeA = withTracing(RpcRuntime.builder()).build();
-        aToB = Runtimes.refer(runtimeA, runtimeB, Duration.ofSeconds(5));
-        aToC = Runtimes.refer(runtimeA, runtimeC, Duration.ofSeconds(5));
+        runtimes = new ThreeRuntimes(this::withTracing);
     }
 
     @AfterEach
     void stop() {
-        runtimeA.close();
-        runtimeB.close();
-        runtimeC.close();
+        runtimes.close();
         brave.close();
     }
 
@@ -114,7 +102,7 @@ class BraveTracingTest {
 
     @Test
     void consumerSpanIsTheParentOfTheProviderSpanWithB3InTheAttachments() throws Exception {
-        assertEquals("hello ada from c", aToC.greet("ada"));
+        assertEquals("hello ada from c", runtimes.aToC.greet("ada"));
 
         List<MutableSpan> spans = spans(2);
         MutableSpan client = one(spans, Kind.CLIENT, "greet");
@@ -122,8 +110,9 @@ class BraveTracingTest {
         assertEquals(client.traceId(), server.traceId());
         assertEquals(client.id(), server.parentId());
         assertNull(client.parentId(), "the consumer's span is a root");
-        String b3 = c.lastAttachments.get("greet").get("b3");
-        assertNotNull(b3, "B3 single header carried in the request attachments: " + c.lastAttachments.get("greet"));
+        Map<String, String> sent = runtimes.c.lastAttachments.get("greet");
+        String b3 = sent.get("b3");
+        assertNotNull(b3, "B3 single header carried in the request attachments: " + sent);
         assertTrue(b3.startsWith(client.traceId() + "-" + client.id() + "-1"), b3);
         for (MutableSpan s : spans) {
             assertEquals("kestrel", s.tag("rpc.system"));
@@ -132,13 +121,13 @@ class BraveTracingTest {
             assertEquals("ok", s.tag("status"));
             assertNull(s.error(), "no error on " + s);
         }
-        assertEquals("127.0.0.1:" + runtimeC.boundPort(), client.tag("server.address"));
+        assertEquals("127.0.0.1:" + runtimes.runtimeC.boundPort(), client.tag("server.address"));
         assertNotNull(server.tag("client.address"));
     }
 
     @Test
     void aCallThroughThreeRuntimesIsOneTrace() throws Exception {
-        assertEquals("b -> hello ada from c", aToB.hop("ada"));
+        assertEquals("b -> hello ada from c", runtimes.aToB.hop("ada"));
 
         List<MutableSpan> spans = spans(4);
         MutableSpan aClient = spans.stream().filter(s -> s.kind() == Kind.CLIENT && s.parentId() == null)
@@ -154,16 +143,16 @@ class BraveTracingTest {
 
     @Test
     void errorsAndTimeoutsMarkTheSpans() throws Exception {
-        assertThrows(IllegalStateException.class, () -> aToC.fail("boom"));
+        assertThrows(IllegalStateException.class, () -> runtimes.aToC.fail("boom"));
         for (MutableSpan s : spans(2)) {
             assertNotNull(s.error(), "failed call: " + s);
             assertEquals("service_error", s.tag("status"));
         }
         finished.clear();
 
-        Greeter impatient = Runtimes.refer(runtimeA, runtimeC, Duration.ofMillis(100));
+        Greeter impatient = Runtimes.refer(runtimes.runtimeA, runtimes.runtimeC, Duration.ofMillis(100));
         assertThrows(RpcTimeoutException.class, () -> impatient.hold("ada"));
-        c.release(); // only now can the provider answer, after the consumer has given up
+        runtimes.c.release(); // only now can the provider answer, after the consumer has given up
         List<MutableSpan> spans = spans(2);
         MutableSpan client = one(spans, Kind.CLIENT, "hold");
         MutableSpan server = one(spans, Kind.SERVER, "hold");

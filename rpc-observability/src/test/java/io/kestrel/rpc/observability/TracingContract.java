@@ -38,10 +38,9 @@ abstract class TracingContract {
     protected final OtelTestTracing otelTracing = new OtelTestTracing();
     protected final InMemorySpanExporter exporter = otelTracing.exporter();
     private final io.opentelemetry.api.trace.Tracer otel = otelTracing.otel();
-    protected final GreeterImpl b = new GreeterImpl("b");
-    protected final GreeterImpl c = new GreeterImpl("c");
+    private ThreeRuntimes runtimes;
+    protected GreeterImpl c;
     protected RpcRuntime runtimeA;
-    protected RpcRuntime runtimeB;
     protected RpcRuntime runtimeC;
     private Greeter aToB;
     protected Greeter aToC;
@@ -54,19 +53,17 @@ abstract class TracingContract {
 
     @BeforeEach
     void start() {
-        runtimeC = Runtimes.provider(withTracing(RpcRuntime.builder()), Runtimes.loopback().build(), c);
-        runtimeB = Runtimes.provider(withTracing(RpcRuntime.builder()), Runtimes.loopback().build(), b);
-        b.next(Runtimes.refer(runtimeB, runtimeC, Duration.ofSeconds(5)));
-        runtimeA = withTracing(RpcRuntime.builder()).build();
-        aToB = Runtimes.refer(runtimeA, runtimeB, Duration.ofSeconds(5));
-        aToC = Runtimes.refer(runtimeA, runtimeC, Duration.ofSeconds(5));
+        runtimes = new ThreeRuntimes(this::withTracing);
+        c = runtimes.c;
+        runtimeA = runtimes.runtimeA;
+        runtimeC = runtimes.runtimeC;
+        aToB = runtimes.aToB;
+        aToC = runtimes.aToC;
     }
 
     @AfterEach
     void stop() {
-        runtimeA.close();
-        runtimeB.close();
-        runtimeC.close();
+        runtimes.close();
         otelTracing.close();
     }
 
