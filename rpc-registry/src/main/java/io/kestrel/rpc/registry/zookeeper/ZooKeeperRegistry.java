@@ -52,10 +52,10 @@ import org.slf4j.LoggerFactory;
  * <p><b>Subscriptions</b> use one {@link CuratorCache} per service on its providers folder
  * ({@link ServiceWatch}), shared by all listeners of that service in this instance. Changes are
  * coalesced for {@value #NOTIFY_DELAY_MS} ms and each listener is told the full list on a single
- * notification thread, only when it differs from what that listener was last told. While the connection is suspended or lost nothing is told, so consumers
- * keep the last known list; only deletions seen on a live connection (a provider that unregistered or
- * whose session ended) shrink it. Child nodes that are not provider records are logged at WARN once and
- * skipped.
+ * notification thread, only when it differs from what that listener was last told. While the
+ * connection is suspended or lost nothing is told, so consumers keep the last known list; only
+ * deletions seen on a live connection (a provider that unregistered or whose session ended) shrink it.
+ * Child nodes that are not provider records are logged at WARN once and skipped.
  */
 public final class ZooKeeperRegistry implements Registry {
     private static final Logger log = LoggerFactory.getLogger(ZooKeeperRegistry.class);
