@@ -35,7 +35,7 @@ class OpenTelemetryTracingTest extends TracingContract {
 
     @Test
     void spansAreTheSameAsThroughMicrometerObservation() throws Exception {
-        Map<String, String> direct = described(aToC);
+        Map<String, String> direct = described(runtimes.aToC);
 
         KestrelTracing bridge = KestrelTracing.of(otelTracing.observationRegistry());
         try (RpcRuntime provider = Runtimes.provider(bridge.addTo(RpcRuntime.builder()), Runtimes.loopback().build(),
@@ -44,7 +44,7 @@ class OpenTelemetryTracingTest extends TracingContract {
             Map<String, String> observed = described(Runtimes.refer(consumer, provider, Duration.ofSeconds(5)));
             // the same but for the provider's port
             assertEquals(observed.toString().replace(":" + provider.boundPort(), ":PORT"),
-                    direct.toString().replace(":" + runtimeC.boundPort(), ":PORT"));
+                    direct.toString().replace(":" + runtimes.runtimeC.boundPort(), ":PORT"));
         }
     }
 

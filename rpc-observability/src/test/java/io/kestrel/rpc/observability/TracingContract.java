@@ -38,12 +38,7 @@ abstract class TracingContract {
     protected final OtelTestTracing otelTracing = new OtelTestTracing();
     protected final InMemorySpanExporter exporter = otelTracing.exporter();
     private final io.opentelemetry.api.trace.Tracer otel = otelTracing.otel();
-    private ThreeRuntimes runtimes;
-    protected GreeterImpl c;
-    protected RpcRuntime runtimeA;
-    protected RpcRuntime runtimeC;
-    private Greeter aToB;
-    protected Greeter aToC;
+    protected ThreeRuntimes runtimes;
 
     /** The tracing interceptors under test, on the SDK of {@link #otelTracing}, added to a runtime being built. */
     protected abstract RpcRuntime.Builder withTracing(RpcRuntime.Builder builder);
@@ -54,11 +49,6 @@ abstract class TracingContract {
     @BeforeEach
     void start() {
         runtimes = new ThreeRuntimes(this::withTracing);
-        c = runtimes.c;
-        runtimeA = runtimes.runtimeA;
-        runtimeC = runtimes.runtimeC;
-        aToB = runtimes.aToB;
-        aToC = runtimes.aToC;
     }
 
     @AfterEach
@@ -85,7 +75,7 @@ abstract class TracingContract {
 
     @Test
     void consumerSpanIsTheParentOfTheProviderSpanAcrossTheSocket() throws Exception {
-        assertEquals("hello ada from c", aToC.greet("ada"));
+        assertEquals("hello ada from c", runtimes.aToC.greet("ada"));
 
         List<SpanData> spans = spans(2);
         SpanData client = one(spans, SpanKind.CLIENT, "greet");
@@ -93,7 +83,7 @@ abstract class TracingContract {
         assertEquals(client.getTraceId(), server.getTraceId());
         assertEquals(client.getSpanId(), server.getParentSpanId());
         assertEquals(SpanContext.getInvalid().getSpanId(), client.getParentSpanId(), "the consumer's span is a root");
-        String traceparent = c.lastAttachments.get("greet").get("traceparent");
+        String traceparent = runtimes.c.lastAttachments.get("greet").get("traceparent");
         assertNotNull(traceparent, "W3C traceparent carried in the request attachments");
         assertTrue(traceparent.startsWith("00-" + client.getTraceId() + "-" + client.getSpanId() + "-"), traceparent);
         assertEquals(1, Integer.parseInt(traceparent.substring(53), 16) & 1, "sampled flag in " + traceparent);
@@ -105,13 +95,13 @@ abstract class TracingContract {
             assertEquals("fory", attr(s, "serialization"));
             assertTrue(s.getStatus().getStatusCode() != StatusCode.ERROR, "no error on " + s);
         }
-        assertEquals("127.0.0.1:" + runtimeC.boundPort(), attr(client, "server.address"));
+        assertEquals("127.0.0.1:" + runtimes.runtimeC.boundPort(), attr(client, "server.address"));
         assertNotNull(attr(server, "client.address"));
     }
 
     @Test
     void aCallThroughThreeRuntimesIsOneTrace() throws Exception {
-        assertEquals("b -> hello ada from c", aToB.hop("ada"));
+        assertEquals("b -> hello ada from c", runtimes.aToB.hop("ada"));
 
         List<SpanData> spans = spans(4);
         SpanData aClient = spans.stream().filter(s -> s.getKind() == SpanKind.CLIENT
@@ -122,7 +112,7 @@ abstract class TracingContract {
         for (SpanData s : List.of(bServer, bClient, cServer)) {
             assertEquals(aClient.getTraceId(), s.getTraceId(), "one trace: " + s);
         }
-        assertEquals("127.0.0.1:" + runtimeC.boundPort(), attr(bClient, "server.address"));
+        assertEquals("127.0.0.1:" + runtimes.runtimeC.boundPort(), attr(bClient, "server.address"));
         assertTrue(cServer.getEndEpochNanos() <= aClient.getEndEpochNanos(), "C ended inside A's call");
     }
 
@@ -133,7 +123,7 @@ abstract class TracingContract {
 
     @Test
     void errorsAndTimeoutsMarkTheSpans() throws Exception {
-        assertThrows(IllegalStateException.class, () -> aToC.fail("boom"));
+        assertThrows(IllegalStateException.class, () -> runtimes.aToC.fail("boom"));
         List<SpanData> spans = spans(2);
         for (SpanData s : spans) {
             assertEquals(StatusCode.ERROR, s.getStatus().getStatusCode(), "failed call: " + s);
@@ -142,9 +132,9 @@ abstract class TracingContract {
         }
         exporter.reset();
 
-        Greeter impatient = Runtimes.refer(runtimeA, runtimeC, Duration.ofMillis(100));
+        Greeter impatient = Runtimes.refer(runtimes.runtimeA, runtimes.runtimeC, Duration.ofMillis(100));
         assertThrows(RpcTimeoutException.class, () -> impatient.hold("ada"));
-        c.release(); // only now can the provider answer, after the consumer has given up
+        runtimes.c.release(); // only now can the provider answer, after the consumer has given up
         spans = spans(2); // the provider's span ends when the held call returns
         SpanData client = one(spans, SpanKind.CLIENT, "hold");
         SpanData server = one(spans, SpanKind.SERVER, "hold");
@@ -163,7 +153,7 @@ abstract class TracingContract {
                 TraceFlags.getSampled(), TraceState.builder().put("vendor", "v1").build());
         Span caller = otel.spanBuilder("caller").setParent(Context.root().with(Span.wrap(remote))).startSpan();
         try (Scope scope = caller.makeCurrent()) {
-            aToC.greetAsync("ada").get(5, TimeUnit.SECONDS);
+            runtimes.aToC.greetAsync("ada").get(5, TimeUnit.SECONDS);
         } finally {
             caller.end();
         }
@@ -171,7 +161,7 @@ abstract class TracingContract {
         SpanData client = one(spans, SpanKind.CLIENT, "greetAsync");
         assertEquals(caller.getSpanContext().getSpanId(), client.getParentSpanId());
         assertEquals("0af7651916cd43dd8448eb211c80319c", one(spans, SpanKind.SERVER, "greetAsync").getTraceId());
-        Map<String, String> sent = c.lastAttachments.get("greetAsync");
+        Map<String, String> sent = runtimes.c.lastAttachments.get("greetAsync");
         assertEquals("vendor=v1", sent.get("tracestate"), "tracestate carried in the request attachments");
         assertTrue(sent.get("traceparent").startsWith("00-0af7651916cd43dd8448eb211c80319c-" + client.getSpanId()));
     }
@@ -179,8 +169,8 @@ abstract class TracingContract {
     @Test
     void tracingThatIsOffMakesNoSpansAndSendsNoTraceContext() {
         try (RpcRuntime consumer = withNoopTracing(RpcRuntime.builder()).build()) {
-            Runtimes.refer(consumer, runtimeC, Duration.ofSeconds(5)).greet("ada");
+            Runtimes.refer(consumer, runtimes.runtimeC, Duration.ofSeconds(5)).greet("ada");
         }
-        assertEquals(Map.of(), c.lastAttachments.get("greet"));
+        assertEquals(Map.of(), runtimes.c.lastAttachments.get("greet"));
     }
 }
