@@ -97,7 +97,7 @@ final class ServiceWatch implements CuratorCacheListener {
     }
 
     /** On the notifier thread. */
-    void publish() {
+    private void publish() {
         publishScheduled.set(false);
         if (stopped || !initialized) {
             return;
