@@ -14,6 +14,7 @@ import io.kestrel.rpc.interop.dubbo.api.Greeter;
 import io.kestrel.rpc.interop.dubbo.api.GreetingService;
 import io.kestrel.rpc.interop.dubbo.api.Order;
 import io.kestrel.rpc.interop.dubbo.api.OrderRejectedException;
+import io.kestrel.rpc.testing.Await;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.List;
@@ -181,7 +182,7 @@ class DubboFastjson2Test {
     void heartbeatsKeepAnIdleFastjson2ConnectionToAStockProviderReady() throws Exception {
         assertEquals("hello before from dubbo", toDubbo.hello("before"));
         long read = consumer.clientStats().framesRead();
-        Poll.until("three heartbeats answered", Duration.ofSeconds(20),
+        Await.until("three heartbeats answered", Duration.ofSeconds(20),
                 () -> consumer.clientStats().framesRead() >= read + 3);
         assertEquals("READY", consumer.connections().get(0).state());
         assertEquals("hello after from dubbo", toDubbo.hello("after"));

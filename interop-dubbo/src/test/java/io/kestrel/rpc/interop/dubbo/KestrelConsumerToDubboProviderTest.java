@@ -15,6 +15,7 @@ import io.kestrel.rpc.interop.dubbo.api.Greeter;
 import io.kestrel.rpc.interop.dubbo.api.GreetingService;
 import io.kestrel.rpc.interop.dubbo.api.Order;
 import io.kestrel.rpc.interop.dubbo.api.OrderRejectedException;
+import io.kestrel.rpc.testing.Await;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -134,7 +135,7 @@ class KestrelConsumerToDubboProviderTest {
         long written = consumer.clientStats().bytesWritten();
         long read = consumer.clientStats().framesRead();
         // no calls meanwhile: every frame read is the answer to a heartbeat (17 bytes each way)
-        Poll.until("three heartbeats answered", Duration.ofSeconds(20),
+        Await.until("three heartbeats answered", Duration.ofSeconds(20),
                 () -> consumer.clientStats().framesRead() >= read + 3);
         assertTrue(consumer.clientStats().bytesWritten() >= written + 3 * 17);
         assertEquals("READY", consumer.connections().get(0).state());

@@ -14,6 +14,7 @@ import io.kestrel.rpc.api.registry.ProviderInfo;
 import io.kestrel.rpc.api.registry.Registries;
 import io.kestrel.rpc.api.registry.Registry;
 import io.kestrel.rpc.core.RpcRuntime;
+import io.kestrel.rpc.testing.Await;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -22,7 +23,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import io.kestrel.rpc.interop.dubbo.Loopback;
-import io.kestrel.rpc.interop.dubbo.Poll;
 import org.apache.curator.test.TestingServer;
 import org.apache.dubbo.rpc.RpcException;
 import org.junit.jupiter.api.AfterAll;
@@ -73,7 +73,7 @@ class DubboRegistryInteropTest {
             registry.subscribe(key, "dubbo", (service, providers) -> told.set(providers));
             StockDubbo provider = StockDubbo.provider(zk.getConnectString(), port, "1.0", "hello", true);
             try (StockDubbo other = StockDubbo.provider(zk.getConnectString(), freePort(), "2.0", "other", true)) {
-                Poll.until("the stock provider of version 1.0 listed", () -> told.get().size() == 1);
+                Await.until("the stock provider of version 1.0 listed", () -> told.get().size() == 1);
                 ProviderInfo p = told.get().get(0);
                 // Dubbo treats 127.x as no address: it binds every interface and registers the host's own address
                 assertEquals(port, p.port(), p.toString());
@@ -84,9 +84,9 @@ class DubboRegistryInteropTest {
                 assertEquals("stock-provider", p.attribute(ProviderInfo.APPLICATION).orElseThrow());
 
                 provider.close();
-                Poll.until("the stopped provider gone", () -> told.get().isEmpty());
+                Await.until("the stopped provider gone", () -> told.get().isEmpty());
                 provider = StockDubbo.provider(zk.getConnectString(), port, "1.0", "hello", true);
-                Poll.until("the restarted provider listed again", () -> told.get().size() == 1);
+                Await.until("the restarted provider listed again", () -> told.get().size() == 1);
             } finally {
                 provider.close();
             }
@@ -105,16 +105,16 @@ class DubboRegistryInteropTest {
             registry.register(record);
             try (StockDubbo consumer = StockDubbo.consumer(zk.getConnectString(), "1.0")) {
                 Greeter greeter = consumer.greeter();
-                Poll.until("the stock consumer calls through our record", () -> answers(greeter));
+                Await.until("the stock consumer calls through our record", () -> answers(greeter));
                 assertEquals("via our record ada", greeter.greet("ada"));
 
                 registry.unregister(record);
-                Poll.until("the stock consumer has no provider once our record is gone", () -> !answers(greeter));
+                Await.until("the stock consumer has no provider once our record is gone", () -> !answers(greeter));
                 RpcException e = assertThrows(RpcException.class, () -> greeter.greet("ada"));
                 assertTrue(e.getMessage().contains("No provider available"), e.getMessage());
 
                 registry.register(record);
-                Poll.until("the stock consumer calls again once the record is back", () -> answers(greeter));
+                Await.until("the stock consumer calls again once the record is back", () -> answers(greeter));
             }
         }
     }
@@ -129,13 +129,13 @@ class DubboRegistryInteropTest {
         RpcRuntime provider = kestrelProvider("kestrel");
         try (StockDubbo consumer = StockDubbo.consumer(zk.getConnectString(), "2.0")) {
             Greeter greeter = consumer.greeter();
-            Poll.until("the stock consumer calls our provider", () -> answers(greeter));
+            Await.until("the stock consumer calls our provider", () -> answers(greeter));
             assertEquals("kestrel ada", greeter.greet("ada"));
 
             provider.close();
-            Poll.until("the stock consumer has no provider once ours closed", () -> !answers(greeter));
+            Await.until("the stock consumer has no provider once ours closed", () -> !answers(greeter));
             provider = kestrelProvider("restarted");
-            Poll.until("the stock consumer calls the restarted provider", () -> "restarted ada".equals(call(greeter)));
+            Await.until("the stock consumer calls the restarted provider", () -> "restarted ada".equals(call(greeter)));
         } finally {
             provider.close();
         }
@@ -158,7 +158,7 @@ class DubboRegistryInteropTest {
             provider.export(ServiceConfig.builder(Greeter.class, (Greeter) name -> "json " + name).version("4.0")
                     .serialization("fastjson2").build());
             Greeter greeter = consumer.greeter();
-            Poll.until("the stock consumer calls our fastjson2 provider", () -> "json ada".equals(call(greeter)));
+            Await.until("the stock consumer calls our fastjson2 provider", () -> "json ada".equals(call(greeter)));
         } finally {
             provider.close();
         }
@@ -175,12 +175,12 @@ class DubboRegistryInteropTest {
                 .registry(RegistryConfig.builder().address("zookeeper://" + zk.getConnectString()).build()).build()) {
             Greeter greeter = consumer.refer(ReferenceConfig.builder(Greeter.class).protocol("dubbo").version("3.0")
                     .timeout(Duration.ofSeconds(3)).retries(0).build());
-            Poll.until("our reference calls the stock provider", () -> "stock ada".equals(kestrelCall(greeter)));
+            Await.until("our reference calls the stock provider", () -> "stock ada".equals(kestrelCall(greeter)));
 
             provider.close();
-            Poll.until("our reference has no provider once the stock one stopped", () -> kestrelCall(greeter) == null);
+            Await.until("our reference has no provider once the stock one stopped", () -> kestrelCall(greeter) == null);
             provider = StockDubbo.provider(zk.getConnectString(), freePort(), "3.0", "stock again", true);
-            Poll.until("our reference calls the restarted stock provider",
+            Await.until("our reference calls the restarted stock provider",
                     () -> "stock again ada".equals(kestrelCall(greeter)));
         } finally {
             provider.close();

@@ -1,4 +1,4 @@
-package io.kestrel.rpc.spring.tls;
+package io.kestrel.rpc.testing;
 
 import java.io.IOException;
 import java.math.BigInteger;
@@ -33,8 +33,7 @@ import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 /**
  * Certificates made at test time with BouncyCastle: a CA, and certificates it issues (server,
  * client, expired, not yet valid, with chosen subject alternative names), written as PEM files.
- * EC P-256 keys, so generating them is quick. (A copy of rpc-core's test helper of the same name: test
- * classes are not shared between modules.)
+ * EC P-256 keys, so generating them is quick.
  */
 public final class TestPki {
     private static final AtomicLong SERIAL = new AtomicLong(System.currentTimeMillis());

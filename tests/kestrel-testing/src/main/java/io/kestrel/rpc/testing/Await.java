@@ -1,10 +1,13 @@
-package io.kestrel.rpc.core;
+package io.kestrel.rpc.testing;
 
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
 
-/** Waiting on a condition, bounded: a timeout is a test failure naming what did not happen. */
+/** Waiting on a condition, bounded: a timeout is a test failure naming what did not happen (no fixed sleeps). */
 public final class Await {
+    /** The bound of {@link #until(String, BooleanSupplier)}. */
+    public static final Duration DEFAULT = Duration.ofSeconds(30);
+
     private Await() {
     }
 
@@ -18,7 +21,8 @@ public final class Await {
         }
     }
 
+    /** As {@link #until(String, Duration, BooleanSupplier)} with {@link #DEFAULT}. */
     public static void until(String what, BooleanSupplier condition) throws InterruptedException {
-        until(what, Duration.ofSeconds(15), condition);
+        until(what, DEFAULT, condition);
     }
 }
