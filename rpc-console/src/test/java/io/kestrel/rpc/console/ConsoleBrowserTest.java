@@ -261,6 +261,34 @@ class ConsoleBrowserTest {
         assertFalse(textOf("exported").contains("Bring online"));
     }
 
+    /**
+     * The services page of an application with an ordinary name (the picture in docs/console.md): a second runtime,
+     * "orders", with its own console, exporting and calling the service beside "billing".
+     */
+    @Test
+    @Order(8)
+    void anOrdinaryApplicationsServicesPage() throws Exception {
+        RegistryConfig registry = RegistryConfig.builder().address("zookeeper://" + zookeeper.getConnectString()).build();
+        try (RpcRuntime orders = RpcRuntime.builder().application(new ApplicationConfig("orders"))
+                .protocol(ProtocolConfig.builder().port(0).build()).registry(registry)
+                .console(ConsoleConfig.builder().enabled(true).port(0).build()).build()) {
+            orders.export(ServiceConfig.builder(Greeter.class, new GreeterImpl()).version("1.0").build());
+            Greeter ordersGreeter = orders.refer(ReferenceConfig.builder(Greeter.class).version("1.0").build());
+            Await.until("orders sees three providers ready", () -> orders.references().get(0).providers().stream()
+                    .filter(p -> p.ready()).count() == 3);
+            for (int i = 0; i < 30; i++) {
+                ordersGreeter.greet("customer " + i);
+            }
+            browser.driver.get("http://127.0.0.1:" + orders.consolePort() + "/#services");
+            browser.driver.navigate().refresh();
+            browser.waiting().until(d -> d.findElement(By.id("exported")));
+            waitForText("app", "orders");
+            waitForText("referenced", "127.0.0.1:" + orders.boundPort() + " READY",
+                    "127.0.0.1:" + billing.boundPort() + " READY", "127.0.0.1:" + runtime.boundPort() + " READY");
+            browser.screenshot("services-orders");
+        }
+    }
+
     private void clickToggle() {
         browser.waiting().until(d -> {
             d.findElement(By.cssSelector("#exported button.toggle")).click();
