@@ -11,11 +11,15 @@ public interface ServerDispatcher {
     ServerMethod resolve(String descriptor);
 
     /**
-     * What each exported service asks consumers to agree on (service key text to attributes), sent in
-     * the answer to the first heartbeat of every connection (see the wire format's handshake). Asked
-     * once per connection. Default: nothing.
+     * The handshake: what the services {@code asked} (service key text) ask their consumers to agree on
+     * (key to attributes), as told to {@code caller} (null: anonymous). Tell only services the caller may
+     * call; with nothing asked (the first heartbeat of a consumer that names no service), tell nothing
+     * unless the provider discloses its services. Asked on the event loop, for the first heartbeat of a
+     * connection and each heartbeat carrying a query, after the credential and the TLS handshake were
+     * checked. Default: nothing.
      */
-    default java.util.Map<String, java.util.Map<String, String>> handshake() {
+    default java.util.Map<String, java.util.Map<String, String>> handshake(java.util.Set<String> asked,
+            io.kestrel.rpc.api.security.CallerIdentity caller) {
         return java.util.Map.of();
     }
 
