@@ -105,11 +105,21 @@ final class AllowlistSerializerFactory extends SerializerFactory {
         }
         Deserializer component = getDeserializer(type.substring(1));
         if (component == null) {
-            return new ArrayDeserializer(Object.class); // hessian's answer for an unknown element; not cached
+            return new UnresolvedArray(Object.class); // hessian's answer for an unknown element; not cached
+        }
+        if (component instanceof UnresolvedArray) {
+            return new UnresolvedArray(component.getType());
         }
         Deserializer array = new ArrayDeserializer(component.getType());
         arrays.put(type, array);
         return array;
+    }
+
+    /** An array whose element class is unknown (read as Object arrays, as hessian does): never cached. */
+    private static final class UnresolvedArray extends ArrayDeserializer {
+        UnresolvedArray(Class<?> componentType) {
+            super(componentType);
+        }
     }
 
     /** Array deserializers cached now (bounded by {@link TypeNameLimits#nameCacheSize()}). */
