@@ -1,4 +1,4 @@
-package io.kestrel.rpc.core.tls;
+package io.kestrel.rpc.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -10,8 +10,6 @@ import io.kestrel.rpc.api.RpcException;
 import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.api.config.ServerLimits;
 import io.kestrel.rpc.api.config.ServiceConfig;
-import io.kestrel.rpc.core.RpcRuntime;
-import io.kestrel.rpc.core.TestRuntimes;
 import io.kestrel.rpc.core.fixture.CallerService;
 import io.kestrel.rpc.core.fixture.CallerServiceImpl;
 import io.kestrel.rpc.core.fixture.EchoService;
@@ -20,12 +18,9 @@ import io.kestrel.rpc.core.fixture.shop.Order;
 import io.kestrel.rpc.core.fixture.shop.OrderService;
 import io.kestrel.rpc.core.fixture.shop.OrderServiceImpl;
 import io.kestrel.rpc.core.fixture.shop.ShopOptimizer;
+import io.kestrel.rpc.core.tls.TestTokens;
 import io.kestrel.rpc.transport.Status;
-import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -73,35 +68,15 @@ class HandshakeDisclosureTest {
 
     /** One connection: the credential (when a token is given), then the first heartbeat naming {@code asked}. */
     private static Answer handshake(int port, String token, List<String> asked) throws IOException {
-        try (Socket socket = new Socket("127.0.0.1", port)) {
-            socket.setSoTimeout(5000);
-            DataOutputStream out = new DataOutputStream(socket.getOutputStream());
+        try (RawClient raw = new RawClient(port)) {
             if (token != null) {
-                byte[] t = token.getBytes(StandardCharsets.UTF_8);
-                header(out, 0x01 | 0x04, Status.CREDENTIAL.code(), 0, t.length);
-                out.write(t);
+                raw.writeFrame(0x01 | 0x04, Status.CREDENTIAL.code(), 0, token.getBytes(StandardCharsets.UTF_8));
             }
-            ByteArrayOutputStream query = new ByteArrayOutputStream();
-            if (!asked.isEmpty()) {
-                varint(query, asked.size());
-                for (String name : asked) {
-                    byte[] b = name.getBytes(StandardCharsets.UTF_8);
-                    varint(query, b.length);
-                    query.writeBytes(b);
-                }
-            }
-            header(out, 0x07, 0, 1, query.size());
-            out.write(query.toByteArray());
-            out.flush();
-            DataInputStream in = new DataInputStream(socket.getInputStream());
-            byte[] head = new byte[18];
-            in.readFully(head);
-            assertEquals(0x04, head[3], "a heartbeat answer");
-            assertEquals(1, head[13], "to heartbeat 1");
-            byte[] body = new byte[((head[14] & 0xff) << 24) | ((head[15] & 0xff) << 16) | ((head[16] & 0xff) << 8)
-                    | (head[17] & 0xff)];
-            in.readFully(body);
-            return new Answer(body, decode(body));
+            raw.writeFrame(0x07, 0, 1, asked.isEmpty() ? new byte[0] : RawClient.strings(asked));
+            RawClient.Response r = raw.read();
+            assertEquals(0x04, r.flags(), "a heartbeat answer");
+            assertEquals(1, r.requestId(), "to heartbeat 1");
+            return new Answer(r.body(), decode(r.body()));
         }
     }
 
@@ -109,24 +84,6 @@ class HandshakeDisclosureTest {
         String text() {
             return new String(bytes, StandardCharsets.ISO_8859_1);
         }
-    }
-
-    private static void header(DataOutputStream out, int flags, int status, long id, int length) throws IOException {
-        out.writeShort(0x4B52);
-        out.writeByte(1);
-        out.writeByte(flags);
-        out.writeByte(0);
-        out.writeByte(status);
-        out.writeLong(id);
-        out.writeInt(length);
-    }
-
-    private static void varint(ByteArrayOutputStream out, int v) {
-        while ((v & ~0x7F) != 0) {
-            out.write((v & 0x7F) | 0x80);
-            v >>>= 7;
-        }
-        out.write(v);
     }
 
     /** The answer body: varint count, then per service a key and varint-counted name/value pairs. */
