@@ -1,5 +1,9 @@
 package io.kestrel.rpc.transport;
 
+import io.kestrel.rpc.api.security.CallerIdentity;
+import java.util.Map;
+import java.util.Set;
+
 /** Finds the method a request names. Implemented by the invocation layer; thread-safe. */
 public interface ServerDispatcher {
     /**
@@ -18,9 +22,8 @@ public interface ServerDispatcher {
      * connection and each heartbeat carrying a query, after the credential and the TLS handshake were
      * checked. Default: nothing.
      */
-    default java.util.Map<String, java.util.Map<String, String>> handshake(java.util.Set<String> asked,
-            io.kestrel.rpc.api.security.CallerIdentity caller) {
-        return java.util.Map.of();
+    default Map<String, Map<String, String>> handshake(Set<String> asked, CallerIdentity caller) {
+        return Map.of();
     }
 
     /**

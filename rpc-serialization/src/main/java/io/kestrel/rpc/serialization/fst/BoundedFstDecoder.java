@@ -1,9 +1,9 @@
 package io.kestrel.rpc.serialization.fst;
 
+import io.kestrel.rpc.api.serialization.TypeNameLimits;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import io.kestrel.rpc.api.serialization.TypeNameLimits;
 import org.nustaq.serialization.FSTClazzNameRegistry;
 import org.nustaq.serialization.FSTConfiguration;
 import org.nustaq.serialization.coders.FSTStreamDecoder;
