@@ -58,6 +58,31 @@ final class RawClient implements AutoCloseable {
         out.flush();
     }
 
+    /** A frame with this status and body (events such as the credential, or a heartbeat with a query). */
+    void writeFrame(int flags, int status, long requestId, byte[] body) throws IOException {
+        out.writeShort(MAGIC);
+        out.writeByte(1);
+        out.writeByte(flags);
+        out.writeByte(0);
+        out.writeByte(status);
+        out.writeLong(requestId);
+        out.writeInt(body.length);
+        out.write(body);
+        out.flush();
+    }
+
+    /** {@code varint count, count x (varint length, UTF-8 bytes)}: a handshake query. */
+    static byte[] strings(java.util.List<String> values) {
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        varint(body, values.size());
+        for (String v : values) {
+            byte[] b = v.getBytes(StandardCharsets.UTF_8);
+            varint(body, b.length);
+            body.writeBytes(b);
+        }
+        return body.toByteArray();
+    }
+
     /** A two-way request; {@code descriptor} non-null defines {@code methodRef} with it. */
     void writeRequest(long requestId, int serializationId, int methodRef, String descriptor, byte[] args) throws IOException {
         out.write(requestFrame(requestId, serializationId, methodRef, descriptor, 5000, args));

@@ -27,8 +27,12 @@ import io.netty.util.HashedWheelTimer;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
 /**
@@ -74,10 +78,11 @@ public final class ClientTransport implements AutoCloseable {
      *   bytes -> [tls-check -> tls] -> idle -> frame -> [credential] -> heartbeat -> codec -> lifecycle
      * </pre>
      * With TLS, {@code tls-check} recognises a plaintext provider's answer before the TLS engine
-     * reads it; {@code credential} sends the token once, ahead of the handshake heartbeat.
+     * reads it; {@code credential} sends the token once, ahead of the handshake heartbeat, which asks for
+     * the facts of {@code wantedServices}.
      */
     Bootstrap bootstrap(ClientOptions options, String host, int port, PendingCalls pending,
-            Supplier<ChannelHandler> lifecycle) {
+            Supplier<ChannelHandler> lifecycle, Supplier<Set<String>> wantedServices) {
         String address = host + ":" + port;
         TlsContext tls = options.tls() != null ? tls(options.tls()) : null;
         long interval = options.heartbeatInterval().toMillis();
@@ -115,7 +120,7 @@ public final class ClientTransport implements AutoCloseable {
                             ch.pipeline().addLast("credential", new CredentialSender(options.token()));
                         }
                         ch.pipeline()
-                                .addLast("heartbeat", HeartbeatHandler.consumer(silence))
+                                .addLast("heartbeat", HeartbeatHandler.consumer(silence, wantedServices))
                                 .addLast("codec", new ClientCodec(pending,
                                         new ResponseDecoder(address, options.payloadBytes(), allowlist), counters,
                                         address, options.payloadBytes()))
@@ -135,6 +140,17 @@ public final class ClientTransport implements AutoCloseable {
      *     are shared, so settings that differ would be silently ignored; the message names both users
      */
     public Connection acquire(String host, int port, ClientOptions options, String user, boolean awaitConnect) {
+        return acquire(host, port, options, user, null, awaitConnect);
+    }
+
+    /**
+     * {@link #acquire(String, int, ClientOptions, String, boolean)} for a user of {@code service} (its key
+     * text, or null): the connection's handshake asks the provider for that service's facts
+     * ({@link Connection#want}); with {@code awaitConnect}, a connection already up also waits (up to the
+     * connect timeout) for the answer.
+     */
+    public Connection acquire(String host, int port, ClientOptions options, String user, String service,
+            boolean awaitConnect) {
         if (closed) {
             throw new IllegalStateException("client transport is closed");
         }
@@ -145,12 +161,22 @@ public final class ClientTransport implements AutoCloseable {
                         + existing.openedBy() + " with " + existing.options() + "; set these settings once, on the"
                         + " runtime's client config, or give both references the same values");
             }
-            Connection conn = existing != null ? existing : new Connection(this, host, port, options, user);
+            Connection conn = existing != null ? existing : new Connection(this, host, port, options, user, service);
             conn.users++;
             return conn;
         });
+        CompletableFuture<Void> told = service == null ? null : c.want(service);
         if (awaitConnect) {
             c.awaitFirstConnect();
+            if (told != null && c.isConnected()) {
+                try {
+                    told.get(options.connectTimeout().toMillis(), TimeUnit.MILLISECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                } catch (ExecutionException | TimeoutException e) {
+                    // not told in time: the reference uses its own settings until the answer arrives
+                }
+            }
         }
         return c;
     }

@@ -126,7 +126,7 @@ public final class Directory implements ProviderListener, AutoCloseable {
             } else {
                 try {
                     next.add(new Endpoint(p, transport.acquire(p.host(), p.port(), options, "reference " + service,
-                            awaitConnect), agreement));
+                            service.toString(), awaitConnect), agreement));
                 } catch (IllegalArgumentException e) {
                     conflict = e;
                     log.error("Provider {} of {} left out: {}", p.address(), service, e.getMessage());

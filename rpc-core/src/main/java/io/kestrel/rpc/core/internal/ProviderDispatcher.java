@@ -23,6 +23,7 @@ import io.kestrel.rpc.transport.ServerMethod;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -35,6 +36,7 @@ public final class ProviderDispatcher implements ServerDispatcher {
     private final Map<String, ServerMethod> methods = new ConcurrentHashMap<>();
     private final Map<ServiceKey, List<String>> services = new ConcurrentHashMap<>();
     private final Map<String, Map<String, String>> facts = new ConcurrentHashMap<>();
+    private final Map<String, ServiceAccess> access = new ConcurrentHashMap<>();
     private final SerializerCache serializers;
     private final Class<? extends SerializationOptimizer> optimizer;
     private final boolean compatible;
@@ -42,7 +44,8 @@ public final class ProviderDispatcher implements ServerDispatcher {
     private final boolean disclose;
 
     /**
-     * @param disclose whether "not found" answers list what is exported (they go to any caller)
+     * @param disclose whether "not found" answers list what is exported (they go to any caller), and a
+     *     handshake that names no service is told every service its caller may call
      */
     public ProviderDispatcher(SerializerCache serializers, Class<? extends SerializationOptimizer> optimizer,
             boolean compatible, String protocolSerialization, boolean disclose) {
@@ -82,6 +85,7 @@ public final class ProviderDispatcher implements ServerDispatcher {
         }
         List<String> descriptors = new ArrayList<>();
         ServiceAccess access = ServiceAccess.of(config);
+        this.access.put(key.toString(), access);
         List<GenericMethod.Target> targets = new ArrayList<>();
         for (Method m : RemoteMethods.of(config.interfaceClass())) {
             String d = MethodRef.descriptor(key, m);
@@ -133,18 +137,32 @@ public final class ProviderDispatcher implements ServerDispatcher {
         return RemoteMethods.of(serviceInterface).stream().map(Method::getName).distinct().sorted().toList();
     }
 
-    /** Sets what consumers of an exported service must agree on, sent in every connection's handshake. */
+    /** Sets what consumers of an exported service must agree on, told in the handshake to those who may call it. */
     void describe(ServiceKey key, Map<String, String> attributes) {
         facts.put(key.toString(), Map.copyOf(attributes));
     }
 
+    /**
+     * The facts of the services asked for that exist and that {@code caller} may call; when nothing is
+     * asked, those of every service the caller may call if this provider discloses its services, else
+     * nothing. A service the caller may not call reads exactly like one that is not exported.
+     */
     @Override
-    public Map<String, Map<String, String>> handshake() {
-        return Map.copyOf(facts);
+    public Map<String, Map<String, String>> handshake(Set<String> asked, CallerIdentity caller) {
+        Map<String, Map<String, String>> told = new LinkedHashMap<>();
+        for (String key : asked.isEmpty() && disclose ? facts.keySet() : asked) {
+            Map<String, String> attributes = facts.get(key);
+            ServiceAccess gate = access.get(key);
+            if (attributes != null && gate != null && gate.admits(caller)) {
+                told.put(key, attributes);
+            }
+        }
+        return told;
     }
 
     public void remove(ServiceKey key) {
         facts.remove(key.toString());
+        access.remove(key.toString());
         List<String> descriptors = services.remove(key);
         if (descriptors != null) {
             descriptors.forEach(methods::remove);
