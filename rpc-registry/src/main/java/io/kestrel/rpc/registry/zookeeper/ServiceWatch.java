@@ -206,6 +206,16 @@ final class ServiceWatch implements CuratorCacheListener {
         }
     }
 
+    /** Malformed node names remembered (notifier thread only; for tests). */
+    int malformedRemembered() {
+        return warnedMalformed.size();
+    }
+
+    /** Bytes of node data the cache holds (for tests: none is kept). */
+    long cachedDataBytes() {
+        return cache.stream().mapToLong(c -> c.getData() == null ? 0 : c.getData().length).sum();
+    }
+
     void close() {
         stopped = true;
         cache.close();

@@ -33,6 +33,10 @@ import org.slf4j.LoggerFactory;
  * any buffer for the body exists. An oversized frame is passed on as a header-only {@link Frame}
  * (so its request can be answered) and its body bytes are skipped as they arrive. A wrong magic or
  * version means the stream cannot be trusted: the decoder throws and the connection is closed.
+ *
+ * <p>Both sides hold bodies within a {@link MemoryBudget} from the moment the header is read (a provider's
+ * for requests, a consumer's for everything its provider sends) and close a connection whose frame stays
+ * incomplete past the frame timeout, so that a peer trickling a large frame cannot hold memory for long.
  */
 public final class FrameDecoder extends ByteToMessageDecoder {
     private static final Logger log = LoggerFactory.getLogger(FrameDecoder.class);
