@@ -187,8 +187,10 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         in.skipBytes(Wire.HEADER_BYTES);
         ByteBuf body = in.readRetainedSlice(bodyLength);
         Frame frame = new Frame(flags, serializationId, status, requestId, bodyLength, body);
-        if (reserved > 0) {
-            frame.holdReservation(budget, reserved);
+        if (reserved > 0 && (budgetedKind != EVERY_FRAME || (flags & (Wire.FLAG_REQUEST | Wire.FLAG_EVENT)) == 0)) {
+            frame.holdReservation(budget, reserved); // a request (provider) or response (consumer): until it is done
+        } else if (reserved > 0) {
+            budget.release(reserved); // a consumer's event or stray request: handled on this thread at once
         }
         out.add(frame);
         counters.frameRead();

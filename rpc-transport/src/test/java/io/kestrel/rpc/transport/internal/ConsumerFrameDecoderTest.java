@@ -41,6 +41,21 @@ class ConsumerFrameDecoderTest {
     }
 
     @Test
+    void anEventWithABodyGivesItsBudgetBackAtOnce() {
+        MemoryBudget budget = new MemoryBudget(1000);
+        EmbeddedChannel ch = new EmbeddedChannel(FrameDecoder.consumer(1000, new TransportCounters(), budget, 0));
+        ByteBuf answer = Unpooled.buffer();
+        Wire.writeHeader(answer, Wire.FLAG_EVENT, (byte) 0, (byte) 20, 1, 100); // a handshake answer
+        answer.writeBytes(new byte[100]);
+        ch.writeInbound(answer);
+        Frame f = ch.readInbound();
+        assertEquals(100, f.body.readableBytes());
+        f.release(); // as the heartbeat handler does: no done() for events
+        assertEquals(0, budget.used(), "an event's budget leaked");
+        assertFalse(ch.finish());
+    }
+
+    @Test
     void aResponseArrivingInPartsBeyondHalfTheBudgetIsSkippedAsItArrives() {
         MemoryBudget budget = new MemoryBudget(1000);
         EmbeddedChannel ch = new EmbeddedChannel(FrameDecoder.consumer(1000, new TransportCounters(), budget, 0));
