@@ -12,6 +12,7 @@ import io.kestrel.rpc.transport.internal.dubbo.DubboRequestEncoder;
 import io.kestrel.rpc.transport.internal.CallFuture;
 import io.kestrel.rpc.transport.internal.ClientCodec;
 import io.kestrel.rpc.transport.internal.FrameDecoder;
+import io.kestrel.rpc.transport.internal.FrameTimeoutException;
 import io.kestrel.rpc.transport.internal.Handshake;
 import io.kestrel.rpc.transport.internal.HeartbeatHandler;
 import io.kestrel.rpc.transport.internal.PendingCall;
@@ -486,6 +487,9 @@ public final class Connection implements AutoCloseable {
                 tlsFailed(cause.getMessage());
             } else if (TlsFailures.isTls(cause)) {
                 tlsFailed(TlsFailures.explainClientSide(cause, address));
+            } else if (cause instanceof FrameTimeoutException) {
+                lastError = cause.getMessage();
+                log.warn("Closing connection to provider {}: {}", address, lastError);
             } else if (cause instanceof DecoderException) {
                 lastError = "bad frame: " + (cause.getCause() != null ? cause.getCause().getMessage() : cause.getMessage());
                 log.warn("Closing connection to provider {}: {}", address, lastError);

@@ -49,6 +49,7 @@ public final class ClusterInvoker {
     private final int retries;
     private final int referenceTimeoutMillis; // 0: the reference sets none
     private volatile int longestTimeoutMillis;
+    private final PublishedTimeouts publishedTimeouts;
 
     ClusterInvoker(ReferenceConfig<?> config, Directory directory, LoadBalance loadBalance, Agreement agreement,
             Executor callbackExecutor) {
@@ -59,15 +60,18 @@ public final class ClusterInvoker {
         this.retries = config.cluster() == ClusterMode.FAILOVER ? config.retries() : 0;
         this.referenceTimeoutMillis = config.timeout().map(ClusterInvoker::millis).orElse(0);
         this.longestTimeoutMillis = millis(config.timeout().orElse(ReferenceConfig.DEFAULT_TIMEOUT));
+        this.publishedTimeouts = new PublishedTimeouts(config.key());
     }
 
     /**
      * The deadline of a call to {@code provider}: the reference's timeout if set, else the timeout the provider
-     * publishes (its service's), else {@link ReferenceConfig#DEFAULT_TIMEOUT}. A direct-mode provider publishes none.
+     * publishes (its service's, at most {@link io.kestrel.rpc.api.ConsumerLimits#maxProviderTimeoutMillis()}), else
+     * {@link ReferenceConfig#DEFAULT_TIMEOUT}. A direct-mode provider publishes none.
      */
     int timeoutMillis(ProviderInfo provider) {
         return referenceTimeoutMillis > 0 ? referenceTimeoutMillis
-                : millis(provider.timeout().orElse(ReferenceConfig.DEFAULT_TIMEOUT));
+                : provider.timeout().map(t -> publishedTimeouts.clamp(provider, t))
+                        .orElseGet(() -> millis(ReferenceConfig.DEFAULT_TIMEOUT));
     }
 
     /** The reference's own timeout in milliseconds, 0 when it sets none. */
@@ -113,7 +117,7 @@ public final class ClusterInvoker {
         return longestTimeoutMillis;
     }
 
-    private static int millis(Duration d) {
+    static int millis(Duration d) {
         return (int) Math.min(Integer.MAX_VALUE, d.toMillis());
     }
 

@@ -34,6 +34,7 @@ public final class Directory implements ProviderListener, AutoCloseable {
     private final CountDownLatch firstList = new CountDownLatch(1);
     private volatile List<Endpoint> endpoints = List.of();
     private volatile List<ProviderInfo> seen = List.of();
+    private final ProviderCap cap;
     /** Why a provider was left out: its shared connection has other settings (null if none was). */
     private volatile IllegalArgumentException conflict;
     private boolean closed;
@@ -47,6 +48,7 @@ public final class Directory implements ProviderListener, AutoCloseable {
         this.options = options;
         this.registry = registry;
         this.source = source;
+        this.cap = new ProviderCap(service);
     }
 
     /** Direct mode: the given providers, "host:port[,host:port...]", accepting any serialization. */
@@ -105,7 +107,7 @@ public final class Directory implements ProviderListener, AutoCloseable {
 
     @Override
     public void providersChanged(ServiceKey key, List<ProviderInfo> providers) {
-        update(providers, false);
+        update(cap.limit(providers, endpoints), false);
     }
 
     private synchronized void update(List<ProviderInfo> providers, boolean awaitConnect) {

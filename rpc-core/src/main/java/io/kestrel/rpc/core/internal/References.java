@@ -98,6 +98,10 @@ public final class References {
         if (options.tls() != null) {
             transport.tls(options.tls()); // reads and checks the PEM files now: errors name the file
         }
+        String unbound = TokenBinding.refusal(config.key(), options);
+        if (unbound != null) {
+            throw new IllegalArgumentException(unbound);
+        }
         if (options.token() != null && options.tls() == null) {
             log.warn("Reference {} sends a token over plaintext connections: anyone on the network path can read it."
                     + " Configure TLS (tls-trust) for it", config.key());

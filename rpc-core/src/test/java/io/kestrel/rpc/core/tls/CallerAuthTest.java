@@ -157,4 +157,18 @@ class CallerAuthTest {
                 .token("alice-token").build());
         assertEquals("alice roles=[reader] by=token+tls sans=[URI:spiffe://example.org/a]", both.caller());
     }
+    @Test
+    void aTokenIsNotSentOverTlsThatOnlyTheJdkDefaultTrustStoreVerifies() {
+        TestPki ca = TestPki.ca("Auth CA");
+        TestPki.Files2 server = ca.server("provider").write(dir, "server");
+        RpcRuntime provider = provider(TestRuntimes.loopback().authenticator(new TestTokens()).tls(TlsConfig.builder()
+                .keyPair(server.cert(), server.key()).build()), new CallerServiceImpl(), s -> s);
+        RpcRuntime r = RpcRuntime.builder().build();
+        runtimes.add(r);
+        String message = assertThrows(IllegalArgumentException.class, () -> r.refer(ReferenceConfig.builder(
+                CallerService.class).url(url(provider)).tls(TlsConfig.builder().build()).token("alice-token").build()))
+                .getMessage();
+        assertTrue(message.contains("sends a token over TLS without tls-trust") && message.contains("Set tls-trust")
+                && message.contains("-Dkestrel.rpc.consumer.tokenWithDefaultTrust=true"), message);
+    }
 }

@@ -19,6 +19,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.cache.ChildData;
 import org.apache.curator.framework.recipes.cache.CuratorCache;
 import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
+import org.apache.curator.framework.recipes.cache.CuratorCacheStorage;
 import org.apache.curator.utils.ZKPaths;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,8 +45,15 @@ final class ServiceWatch implements CuratorCacheListener {
     private volatile boolean stopped;
     /** Last list told; null until the first one. Written on the notifier thread. */
     volatile List<ProviderInfo> current;
-    /** Node names already warned about (notifier thread only). */
+    /**
+     * Node names already warned about and still present (notifier thread only): forgotten when their node
+     * goes away, at most {@link #MAX_WARNED} (names beyond are counted, not remembered).
+     */
     private final Set<String> warnedMalformed = new HashSet<>();
+    /** Malformed names seen in the pass being read, to forget those that went away (notifier thread only). */
+    private final Set<String> malformedNow = new HashSet<>();
+    private int unlistedMalformed;
+    static final int MAX_WARNED = 1024;
 
     private final String registryAddress;
     private final ScheduledExecutorService notifier;
@@ -66,7 +74,9 @@ final class ServiceWatch implements CuratorCacheListener {
         this.registryAddress = registryAddress;
         this.notifier = notifier;
         this.connected = connected;
+        // records are node names: node data (anyone with write access chooses its size) is not kept
         this.cache = CuratorCache.builder(client, providersPath)
+                .withStorage(CuratorCacheStorage.dataNotCached())
                 .withExceptionHandler(e -> log.warn("Watching {} in ZooKeeper {} failed; will retry on the next "
                         + "change or reconnect: {}", providersPath, registryAddress, e.toString()))
                 .build();
@@ -128,6 +138,9 @@ final class ServiceWatch implements CuratorCacheListener {
 
     private List<ProviderInfo> readProviders() {
         List<ProviderInfo> result = new ArrayList<>();
+        malformedNow.clear();
+        int unlistedBefore = unlistedMalformed;
+        unlistedMalformed = 0;
         cache.stream().forEach(child -> {
             ZKPaths.PathAndNode pn = ZKPaths.getPathAndNode(child.getPath());
             if (!pn.getPath().equals(providersPath)) {
@@ -144,15 +157,35 @@ final class ServiceWatch implements CuratorCacheListener {
                 }
                 result.add(p);
             } catch (IllegalArgumentException e) {
-                if (warnedMalformed.add(pn.getNode())) {
+                if (firstSight(pn.getNode())) {
                     log.warn("Skipping node {}/{} in ZooKeeper {}: not a provider record of {} ({}); remove it "
                             + "or fix the publisher", providersPath, pn.getNode(), registryAddress, service,
                             e.getMessage());
                 }
             }
         });
+        warnedMalformed.retainAll(malformedNow);
+        malformedNow.clear();
+        if (unlistedMalformed > 0 && unlistedMalformed != unlistedBefore) {
+            log.warn("{} more malformed nodes in {} in ZooKeeper {} are skipped without a line each (over {}); remove"
+                    + " them or fix the publisher", unlistedMalformed, providersPath, registryAddress, MAX_WARNED);
+        }
         result.sort(Comparator.comparing(ProviderInfo::toUrl));
         return List.copyOf(result);
+    }
+
+    /** Whether a malformed node deserves its warning now: not yet warned, and room to remember it. */
+    private boolean firstSight(String node) {
+        if (warnedMalformed.contains(node)) {
+            malformedNow.add(node);
+            return false;
+        }
+        if (warnedMalformed.size() >= MAX_WARNED) {
+            unlistedMalformed++;
+            return false;
+        }
+        malformedNow.add(node);
+        return warnedMalformed.add(node);
     }
 
     /** A node of Dubbo's folder: a provider of this service, one of another version/protocol, or garbage. */
@@ -161,16 +194,26 @@ final class ServiceWatch implements CuratorCacheListener {
             DubboUrls.Parsed parsed = DubboUrls.parseProvider(node, service);
             if (parsed.provider() != null) {
                 result.add(parsed.provider());
-            } else if (warnedMalformed.add(node)) {
+            } else if (firstSight(node)) {
                 log.debug("Not a provider of {} for this reference in {}: {} ({})", service, providersPath,
                         node, parsed.skipped());
             }
         } catch (IllegalArgumentException e) {
-            if (warnedMalformed.add(node)) {
+            if (firstSight(node)) {
                 log.warn("Skipping node {}/{} in ZooKeeper {}: not a Dubbo provider URL ({}); remove it or fix the"
                         + " publisher", providersPath, node, registryAddress, e.getMessage());
             }
         }
+    }
+
+    /** Malformed node names remembered (notifier thread only; for tests). */
+    int malformedRemembered() {
+        return warnedMalformed.size();
+    }
+
+    /** Bytes of node data the cache holds (for tests: none is kept). */
+    long cachedDataBytes() {
+        return cache.stream().mapToLong(c -> c.getData() == null ? 0 : c.getData().length).sum();
     }
 
     void close() {
