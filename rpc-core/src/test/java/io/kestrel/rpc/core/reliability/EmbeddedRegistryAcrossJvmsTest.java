@@ -173,7 +173,7 @@ class EmbeddedRegistryAcrossJvmsTest {
     }
 
     private static Path lockFile(int port) {
-        return Path.of(System.getProperty("java.io.tmpdir"), "kestrel-embedded-zookeeper-" + port + ".lock");
+        return Path.of(System.getProperty("kestrel.rpc.registry.embedded.dir"), "zookeeper-" + port + ".lock");
     }
 
     /**
