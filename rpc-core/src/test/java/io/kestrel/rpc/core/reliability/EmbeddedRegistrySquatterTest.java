@@ -1,0 +1,121 @@
+package io.kestrel.rpc.core.reliability;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.kestrel.rpc.api.RegistryException;
+import io.kestrel.rpc.api.ServiceKey;
+import io.kestrel.rpc.api.config.ReferenceConfig;
+import io.kestrel.rpc.api.config.RegistryConfig;
+import io.kestrel.rpc.api.config.ServiceConfig;
+import io.kestrel.rpc.api.registry.ProviderInfo;
+import io.kestrel.rpc.api.registry.Registries;
+import io.kestrel.rpc.api.registry.Registry;
+import io.kestrel.rpc.core.RpcRuntime;
+import io.kestrel.rpc.core.TestRuntimes;
+import io.kestrel.rpc.core.fixture.EchoService;
+import io.kestrel.rpc.core.fixture.EchoServiceImpl;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+import org.apache.curator.test.TestingServer;
+import org.apache.curator.utils.ZKPaths;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Issue 34, item 6, as it was found: a plain ZooKeeper started on the embedded registry's port before the
+ * applications, holding a provider record that points at the squatter's own server. Provider and consumer
+ * (on {@code embedded://PORT}) refuse it with an error naming the port and the fix; the squatter receives no
+ * record and its server no connection, so no call and no argument.
+ */
+@Timeout(90)
+class EmbeddedRegistrySquatterTest {
+
+    @Test
+    void aZooKeeperSquattingTheEmbeddedPortIsRefusedByProviderAndConsumer() throws Exception {
+        int port = freePort();
+        ServiceKey key = new ServiceKey(EchoService.class.getName(), "", "");
+        AtomicInteger trapped = new AtomicInteger();
+        try (TestingServer squatter = new TestingServer(port, true);
+                ServerSocket trap = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+                Registry attacker = Registries.create(RegistryConfig.builder()
+                        .address("zookeeper://127.0.0.1:" + port).build());
+                CuratorFramework look = CuratorFrameworkFactory.newClient(squatter.getConnectString(),
+                        new RetryOneTime(100))) {
+            Thread accept = new Thread(() -> {
+                while (!trap.isClosed()) {
+                    try (Socket s = trap.accept()) {
+                        trapped.incrementAndGet();
+                    } catch (IOException e) {
+                        return;
+                    }
+                }
+            }, "squatter-provider");
+            accept.setDaemon(true);
+            accept.start();
+            attacker.register(new ProviderInfo("127.0.0.1", trap.getLocalPort(), key, List.of((byte) 8, (byte) 2),
+                    1_000, List.of("echo")));
+            look.start();
+            List<String> before = tree(look, "/");
+            RegistryConfig embedded = RegistryConfig.builder().address("embedded://" + port)
+                    .connectionTimeout(Duration.ofSeconds(5)).build();
+
+            RegistryException provider = assertThrows(RegistryException.class, () -> {
+                try (RpcRuntime runtime = RpcRuntime.builder().protocol(TestRuntimes.loopback().build())
+                        .registry(embedded).build()) {
+                    runtime.export(ServiceConfig.builder(EchoService.class, new EchoServiceImpl()).build());
+                }
+            });
+            assertRefusal(provider, port);
+
+            RegistryException consumer = assertThrows(RegistryException.class, () -> {
+                try (RpcRuntime runtime = RpcRuntime.builder().registry(embedded).build()) {
+                    runtime.refer(ReferenceConfig.builder(EchoService.class).timeout(Duration.ofSeconds(2)).build())
+                            .echo("bearer-token-and-arguments");
+                }
+            });
+            assertRefusal(consumer, port);
+
+            assertEquals(before, tree(look, "/"), "the squatter received no record");
+            assertEquals(0, trapped.get(), "the squatter's provider received no connection");
+        }
+    }
+
+    private static void assertRefusal(RegistryException e, int port) {
+        String m = e.getMessage();
+        assertTrue(m.startsWith("Another process, not started by Kestrel for user " + System.getProperty("user.name")
+                + ", listens on 127.0.0.1:" + port + ": it is a ZooKeeper, but no Kestrel process of this user hosts "
+                + "that port (its host lock is free). This process neither joins it nor registers or reads anything "
+                + "there. Stop that process (find it with: ss -ltnp 'sport = :" + port + "')"), m);
+        assertTrue(m.contains("embedded://PORT, or -Dkestrel.rpc.registry.embedded.port=PORT"), m);
+        assertTrue(m.contains("Kestrel's host lock and secret are in "
+                + System.getProperty("kestrel.rpc.registry.embedded.dir")), m);
+    }
+
+    /** Every node under {@code path}, depth first. */
+    private static List<String> tree(CuratorFramework client, String path) throws Exception {
+        List<String> all = new ArrayList<>();
+        for (String child : client.getChildren().forPath(path)) {
+            String p = ZKPaths.makePath(path, child);
+            all.add(p);
+            all.addAll(tree(client, p));
+        }
+        return all;
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+}
