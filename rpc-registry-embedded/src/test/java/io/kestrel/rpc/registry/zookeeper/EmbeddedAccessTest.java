@@ -13,6 +13,7 @@ import io.kestrel.rpc.api.registry.ProviderInfo;
 import io.kestrel.rpc.api.registry.Registries;
 import io.kestrel.rpc.api.registry.Registry;
 import io.kestrel.rpc.registry.zookeeper.EmbeddedTestSupport.RecordingListener;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.curator.framework.CuratorFramework;
@@ -99,6 +100,24 @@ class EmbeddedAccessTest {
             assertTrue(EmbeddedZooKeeper.current().isEmpty());
             assertTrue(id.length() == 32, id);
         }
+    }
+
+    /** Before every connection attempt, reconnects included, the client checks the server's proof. */
+    @Test
+    void aClientConnectsOnlyToTheServerItsCredentialsBelongTo() throws Exception {
+        int squatterPort = EmbeddedTestSupport.unusedPort();
+        try (EmbeddedZooKeeper.Lease lease = EmbeddedZooKeeper.acquire(EmbeddedTestSupport.unusedPort());
+                TestingServer squatter = new TestingServer(squatterPort, true)) {
+            EmbeddedCredentials own = lease.credentials();
+            assertEquals(new InetSocketAddress("127.0.0.1", lease.server().port()),
+                    new EmbeddedHostProvider(lease.address(), own).next(0));
+            assertEquals(0, new EmbeddedHostProvider(lease.address(), EmbeddedCredentials.random()).next(0).getPort(),
+                    "credentials of another server (say, of the host before a take-over)");
+            assertEquals(0, new EmbeddedHostProvider("127.0.0.1:" + squatterPort, own).next(0).getPort(),
+                    "a squatting ZooKeeper");
+        }
+        assertEquals(0, new EmbeddedHostProvider("127.0.0.1:" + squatterPort, EmbeddedCredentials.random())
+                .next(0).getPort(), "nothing listening");
     }
 
     private static void assertNoAuth(Executable call) {

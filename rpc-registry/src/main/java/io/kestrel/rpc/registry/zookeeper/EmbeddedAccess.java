@@ -41,23 +41,26 @@ final class EmbeddedAccess {
     }
 
     /**
-     * Curator's factory of ZooKeeper handles authenticating each new handle (the first, and each one after a
-     * new session is started because the host changed) with the credentials of the server there now.
+     * Curator's factory of ZooKeeper handles for a registry's client: each new handle (the first, and each one
+     * after a new session was started because the host changed) authenticates with the credentials of the
+     * server there now, and connects, each time, only once that server proved it has them
+     * ({@link EmbeddedHostProvider}).
      */
     static ZookeeperFactory zookeeperFactory(Supplier<EmbeddedCredentials> credentials) {
         return new ZookeeperFactory() {
             @Override
             public ZooKeeper newZooKeeper(String connect, int sessionTimeout, Watcher watcher, boolean readOnly)
                     throws Exception {
-                return authenticated(new ZooKeeper(connect, sessionTimeout, watcher, readOnly), credentials.get());
+                return newZooKeeper(connect, sessionTimeout, watcher, readOnly, null);
             }
 
             @Override
             public ZooKeeper newZooKeeper(String connect, int sessionTimeout, Watcher watcher, boolean readOnly,
                     ZKClientConfig config) throws Exception {
-                return config == null ? newZooKeeper(connect, sessionTimeout, watcher, readOnly)
-                        : authenticated(new ZooKeeper(connect, sessionTimeout, watcher, readOnly, config),
-                                credentials.get());
+                EmbeddedCredentials c = credentials.get();
+                EmbeddedHostProvider hosts = new EmbeddedHostProvider(connect, c);
+                return authenticated(config == null ? new ZooKeeper(connect, sessionTimeout, watcher, readOnly, hosts)
+                        : new ZooKeeper(connect, sessionTimeout, watcher, readOnly, hosts, config), c);
             }
         };
     }
