@@ -35,6 +35,8 @@ final class EmbeddedHosting {
     private AutoCloseable server;
     private Path dataDir;
     private HostLock hostLock;
+    /** Guarded by this: the last lease is closed; nothing is hosted or joined any more. */
+    private boolean stopped;
 
     EmbeddedHosting(int port, EmbeddedDirectory directory) {
         this.port = port;
@@ -73,6 +75,9 @@ final class EmbeddedHosting {
      *     process of this user hosts it, or hosting fails
      */
     synchronized boolean hostOrJoin(boolean takeOver) {
+        if (stopped) {
+            return false; // a take-over that ran into the last lease's close
+        }
         HostLock lock = HostLock.tryAcquire(directory.lockFile(port));
         ZooKeeperProbe.Result found = ZooKeeperProbe.probe(HOST, port);
         if (found.kind() == ZooKeeperProbe.Kind.OTHER) {
@@ -223,6 +228,7 @@ final class EmbeddedHosting {
 
     /** Stops a server hosted here, releases its lock and deletes its data; true if there was one. */
     synchronized boolean stop() {
+        stopped = true;
         if (server == null) {
             return false;
         }
