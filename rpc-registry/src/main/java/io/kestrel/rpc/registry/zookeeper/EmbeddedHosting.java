@@ -62,7 +62,7 @@ final class EmbeddedHosting {
 
     /** Hosts the private server (no lock: its port is free and nobody else looks for it). */
     synchronized void hostPrivate() {
-        host(null, EmbeddedCredentials.random(), null);
+        host(launcher(), null, EmbeddedCredentials.random(), null);
     }
 
     /**
@@ -100,7 +100,8 @@ final class EmbeddedHosting {
             return false;
         }
         try {
-            host(lock, directory.credentials(directory.writeNewHostId(port)), takeOver ? "took over" : null);
+            EmbeddedServerLauncher launcher = launcher(); // before a host id is written: it may be missing
+            host(launcher, lock, directory.credentials(directory.writeNewHostId(port)), takeOver ? "took over" : null);
         } catch (IOException e) {
             lock.close();
             throw new RegistryException("Could not write the embedded registry's host file "
@@ -180,8 +181,7 @@ final class EmbeddedHosting {
     }
 
     /** Starts the server here, closes it to non-members and stores its proof. Called with this locked. */
-    private void host(HostLock lock, EmbeddedCredentials c, String how) {
-        EmbeddedServerLauncher launcher = launcher();
+    private void host(EmbeddedServerLauncher launcher, HostLock lock, EmbeddedCredentials c, String how) {
         Path dir = null;
         AutoCloseable started = null;
         try {
