@@ -56,6 +56,10 @@ import org.slf4j.LoggerFactory;
  * connection is suspended or lost nothing is told, so consumers keep the last known list; only
  * deletions seen on a live connection (a provider that unregistered or whose session ended) shrink it.
  * Child nodes that are not provider records are logged at WARN once and skipped.
+ *
+ * <p><b>On the embedded ZooKeeper</b> the client is a member ({@link EmbeddedAccess}): it authenticates with the
+ * server's credentials, creates every node closed to non-members, connects only to a server that proves itself
+ * ({@link EmbeddedHostProvider}), and the constructor checks that proof again before anything is registered or read.
  */
 public final class ZooKeeperRegistry implements Registry {
     private static final Logger log = LoggerFactory.getLogger(ZooKeeperRegistry.class);
