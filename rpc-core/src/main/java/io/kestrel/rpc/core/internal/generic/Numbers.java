@@ -20,7 +20,7 @@ final class Numbers {
     private Numbers() {
     }
 
-    static Object convert(Object tree, Class<?> type, String path, GenericLimits limits) {
+    static Object convert(Object tree, Class<?> type, TreePath path, GenericLimits limits) {
         BigDecimal value;
         if (tree instanceof Number n) {
             if (n instanceof Double d && (d.isNaN() || d.isInfinite()) || n instanceof Float f && (f.isNaN() || f.isInfinite())) {
@@ -107,7 +107,7 @@ final class Numbers {
         return 0;
     }
 
-    private static TreeException tooLarge(String path, String what, Class<?> type, GenericLimits limits) {
+    private static TreeException tooLarge(TreePath path, String what, Class<?> type, GenericLimits limits) {
         return new TreeException(path, what + " is larger than a number for " + type.getName() + " may be: at most "
                 + limits.maxNumberDigits() + " characters, digits and decimal exponent (-D"
                 + GenericLimits.MAX_NUMBER_DIGITS_PROPERTY + " on the provider raises it)");

@@ -17,8 +17,6 @@ public final class PlainTree {
 
     /** Characters of a caller's string quoted in a message. */
     static final int EXCERPT_CHARS = 100;
-    /** Characters of a map key in a path. */
-    private static final int KEY_CHARS = 40;
 
     /**
      * Returns {@code tree} if every node in it is a plain tree node, walked within the default limits
@@ -32,17 +30,24 @@ public final class PlainTree {
 
     /** As {@link #checked(Object, String)}, counting the nodes in {@code walk}. */
     public static Object checked(Object tree, String path, TreeWalk walk) {
+        check(tree, TreePath.root(path), walk);
+        return tree;
+    }
+
+    static Object checked(Object tree, TreePath path, TreeWalk walk) {
         check(tree, path, walk);
         return tree;
     }
 
-    private static void check(Object node, String path, TreeWalk walk) {
+    private static void check(Object node, TreePath path, TreeWalk walk) {
         walk.visit(path);
         if (node == null || node instanceof String || node instanceof Boolean || isNumber(node)) {
             return;
         }
         if (node instanceof Map<?, ?> map) {
-            walk.enter(map, path);
+            if (!walk.enterOnce(map, path)) {
+                return;
+            }
             for (Map.Entry<?, ?> e : map.entrySet()) {
                 if (!(e.getKey() instanceof String key)) {
                     throw new TreeException(path, "map keys are strings in a tree, this one is " + describe(e.getKey()));
@@ -51,15 +56,17 @@ public final class PlainTree {
                     throw new TreeException(path, "the key '" + key + "' names a class (" + describe(e.getValue())
                             + "); generic invocation never creates a class the caller names. Remove the key");
                 }
-                check(e.getValue(), child(path, key), walk);
+                check(e.getValue(), path.key(key), walk);
             }
             walk.exit(map);
             return;
         }
         if (node instanceof List<?> list) {
-            walk.enter(list, path);
+            if (!walk.enterOnce(list, path)) {
+                return;
+            }
             for (int i = 0; i < list.size(); i++) {
-                check(list.get(i), path + "[" + i + "]", walk);
+                check(list.get(i), path.index(i), walk);
             }
             walk.exit(list);
             return;
@@ -71,12 +78,6 @@ public final class PlainTree {
     static boolean isNumber(Object o) {
         return o instanceof Integer || o instanceof Long || o instanceof Double || o instanceof Float
                 || o instanceof Short || o instanceof Byte || o instanceof BigDecimal || o instanceof BigInteger;
-    }
-
-    /** The path of the value under {@code key} of the map at {@code path} (a long key cut short). */
-    static String child(String path, Object key) {
-        String k = String.valueOf(key);
-        return path + "." + (k.length() > KEY_CHARS ? k.substring(0, KEY_CHARS) + "..." : k);
     }
 
     /** {@code text} cut at {@value #EXCERPT_CHARS} characters, saying how long it was: for quoting a caller's text. */

@@ -97,10 +97,10 @@ public final class TreeReader {
 
     /** As {@link #read(Object, Type, String)}, counting the nodes in {@code walk}, within its limits and deadline. */
     public Object read(Object tree, Type type, String path, TreeWalk walk) {
-        return read(tree, type, path, Map.of(), walk);
+        return read(tree, type, TreePath.root(path), Map.of(), walk);
     }
 
-    private Object read(Object tree, Type type, String path, Map<TypeVariable<?>, Type> bound, TreeWalk walk) {
+    private Object read(Object tree, Type type, TreePath path, Map<TypeVariable<?>, Type> bound, TreeWalk walk) {
         if (type instanceof TypeVariable<?> v) {
             Type actual = bound.get(v);
             return read(tree, actual != null ? actual : v.getBounds()[0], path, Map.of(), walk);
@@ -108,11 +108,14 @@ public final class TreeReader {
         if (type instanceof WildcardType w) {
             return read(tree, w.getUpperBounds()[0], path, bound, walk);
         }
-        walk.visit(path);
         if (type instanceof GenericArrayType g) {
+            walk.visit(path);
             return array(tree, g.getGenericComponentType(), raw(g.getGenericComponentType(), bound), path, bound, walk);
         }
         Class<?> raw = raw(type, bound);
+        if (raw != Object.class) {
+            walk.visit(path); // an Object's tree is counted by its plain-tree check below
+        }
         if (tree == null) {
             if (raw.isPrimitive()) {
                 throw new TreeException(path, "null for the primitive " + raw.getName());
@@ -173,7 +176,7 @@ public final class TreeReader {
             Collection<Object> out = COLLECTIONS.get(raw).get();
             walk.enter(list, path);
             for (int i = 0; i < list.size(); i++) {
-                out.add(read(list.get(i), element, path + "[" + i + "]", bound, walk));
+                out.add(read(list.get(i), element, path.index(i), bound, walk));
             }
             walk.exit(list);
             return out;
@@ -188,8 +191,8 @@ public final class TreeReader {
             Map<Object, Object> out = MAPS.get(raw).get();
             walk.enter(map, path);
             for (Map.Entry<?, ?> e : map.entrySet()) {
-                String where = PlainTree.child(path, e.getKey());
-                out.put(read(e.getKey(), keyType, where + " (key)", bound, walk),
+                TreePath where = path.key(e.getKey());
+                out.put(read(e.getKey(), keyType, where.suffix(" (key)"), bound, walk),
                         read(e.getValue(), valueType, where, bound, walk));
             }
             walk.exit(map);
@@ -215,7 +218,7 @@ public final class TreeReader {
         return bean;
     }
 
-    private Object bean(Map<?, ?> map, Type type, Class<?> raw, String path, TreeWalk walk) {
+    private Object bean(Map<?, ?> map, Type type, Class<?> raw, TreePath path, TreeWalk walk) {
         refuseClassKeys(map, raw, path);
         allowlist.check(raw.getName());
         Map<TypeVariable<?>, Type> bound = bindings(type, raw);
@@ -238,7 +241,7 @@ public final class TreeReader {
                     Object value = map.get(c.getName());
                     values[i] = value == null && c.getType().isPrimitive()
                             ? Array.get(Array.newInstance(c.getType(), 1), 0) // a missing primitive is its zero
-                            : read(value, c.getGenericType(), path + "." + c.getName(), bound, walk);
+                            : read(value, c.getGenericType(), path.key(c.getName()), bound, walk);
                 }
                 Constructor<?> canonical = raw.getDeclaredConstructor(types);
                 canonical.setAccessible(true);
@@ -258,7 +261,7 @@ public final class TreeReader {
                 if (e.getValue() == null && p.field().getType().isPrimitive()) {
                     continue;
                 }
-                p.field().set(bean, read(e.getValue(), p.type(), path + "." + p.name(), bound, walk));
+                p.field().set(bean, read(e.getValue(), p.type(), path.key(p.name()), bound, walk));
             }
             return bean;
         } catch (java.lang.reflect.InvocationTargetException e) {
@@ -269,7 +272,7 @@ public final class TreeReader {
         }
     }
 
-    private static void refuseClassKeys(Map<?, ?> map, Class<?> declared, String path) {
+    private static void refuseClassKeys(Map<?, ?> map, Class<?> declared, TreePath path) {
         for (Object key : map.keySet()) {
             if (!(key instanceof String)) {
                 throw new TreeException(path, "map keys are strings in a tree, this one is a " + PlainTree.typeOf(key));
@@ -282,7 +285,7 @@ public final class TreeReader {
         }
     }
 
-    private Object array(Object tree, Type component, Class<?> rawComponent, String path,
+    private Object array(Object tree, Type component, Class<?> rawComponent, TreePath path,
             Map<TypeVariable<?>, Type> bound, TreeWalk walk) {
         if (!(tree instanceof List<?> list)) {
             throw mismatch(path, "a list", tree);
@@ -293,13 +296,13 @@ public final class TreeReader {
         Object out = Array.newInstance(rawComponent, list.size());
         walk.enter(list, path);
         for (int i = 0; i < list.size(); i++) {
-            Array.set(out, i, read(list.get(i), component, path + "[" + i + "]", bound, walk));
+            Array.set(out, i, read(list.get(i), component, path.index(i), bound, walk));
         }
         walk.exit(list);
         return out;
     }
 
-    private Object enumConstant(Object tree, Class<?> raw, String path) {
+    private Object enumConstant(Object tree, Class<?> raw, TreePath path) {
         if (!(tree instanceof String name)) {
             throw mismatch(path, "the name of a constant of " + raw.getName(), tree);
         }
@@ -313,7 +316,7 @@ public final class TreeReader {
                 + Arrays.toString(raw.getEnumConstants()));
     }
 
-    private static Object fromText(Object tree, Class<?> raw, String path) {
+    private static Object fromText(Object tree, Class<?> raw, TreePath path) {
         if ((raw == Date.class || raw == Instant.class) && tree instanceof Number n
                 && (n instanceof Long || n instanceof Integer)) {
             return raw == Date.class ? new Date(n.longValue()) : Instant.ofEpochMilli(n.longValue());
@@ -395,7 +398,7 @@ public final class TreeReader {
         return bound;
     }
 
-    static TreeException mismatch(String path, String expected, Object tree) {
+    static TreeException mismatch(TreePath path, String expected, Object tree) {
         return new TreeException(path, "expected " + expected + ", got " + PlainTree.describe(tree));
     }
 

@@ -6,7 +6,7 @@ import java.util.IdentityHashMap;
 
 /**
  * One walk over a call's trees within {@link GenericLimits}: counts the nodes visited (a shared node each
- * time it is reached), tracks the containers on the current path (a value that contains itself is refused,
+ * time it is reached, though a check need not walk it again: {@link #enterOnce}), tracks the containers on the current path (a value that contains itself is refused,
  * not followed forever) and the depth, and checks the call's deadline every {@value #DEADLINE_EVERY} nodes.
  * Not thread-safe: one per walk.
  */
@@ -16,8 +16,12 @@ public final class TreeWalk {
 
     private final GenericLimits limits;
     private final long deadlineNanos;
-    private final IdentityHashMap<Object, Boolean> onPath = new IdentityHashMap<>();
+    /** The containers on the path to the node being visited, with the count before each was visited. */
+    private final IdentityHashMap<Object, Long> onPath = new IdentityHashMap<>();
+    /** Containers walked to the end, with the nodes each holds (itself included); only for {@link #enterOnce}. */
+    private IdentityHashMap<Object, Long> walked;
     private long nodes;
+    private long nextClockLook = DEADLINE_EVERY;
 
     /**
      * @param deadlineNanos the call's deadline on {@link System#nanoTime()}'s clock, 0 for none
@@ -47,15 +51,24 @@ public final class TreeWalk {
      * @throws TreeException past the node budget
      * @throws RefusedException ({@link Status#SERVER_TIMEOUT}) once the deadline has passed
      */
-    void visit(String path) {
-        if (++nodes > limits.maxNodes()) {
+    void visit(TreePath path) {
+        count(1, path);
+    }
+
+    private void count(long n, TreePath path) {
+        if (n > limits.maxNodes() - nodes) {
             throw new TreeException(path, "the call's trees have more than " + limits.maxNodes() + " nodes (shared"
                     + " values counted each time they are reached); send smaller arguments, or raise -D"
                     + GenericLimits.MAX_NODES_PROPERTY + " on the provider");
         }
-        if (deadlineNanos != 0 && nodes % DEADLINE_EVERY == 0 && System.nanoTime() - deadlineNanos >= 0) {
-            throw new RefusedException(Status.SERVER_TIMEOUT, "the caller's deadline passed while walking the trees"
-                    + " of the generic call, after " + nodes + " nodes (at " + path + "); the walk was stopped", null);
+        nodes += n;
+        if (deadlineNanos != 0 && nodes >= nextClockLook) {
+            nextClockLook = nodes + DEADLINE_EVERY;
+            if (System.nanoTime() - deadlineNanos >= 0) {
+                throw new RefusedException(Status.SERVER_TIMEOUT, "the caller's deadline passed while walking the"
+                        + " trees of the generic call, after " + nodes + " nodes (at " + path + "); the walk was"
+                        + " stopped", null);
+            }
         }
     }
 
@@ -64,18 +77,40 @@ public final class TreeWalk {
      *
      * @throws TreeException when it contains itself or nests too deeply
      */
-    void enter(Object node, String path) {
+    void enter(Object node, TreePath path) {
         if (onPath.size() >= limits.maxDepth()) {
             throw new TreeException(path, "the tree nests more than " + limits.maxDepth() + " levels deep; raise -D"
                     + GenericLimits.MAX_DEPTH_PROPERTY + " on the provider if that is intended");
         }
-        if (onPath.put(node, Boolean.TRUE) != null) {
+        if (onPath.put(node, nodes - 1) != null) {
             throw new TreeException(path, "the value contains itself (a " + node.getClass().getName()
                     + "); a tree has no cycles");
         }
     }
 
+    /**
+     * As {@link #enter}, for a walk whose outcome depends on the node alone (a check): a container this walk
+     * has been through already is not walked again, its nodes are counted again at once. Returns whether to
+     * walk it; a value that holds the same list twice, forty levels deep, costs forty steps, not 2^40.
+     */
+    boolean enterOnce(Object node, TreePath path) {
+        Long size = walked == null ? null : walked.get(node);
+        if (size != null) {
+            count(size - 1, path); // the visit counted it once
+            return false;
+        }
+        if (walked == null) {
+            walked = new IdentityHashMap<>();
+        }
+        enter(node, path);
+        return true;
+    }
+
+    /** Leaves the container {@code node}; a walk that skips containers remembers how many nodes it holds. */
     void exit(Object node) {
-        onPath.remove(node);
+        Long start = onPath.remove(node);
+        if (walked != null && start != null) {
+            walked.put(node, nodes - start);
+        }
     }
 }

@@ -37,10 +37,10 @@ public final class TreeWriter {
 
     /** As {@link #write(Object)}, counting the nodes written in {@code walk}, within its limits and deadline. */
     public static Object write(Object value, TreeWalk walk) {
-        return write(value, "result", walk);
+        return write(value, TreePath.root("result"), walk);
     }
 
-    private static Object write(Object value, String path, TreeWalk walk) {
+    private static Object write(Object value, TreePath path, TreeWalk walk) {
         walk.visit(path);
         if (value == null || value instanceof String || value instanceof Boolean || PlainTree.isNumber(value)) {
             return value;
@@ -88,12 +88,12 @@ public final class TreeWriter {
         }
     }
 
-    private static Object container(Object value, String path, TreeWalk walk) {
+    private static Object container(Object value, TreePath path, TreeWalk walk) {
         if (value.getClass().isArray()) {
             int n = Array.getLength(value);
             List<Object> list = new ArrayList<>(n);
             for (int i = 0; i < n; i++) {
-                list.add(write(Array.get(value, i), path + "[" + i + "]", walk));
+                list.add(write(Array.get(value, i), path.index(i), walk));
             }
             return list;
         }
@@ -101,7 +101,7 @@ public final class TreeWriter {
             List<Object> list = new ArrayList<>(items instanceof Collection<?> c ? c.size() : 10);
             int i = 0;
             for (Object item : items) {
-                list.add(write(item, path + "[" + i++ + "]", walk));
+                list.add(write(item, path.index(i++), walk));
             }
             return list;
         }
@@ -109,7 +109,7 @@ public final class TreeWriter {
             Map<String, Object> tree = new LinkedHashMap<>();
             for (Map.Entry<?, ?> e : map.entrySet()) {
                 String key = e.getKey() instanceof Enum<?> k ? k.name() : String.valueOf(write(e.getKey(), path, walk));
-                tree.put(key, write(e.getValue(), PlainTree.child(path, key), walk));
+                tree.put(key, write(e.getValue(), path.key(key), walk));
             }
             return tree;
         }
@@ -119,10 +119,10 @@ public final class TreeWriter {
             try {
                 property = p.get(value);
             } catch (ReflectiveOperationException e) {
-                throw new TreeException(path + "." + p.name(), "cannot read the property: " + e);
+                throw new TreeException(path.key(p.name()), "cannot read the property: " + e);
             }
             if (property != null) {
-                tree.put(p.name(), write(property, path + "." + p.name(), walk));
+                tree.put(p.name(), write(property, path.key(p.name()), walk));
             }
         }
         return tree;
