@@ -68,32 +68,17 @@ class GenericHostileInputTest {
     /** The frame of a generic call of {@code service}, serialized by the attacker. */
     static byte[] genericFrame(long requestId, ServiceKey service, int timeoutMillis, String method, String[] types,
             Object[] args) {
-        ByteArrayOutputStream body = new ByteArrayOutputStream();
-        byte[] a0 = bytes(method);
-        byte[] a1 = bytes(types);
-        byte[] a2 = bytes(args);
-        varint(body, a0.length); // the lengths of all arguments but the last, then the arguments
-        varint(body, a1.length);
-        body.writeBytes(a0);
-        body.writeBytes(a1);
-        body.writeBytes(a2);
         // each frame defines its method reference: frames may go on fresh connections or one
         return RawClient.requestFrame(requestId, SerializerIds.FORY, (int) requestId, GenericMethod.descriptor(service),
-                timeoutMillis, body.toByteArray());
+                timeoutMillis, RawClient.genericArguments(attacker, method, types, args));
     }
 
-    private static byte[] bytes(Object value) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        attacker.serialize(value, out);
-        return out.toByteArray();
-    }
-
-    private static void varint(ByteArrayOutputStream out, int v) {
-        while ((v & ~0x7F) != 0) {
-            out.write((v & 0x7F) | 0x80);
-            v >>>= 7;
+    /** Sends one frame on a fresh connection and returns the answer. */
+    private static RawClient.Response answer(int port, byte[] frame) throws Exception {
+        try (RawClient raw = new RawClient(port)) {
+            raw.writeRaw(frame);
+            return raw.read(); // within the socket timeout of 5 s
         }
-        out.write(v);
     }
 
     @Test
@@ -229,15 +214,12 @@ class GenericHostileInputTest {
         for (int i = 0; i < GenericLimits.DEFAULT_MAX_NODES; i++) {
             wide.add(i);
         }
-        try (RawClient raw = new RawClient(provider.boundPort())) {
-            raw.writeRaw(genericFrame(3, ServiceKey.of(OrderService.class), 5000, "echo",
-                    new String[] {"java.lang.Object"}, new Object[] {wide}));
-            RawClient.Response answer = raw.read();
-            assertEquals(40, answer.status(), answer.status() == 20 ? "OK" : answer.message());
-            assertTrue(answer.message().contains("argument 0 (java.lang.Object value)[99999]: the call's trees have more"
-                    + " than 100000 nodes"), answer.message());
-            assertTrue(answer.message().contains("-D" + GenericLimits.MAX_NODES_PROPERTY), answer.message());
-        }
+        RawClient.Response answer = answer(provider.boundPort(), genericFrame(3, ServiceKey.of(OrderService.class),
+                5000, "echo", new String[] {"java.lang.Object"}, new Object[] {wide}));
+        assertEquals(40, answer.status(), answer.status() == 20 ? "OK" : answer.message());
+        assertTrue(answer.message().contains("argument 0 (java.lang.Object value)[99999]: the call's trees have more"
+                + " than 100000 nodes"), answer.message());
+        assertTrue(answer.message().contains("-D" + GenericLimits.MAX_NODES_PROPERTY), answer.message());
         wide.remove(0); // one node fewer: the list and its 99,999 elements fit
         assertEquals(wide.size(), ((List<?>) orders.$invoke("echo", new String[] {"java.lang.Object"},
                 new Object[] {wide})).size());
@@ -248,13 +230,10 @@ class GenericHostileInputTest {
         List<Object> cyclic = new ArrayList<>();
         cyclic.add("a");
         cyclic.add(cyclic);
-        try (RawClient raw = new RawClient(provider.boundPort())) {
-            raw.writeRaw(genericFrame(4, ServiceKey.of(OrderService.class), 5000, "echo",
-                    new String[] {"java.lang.Object"}, new Object[] {cyclic}));
-            RawClient.Response answer = raw.read();
-            assertEquals(40, answer.status(), answer.status() == 20 ? "OK" : answer.message());
-            assertTrue(answer.message().contains("[1]: the value contains itself"), answer.message());
-        }
+        RawClient.Response answer = answer(provider.boundPort(), genericFrame(4, ServiceKey.of(OrderService.class),
+                5000, "echo", new String[] {"java.lang.Object"}, new Object[] {cyclic}));
+        assertEquals(40, answer.status(), answer.status() == 20 ? "OK" : answer.message());
+        assertTrue(answer.message().contains("[1]: the value contains itself"), answer.message());
     }
 
     @Test
@@ -268,11 +247,10 @@ class GenericHostileInputTest {
         } finally {
             System.clearProperty(GenericLimits.MAX_NODES_PROPERTY);
         }
-        try (unlimited; RawClient raw = new RawClient(unlimited.boundPort())) {
+        try (unlimited) {
             // the check counts the 3 * 2^40 nodes without walking them again; echo's result is then written out in full
-            raw.writeRaw(genericFrame(5, ServiceKey.of(OrderService.class), 300, "echo",
-                    new String[] {"java.lang.Object"}, new Object[] {bomb(40)}));
-            RawClient.Response answer = raw.read(); // within the socket timeout of 5 s: the walk stopped
+            RawClient.Response answer = answer(unlimited.boundPort(), genericFrame(5, ServiceKey.of(OrderService.class),
+                    300, "echo", new String[] {"java.lang.Object"}, new Object[] {bomb(40)}));
             assertEquals(31, answer.status(), answer.status() == 20 ? "OK" : answer.message());
             assertTrue(answer.message().contains("the caller's deadline passed while walking the trees of the generic"
                     + " call, after "), answer.message());

@@ -1,5 +1,7 @@
 package io.kestrel.rpc.core.internal.generic;
 
+import io.kestrel.rpc.api.internal.SystemProperties;
+
 /**
  * How much work one generic call's trees may cost the provider, whatever the caller sent. Serializers keep
  * shared references, so a few hundred bytes can decode to a list that holds the same list twice, forty
@@ -58,16 +60,7 @@ public final class GenericLimits {
     }
 
     private static long property(String name, long fallback) {
-        String value = System.getProperty(name);
-        if (value == null || value.isBlank()) {
-            return fallback;
-        }
-        try {
-            return Long.parseLong(value.trim().replace("_", ""));
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("system property " + name + " must be a whole number, was '"
-                    + PlainTree.excerpt(value) + "'", e);
-        }
+        return SystemProperties.wholeNumber(name, fallback);
     }
 
     private static long positive(String property, long value) {
