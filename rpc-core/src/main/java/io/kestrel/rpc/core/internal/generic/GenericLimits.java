@@ -5,7 +5,7 @@ import io.kestrel.rpc.api.internal.SystemProperties;
 /**
  * How much work one generic call's trees may cost the provider, whatever the caller sent. Serializers keep
  * shared references, so a few hundred bytes can decode to a list that holds the same list twice, forty
- * levels deep: a walk that followed every path would visit 2^40 nodes. Each walk over a call's trees (the
+ * levels deep: a walk that followed every path would visit 3 x 2^40 nodes. Each walk over a call's trees (the
  * provider's plain-tree check of the arguments, their conversion to the declared types, the result's tree)
  * therefore counts the nodes it visits, shared ones each time they are reached, and stops:
  * <ul>

@@ -6,9 +6,9 @@ import java.util.IdentityHashMap;
 
 /**
  * One walk over a call's trees within {@link GenericLimits}: counts the nodes visited (a shared node each
- * time it is reached, though a check need not walk it again: {@link #enterOnce}), tracks the containers on the current path (a value that contains itself is refused,
- * not followed forever) and the depth, and checks the call's deadline every {@value #DEADLINE_EVERY} nodes.
- * Not thread-safe: one per walk.
+ * time it is reached, though a check need not walk it again: {@link #enterOnce}), tracks the containers on
+ * the current path (a value that contains itself is refused, not followed forever) and the depth, and checks
+ * the call's deadline every {@value #DEADLINE_EVERY} nodes. Not thread-safe: one per walk.
  */
 public final class TreeWalk {
     /** Nodes between two looks at the clock. */
