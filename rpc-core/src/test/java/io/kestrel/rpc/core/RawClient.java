@@ -119,6 +119,28 @@ final class RawClient implements AutoCloseable {
         return frame.toByteArray();
     }
 
+    /**
+     * The arguments of a generic call ({@code $invoke(name, types, args)}) as {@code serializer} writes them: the
+     * lengths of all arguments but the last, then the arguments. An attacker's bytes: nothing is checked.
+     */
+    static byte[] genericArguments(io.kestrel.rpc.api.serialization.Serializer serializer, String method,
+            String[] types, Object[] args) {
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        byte[][] parts = {serialized(serializer, method), serialized(serializer, types), serialized(serializer, args)};
+        varint(body, parts[0].length);
+        varint(body, parts[1].length);
+        for (byte[] part : parts) {
+            body.writeBytes(part);
+        }
+        return body.toByteArray();
+    }
+
+    private static byte[] serialized(io.kestrel.rpc.api.serialization.Serializer serializer, Object value) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        serializer.serialize(value, out);
+        return out.toByteArray();
+    }
+
     private static void varint(ByteArrayOutputStream out, int v) {
         while ((v & ~0x7F) != 0) {
             out.write((v & 0x7F) | 0x80);

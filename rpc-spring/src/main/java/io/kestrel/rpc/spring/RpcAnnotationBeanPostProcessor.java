@@ -115,6 +115,7 @@ public class RpcAnnotationBeanPostProcessor implements InstantiationAwareBeanPos
         attrs.put("interceptors", classNames(a.interceptors()));
         attrs.put("allowed-principals", String.join(",", a.allowedPrincipals()));
         attrs.put("allowed-roles", String.join(",", a.allowedRoles()));
+        attrs.put("generic", a.generic());
         ConfigSource src = ConfigSource.attributes(where, attrs, environment);
         Class<?> iface = a.interfaceClass();
         if (iface == void.class) {

@@ -12,6 +12,7 @@ import io.kestrel.rpc.api.serialization.Serialization;
 import io.kestrel.rpc.api.serialization.SerializationOptimizer;
 import io.kestrel.rpc.api.serialization.Serializations;
 import io.kestrel.rpc.api.serialization.Serializer;
+import io.kestrel.rpc.core.internal.generic.GenericLimits;
 import io.kestrel.rpc.core.internal.generic.GenericMethod;
 import io.kestrel.rpc.core.internal.generic.MetadataDescriber;
 import io.kestrel.rpc.core.internal.generic.MetadataMethod;
@@ -42,6 +43,8 @@ public final class ProviderDispatcher implements ServerDispatcher {
     private final boolean compatible;
     private final String protocolSerialization;
     private final boolean disclose;
+    /** Services exported with {@code generic="false"}: their reserved methods are answered "switched off". */
+    private final Set<ServiceKey> withoutGeneric = ConcurrentHashMap.newKeySet();
 
     /**
      * @param disclose whether "not found" answers list what is exported (they go to any caller), and a
@@ -101,10 +104,17 @@ public final class ProviderDispatcher implements ServerDispatcher {
         return List.copyOf(accepted);
     }
 
-    /** The service's generic entry ({@code $invoke}) and its description ({@code $metadata}), under the same gate. */
+    /**
+     * The service's generic entry ({@code $invoke}) and its description ({@code $metadata}), under the same gate,
+     * unless the service switched them off.
+     */
     private void addReserved(ServiceConfig<?> config, Set<Byte> accepted, ServiceAccess access,
             List<GenericMethod.Target> targets) {
         ServiceKey key = config.key();
+        if (!config.generic()) {
+            withoutGeneric.add(key);
+            return;
+        }
         ReservedMethod.ServiceGate gate = new ReservedMethod.ServiceGate() {
             @Override
             public Serializer serializer(String displayName, byte id) {
@@ -122,7 +132,8 @@ public final class ProviderDispatcher implements ServerDispatcher {
         } else {
             names.addAll(config.serializations());
         }
-        methods.put(GenericMethod.descriptor(key), new GenericMethod(key, targets, serializers.allowlist(), gate));
+        methods.put(GenericMethod.descriptor(key), new GenericMethod(key, targets, serializers.allowlist(), gate,
+                GenericLimits.fromSystemProperties()));
         try {
             methods.put(MetadataMethod.descriptor(key), new MetadataMethod(key, MetadataDescriber.describe(key,
                     targets.stream().map(GenericMethod.Target::method).toList(), names), gate));
@@ -163,6 +174,7 @@ public final class ProviderDispatcher implements ServerDispatcher {
     public void remove(ServiceKey key) {
         facts.remove(key.toString());
         access.remove(key.toString());
+        withoutGeneric.remove(key);
         List<String> descriptors = services.remove(key);
         if (descriptors != null) {
             descriptors.forEach(methods::remove);
@@ -203,6 +215,13 @@ public final class ProviderDispatcher implements ServerDispatcher {
             throw new ServiceNotFoundException("service " + service + " is not exported by this provider"
                     + (disclose ? "; exported: " + exported + NearestName.suggestion(service, exported) : "")
                     + ". Check the interface name, version and group on both sides");
+        }
+        String reserved = descriptor.substring(hash + 1);
+        if ((reserved.equals(GenericMethod.SIGNATURE) || reserved.equals(MetadataMethod.SIGNATURE))
+                && withoutGeneric.stream().anyMatch(k -> k.toString().equals(service))) {
+            throw new ServiceNotFoundException("service " + service + " does not answer generic calls ($invoke) or"
+                    + " metadata requests ($metadata): its provider exported it with generic=\"false\". Call it"
+                    + " through its interface, or have the provider switch generic invocation on");
         }
         List<String> signatures = same.stream().map(d -> d.substring(d.indexOf('#') + 1)).toList();
         throw new ServiceNotFoundException("method " + descriptor + " is not exported" + (disclose ? "; service "

@@ -745,5 +745,19 @@ public class KestrelRpcProperties {
         public void setDispatch(String dispatch) {
             this.dispatch = dispatch;
         }
+
+        /**
+         * Whether services answer generic calls ($invoke) and metadata requests ($metadata); only callers a
+         * service admits get either. Default true.
+         */
+        private Boolean generic;
+
+        public Boolean getGeneric() {
+            return generic;
+        }
+
+        public void setGeneric(Boolean generic) {
+            this.generic = generic;
+        }
 }
 }

@@ -130,7 +130,7 @@ public final class ConfigBinder {
     }
 
     /**
-     * {@code <rpc:service interface=".." ref=".." version group timeout weight serialization executes dispatch interceptors/>}; the
+     * {@code <rpc:service interface=".." ref=".." version group timeout weight serialization executes dispatch interceptors generic/>}; the
      * interface and the implementation are resolved by the caller.
      */
     public static <T> ServiceConfig<T> service(ConfigSource src, Class<T> iface, Object ref) {
@@ -138,7 +138,7 @@ public final class ConfigBinder {
     }
 
     /**
-     * As {@link #service(ConfigSource, Class, Object)}, with {@code executes} and {@code dispatch} taken from {@code defaults}
+     * As {@link #service(ConfigSource, Class, Object)}, with {@code executes}, {@code dispatch} and {@code generic} taken from {@code defaults}
      * (e.g. {@code rpc.service.*}) when the service does not set it.
      */
     public static <T> ServiceConfig<T> service(ConfigSource src, ConfigSource defaults, Class<T> iface, Object ref) {
@@ -160,12 +160,14 @@ public final class ConfigBinder {
         if (defaults != null) {
             defaults.ifSet("executes", v -> b.executes(ConfigSource.integer(v)));
             defaults.ifSet("dispatch", v -> b.dispatch(Dispatch.parse(v)));
+            defaults.ifSet("generic", v -> b.generic(ConfigSource.bool(v)));
         }
         src.ifSet("executes", v -> b.executes(ConfigSource.integer(v)));
         src.ifSet("dispatch", v -> b.dispatch(Dispatch.parse(v)));
         src.ifSet("interceptors", v -> instances(v, ServerInterceptor.class, loaderOf(iface)).forEach(b::interceptor));
         src.ifSet("allowed-principals", v -> split(v).forEach(b::allowPrincipal));
         src.ifSet("allowed-roles", v -> split(v).forEach(b::allowRole));
+        src.ifSet("generic", v -> b.generic(ConfigSource.bool(v)));
         return b.build();
     }
 

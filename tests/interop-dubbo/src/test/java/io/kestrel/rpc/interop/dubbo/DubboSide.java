@@ -70,6 +70,20 @@ final class DubboSide implements AutoCloseable {
         return ref.get();
     }
 
+    /** A stock Dubbo generic reference ({@code generic="true"}) to the service {@code interfaceName} at {@code url}. */
+    org.apache.dubbo.rpc.service.GenericService referGeneric(String interfaceName, String url, int timeoutMillis) {
+        ReferenceConfig<org.apache.dubbo.rpc.service.GenericService> ref = new ReferenceConfig<>();
+        ref.setInterface(interfaceName);
+        ref.setGeneric("true");
+        ref.setUrl(url);
+        ref.setTimeout(timeoutMillis);
+        ref.setRetries(0);
+        bootstrap.reference(ref);
+        references.add(ref);
+        bootstrap.start();
+        return ref.get();
+    }
+
     /** Exports {@code impl} on a stock Dubbo provider on a free port with hessian2; returns the port. */
     <T> int export(Class<T> type, T impl, int port) {
         return export(type, impl, port, "hessian2");

@@ -189,4 +189,30 @@ class HostileDubboFramesTest {
             assertEquals(20, raw.read().status());
         }
     }
+
+    /** Generic invocation is a kestrel-port feature: on the dubbo port $invoke and $metadata are refused by name. */
+    @Test
+    void genericCallsAndMetadataAreRefusedOnTheDubboPort() throws Exception {
+        int before = greeter.calls.get();
+        try (RawDubbo raw = connect()) {
+            raw.send(RawDubbo.request(15, 2, RawDubbo.body(SERVICE, "$invoke",
+                    "Ljava/lang/String;[Ljava/lang/String;[Ljava/lang/Object;", Map.of("generic", "true"), "hello",
+                    new String[] {"java.lang.String"}, new Object[] {"x"})));
+            RawDubbo.Response r = raw.read();
+            assertEquals(60, r.status());
+            assertTrue(r.text().contains(SERVICE + "#$invoke is not available on the dubbo protocol: generic invocation"
+                    + " ($invoke) and metadata ($metadata) are answered on the provider's kestrel protocol port only"),
+                    r.text());
+            raw.send(RawDubbo.request(16, 2, RawDubbo.body(SERVICE, "$metadata", "", Map.of())));
+            r = raw.read();
+            assertEquals(60, r.status());
+            assertTrue(r.text().contains(SERVICE + "#$metadata is not available on the dubbo protocol"), r.text());
+        }
+        org.apache.dubbo.rpc.service.GenericService stock = dubbo.referGeneric(SERVICE, "dubbo://" + DubboSide.HOST
+                + ":" + provider.boundPort(), 5000);
+        Exception e = org.junit.jupiter.api.Assertions.assertThrows(Exception.class,
+                () -> stock.$invoke("hello", new String[] {"java.lang.String"}, new Object[] {"x"}));
+        assertTrue(String.valueOf(e.getMessage()).contains("is not available on the dubbo protocol"), e.toString());
+        assertEquals(before, greeter.calls.get(), "the method did not run");
+    }
 }
