@@ -28,8 +28,14 @@ import org.slf4j.LoggerFactory;
  * on the providers folder, shared by the registry's listeners of that service, each told the full list
  * on the notifier thread when it differs from what that listener was last told. Changes are gathered for
  * {@value ZooKeeperRegistry#NOTIFY_DELAY_MS} ms; nothing is told while the connection is down.
+ *
+ * <p>After every reconnect the cache is replaced by a new one ({@link #rebuild}) and nothing is told until the
+ * new one has read the folder: the old cache may never see providers that registered while it was away.
+ * (CuratorCache re-reads a folder's children after a reconnect only when the folder's child version differs
+ * from the one it remembers; a ZooKeeper that came back empty, or an embedded one taken over, has a new folder
+ * whose version can be the same while its children are other ones.)
  */
-final class ServiceWatch implements CuratorCacheListener {
+final class ServiceWatch {
     // the registry's logger: what users configure for provider-list messages stays one category
     private static final Logger log = LoggerFactory.getLogger(ZooKeeperRegistry.class);
 
@@ -37,7 +43,9 @@ final class ServiceWatch implements CuratorCacheListener {
     /** Reads Dubbo's layout (protocol "dubbo") instead of the native one. */
     private final boolean dubbo;
     private final String providersPath;
-    private final CuratorCache cache;
+    private final CuratorFramework client;
+    /** Replaced after every reconnect ({@link #rebuild}); events of a replaced one are ignored. */
+    private volatile CuratorCache cache;
     final List<Subscriber> subscribers = new CopyOnWriteArrayList<>();
     private final AtomicBoolean publishScheduled = new AtomicBoolean();
     private volatile boolean initialized;
@@ -66,24 +74,49 @@ final class ServiceWatch implements CuratorCacheListener {
         this.registryAddress = registryAddress;
         this.notifier = notifier;
         this.connected = connected;
-        this.cache = CuratorCache.builder(client, providersPath)
-                .withExceptionHandler(e -> log.warn("Watching {} in ZooKeeper {} failed; will retry on the next "
-                        + "change or reconnect: {}", providersPath, registryAddress, e.toString()))
-                .build();
-        cache.listenable().addListener(this);
-        cache.start();
+        this.client = client;
+        this.cache = startCache();
         log.debug("Watching {} in {}", providersPath, registryAddress);
     }
 
-    @Override
-    public void event(Type type, ChildData oldData, ChildData data) {
-        schedulePublish();
+    private CuratorCache startCache() {
+        CuratorCache c = CuratorCache.builder(client, providersPath)
+                .withExceptionHandler(e -> log.warn("Watching {} in ZooKeeper {} failed; will retry on the next "
+                        + "change or reconnect: {}", providersPath, registryAddress, e.toString()))
+                .build();
+        c.listenable().addListener(new CuratorCacheListener() {
+            @Override
+            public void event(Type type, ChildData oldData, ChildData data) {
+                if (c == cache) {
+                    schedulePublish();
+                }
+            }
+
+            @Override
+            public void initialized() {
+                if (c == cache) {
+                    initialized = true;
+                    schedulePublish();
+                }
+            }
+        });
+        c.start();
+        return c;
     }
 
-    @Override
-    public void initialized() {
-        initialized = true;
-        schedulePublish();
+    /**
+     * After a reconnect (same session or a new one): reads the folder again with a new cache, and tells the
+     * listeners what it holds once it has read all of it. Until then they keep the last list told.
+     */
+    synchronized void rebuild() {
+        if (stopped) {
+            return;
+        }
+        CuratorCache old = cache;
+        initialized = false;
+        cache = startCache();
+        old.close();
+        log.debug("Reading {} in {} again after a reconnect", providersPath, registryAddress);
     }
 
     void schedulePublish() {
@@ -173,7 +206,7 @@ final class ServiceWatch implements CuratorCacheListener {
         }
     }
 
-    void close() {
+    synchronized void close() {
         stopped = true;
         cache.close();
     }

@@ -429,7 +429,9 @@ public final class ZooKeeperRegistry implements Registry {
                 synchronized (watches) {
                     all = new ArrayList<>(watches.values());
                 }
-                all.forEach(ServiceWatch::schedulePublish);
+                // after a reconnect, read every folder afresh: the server may be a new one (empty, rebuilt,
+                // an embedded one taken over) whose folders look unchanged to the old caches
+                all.forEach(state == ConnectionState.CONNECTED ? ServiceWatch::schedulePublish : ServiceWatch::rebuild);
             }
             case SUSPENDED -> {
                 log.warn("ZooKeeper {} connection suspended; keeping the last known providers", config.address());
