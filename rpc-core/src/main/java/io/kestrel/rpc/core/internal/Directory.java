@@ -255,8 +255,7 @@ public final class Directory implements ProviderListener, AutoCloseable {
     public String explainProviders() {
         List<Endpoint> kept = endpoints.stream().filter(e -> e.unlisted).toList();
         if (seen.isEmpty() && kept.isEmpty()) {
-            return registry != null && keepConnected ? "none (the registry lists none and no connected provider remains)"
-                    : "none";
+            return "none";
         }
         StringBuilder sb = new StringBuilder();
         for (ProviderInfo p : seen) {
@@ -300,6 +299,15 @@ public final class Directory implements ProviderListener, AutoCloseable {
                 .map(k -> "version '" + k.version() + "' group '" + k.group() + "'")
                 .collect(java.util.stream.Collectors.joining(", "))
                 + ". Set version and group on the reference to one of those (or export the one it asks for)";
+    }
+
+    /**
+     * For "no provider" messages of calls: that the registry lists none and no provider it dropped is still
+     * connected (registry mode with empty-protection); "" otherwise.
+     */
+    public String nothingKept() {
+        return registry != null && keepConnected && seen.isEmpty() && endpoints.isEmpty()
+                ? "; the registry lists none and no connected provider remains" : "";
     }
 
     /** Where the list comes from, for messages. */

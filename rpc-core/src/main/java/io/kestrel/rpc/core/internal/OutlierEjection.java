@@ -87,7 +87,9 @@ final class OutlierEjection {
         if (s.failuresInRow.get() != 0) {
             s.failuresInRow.set(0);
         }
-        if (s.ejected && s.probe.get() == call) {
+        // the probe's answer; or any answer once the ejection time is over (a call sent before the ejection, or one
+        // sent because no other provider was left): the provider answers, so it takes calls again
+        if (s.ejected && (s.probe.get() == call || System.nanoTime() - s.ejectedUntil >= 0)) {
             readmit(e);
         }
     }
@@ -162,7 +164,7 @@ final class OutlierEjection {
         s.ejected = false;
         s.readmittedAt = now;
         s.probe.set(null);
-        log.info("Readmitted provider {} of {} to balancing: its probe call was answered after {} ms ejected",
+        log.info("Readmitted provider {} of {} to balancing: it answered a call after {} ms ejected",
                 e.address(), service, (now - s.ejectedAt) / 1_000_000L);
     }
 }

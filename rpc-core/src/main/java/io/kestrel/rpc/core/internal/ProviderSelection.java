@@ -89,7 +89,7 @@ final class ProviderSelection {
         throw new NoProviderException("No provider available for " + config.key() + " (interface "
                 + config.interfaceName() + ", version '" + config.version() + "', group '" + config.group()
                 + "') from " + directory.source() + "; providers seen: " + directory.explainProviders()
-                + directory.otherVersions()
+                + directory.otherVersions() + directory.nothingKept()
                 + (tried.isEmpty() ? "" : "; already tried: " + tried) + "; " + agreement.describe()
                 + ". Start a provider, or check the interface, version, group, serialization and optimizer on both sides");
     }

@@ -3,6 +3,7 @@ package io.kestrel.rpc.core.internal;
 import io.kestrel.rpc.api.ServiceKey;
 import io.kestrel.rpc.api.config.ResilienceConfig;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,7 +24,8 @@ final class RetryBudget {
     private final int minPerSecond;
     private final LongSupplier nanoClock;
     private final AtomicLongArray seconds = new AtomicLongArray(WINDOW_SECONDS);
-    private final AtomicLongArray calls = new AtomicLongArray(WINDOW_SECONDS);
+    /** Added to on every call: adders, so threads calling at once do not contend on one counter. */
+    private final LongAdder[] calls = new LongAdder[WINDOW_SECONDS];
     private final AtomicLongArray retries = new AtomicLongArray(WINDOW_SECONDS);
     /** The clock's reading at the last "budget spent" warning (one per window). */
     private volatile long warnedAt;
@@ -42,12 +44,13 @@ final class RetryBudget {
         long now = second();
         for (int i = 0; i < WINDOW_SECONDS; i++) {
             seconds.set(i, now - WINDOW_SECONDS); // every slot outside the window
+            calls[i] = new LongAdder();
         }
     }
 
     /** A call's first attempt. */
     void call() {
-        calls.incrementAndGet(slot(second()));
+        calls[slot(second())].increment();
     }
 
     /** Takes a retry from the budget; false when the window has none left (the caller then does not retry). */
@@ -58,7 +61,7 @@ final class RetryBudget {
         for (int i = 0; i < WINDOW_SECONDS; i++) {
             long s = seconds.get(i);
             if (now - s < WINDOW_SECONDS) {
-                callsInWindow += calls.get(i);
+                callsInWindow += calls[i].sum();
                 retriesInWindow += retries.get(i);
             }
         }
@@ -101,7 +104,7 @@ final class RetryBudget {
         int i = (int) Math.floorMod(second, (long) WINDOW_SECONDS);
         long held = seconds.get(i);
         if (held != second && seconds.compareAndSet(i, held, second)) {
-            calls.set(i, 0);
+            calls[i].reset();
             retries.set(i, 0);
         }
         return i;
