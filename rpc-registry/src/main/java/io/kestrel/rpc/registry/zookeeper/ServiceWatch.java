@@ -75,11 +75,12 @@ final class ServiceWatch {
         this.notifier = notifier;
         this.connected = connected;
         this.client = client;
-        this.cache = startCache();
+        startCache();
         log.debug("Watching {} in {}", providersPath, registryAddress);
     }
 
-    private CuratorCache startCache() {
+    /** Builds a cache, makes it the current one and starts it (in that order: its first events must count). */
+    private void startCache() {
         CuratorCache c = CuratorCache.builder(client, providersPath)
                 .withExceptionHandler(e -> log.warn("Watching {} in ZooKeeper {} failed; will retry on the next "
                         + "change or reconnect: {}", providersPath, registryAddress, e.toString()))
@@ -100,8 +101,8 @@ final class ServiceWatch {
                 }
             }
         });
+        cache = c;
         c.start();
-        return c;
     }
 
     /**
@@ -114,7 +115,7 @@ final class ServiceWatch {
         }
         CuratorCache old = cache;
         initialized = false;
-        cache = startCache();
+        startCache();
         old.close();
         log.debug("Reading {} in {} again after a reconnect", providersPath, registryAddress);
     }

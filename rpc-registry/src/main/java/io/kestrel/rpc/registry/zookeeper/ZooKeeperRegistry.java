@@ -55,6 +55,8 @@ import org.slf4j.LoggerFactory;
  * notification thread, only when it differs from what that listener was last told. While the
  * connection is suspended or lost nothing is told, so consumers keep the last known list; only
  * deletions seen on a live connection (a provider that unregistered or whose session ended) shrink it.
+ * After every reconnect each folder is read again with a new cache before anything is told, so the list
+ * converges to what ZooKeeper holds even when the server came back empty or was replaced ({@link ServiceWatch}).
  * Child nodes that are not provider records are logged at WARN once and skipped.
  */
 public final class ZooKeeperRegistry implements Registry {
