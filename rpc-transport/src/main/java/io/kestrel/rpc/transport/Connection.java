@@ -81,6 +81,8 @@ public final class Connection implements AutoCloseable {
     private volatile boolean tlsWarned;
     /** Shares taken with {@link ClientTransport#acquire}; guarded by the transport's map. */
     int users;
+    /** Told after every state change ({@link #onStateChange}). */
+    private final java.util.List<Runnable> stateListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     Connection(ClientTransport transport, String host, int port, ClientOptions options, String openedBy,
             String service) {
@@ -115,6 +117,18 @@ public final class Connection implements AutoCloseable {
 
     public ConnectionState state() {
         return state;
+    }
+
+    /**
+     * Runs {@code listener} after every change of {@link #state()}, on the thread that changed it (often this
+     * connection's event loop: it must be short and must not block). {@link #removeStateListener} stops it.
+     */
+    public void onStateChange(Runnable listener) {
+        stateListeners.add(listener);
+    }
+
+    public void removeStateListener(Runnable listener) {
+        stateListeners.remove(listener);
     }
 
     /** Connected and accepting calls (false while the provider is shutting down). */
@@ -330,12 +344,21 @@ public final class Connection implements AutoCloseable {
         firstAttemptDone.countDown();
     }
 
-    /** Moves to {@code next} if the state machine allows it from the current state. */
-    private synchronized boolean moveTo(ConnectionState next) {
-        if (!state.canMoveTo(next)) {
-            return false;
+    /** Moves to {@code next} if the state machine allows it from the current state, and tells the listeners. */
+    private boolean moveTo(ConnectionState next) {
+        synchronized (this) {
+            if (!state.canMoveTo(next)) {
+                return false;
+            }
+            state = next;
         }
-        state = next;
+        for (Runnable listener : stateListeners) {
+            try {
+                listener.run();
+            } catch (RuntimeException e) {
+                log.warn("A state listener of the connection to {} failed", address, e);
+            }
+        }
         return true;
     }
 

@@ -43,6 +43,8 @@ public final class ClusterInvoker {
     private final ReferenceConfig<?> config;
     private final Directory directory;
     private final ProviderSelection selection;
+    private final OutlierEjection ejection;
+    private final RetryBudget retryBudget;
     private final Executor callbackExecutor; // where asynchronous callers' futures complete
     /** The serializer of the last provider chosen (what a call reports as its serialization before it picks one). */
     private volatile Serializer usual;
@@ -56,7 +58,9 @@ public final class ClusterInvoker {
         this.config = config;
         this.callbackExecutor = callbackExecutor;
         this.directory = directory;
-        this.selection = new ProviderSelection(config, directory, loadBalance, agreement);
+        this.ejection = new OutlierEjection(config.key(), directory, config.resilience());
+        this.retryBudget = new RetryBudget(config.key(), config.resilience());
+        this.selection = new ProviderSelection(config, directory, loadBalance, agreement, ejection);
         this.retries = config.cluster() == ClusterMode.FAILOVER ? config.retries() : 0;
         this.referenceTimeoutMillis = config.timeout().map(ClusterInvoker::millis).orElse(0);
         this.longestTimeoutMillis = millis(config.timeout().orElse(ReferenceConfig.DEFAULT_TIMEOUT));
@@ -195,8 +199,12 @@ public final class ClusterInvoker {
                 fail(previous != null ? previous : e);
                 return;
             }
+            if (attempt == 0) {
+                retryBudget.call();
+            }
             int timeout = attemptTimeoutMillis(chosen, deadlineNanos);
             if (timeout < 0) {
+                ejection.notSent(chosen, this);
                 fail(new RpcTimeoutException(method.ref.displayName() + " was not sent"
                         + (attempt > 0 ? " again (attempt " + (attempt + 1) + ")" : "") + ": its deadline passed "
                         + (System.nanoTime() - deadlineNanos) / 1_000_000L + " ms ago. It is the remaining time of the"
@@ -222,19 +230,26 @@ public final class ClusterInvoker {
             // next call could be balanced while this finished call still counted as active
             done.active.decrementAndGet();
             if (error == null) {
+                ejection.answered(done, this);
                 succeed(value);
                 return;
             }
             Throwable failure = explained(error, done.provider());
+            Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                    ? failure.getCause() : failure;
+            ejection.failed(done, this, cause);
             int attempt = tried.size();
             if (attempt >= retries) {
                 fail(failure);
                 return;
             }
-            Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                    ? failure.getCause() : failure;
             Status.Retry retry = Status.retryOf(cause);
             if (retry != Status.Retry.SAFE && !(config.idempotent() && retry == Status.Retry.IF_IDEMPOTENT)) {
+                fail(cause);
+                return;
+            }
+            if (!retryBudget.tryRetry()) {
+                retryBudget.refused(method.ref.displayName(), cause);
                 fail(cause);
                 return;
             }

@@ -160,7 +160,8 @@ public final class References {
             throw new IllegalArgumentException("reference " + config.key()
                     + " has no url and this runtime has no registry; set url=\"host:port\" or configure a registry");
         }
-        Directory directory = Directory.subscribe(config.key(), config.protocol(), r, transport, options, agreement);
+        Directory directory = Directory.subscribe(config.key(), config.protocol(), r, transport, options, agreement,
+                registry.config().emptyProtection());
         try {
             directory.awaitFirstList(registry.config().connectionTimeout().toMillis());
         } catch (InterruptedException e) {
@@ -208,7 +209,8 @@ public final class References {
     public List<ReferenceView> views() {
         return referred.stream().map(r -> new ReferenceView(r.config().key().toString(), r.directory().source(),
                 r.config().check(), r.directory().endpoints().stream().map(e -> new ReferenceView.Provider(
-                        e.provider().address(), e.connection().state().name(), e.provider().weight(), e.weight()))
+                        e.provider().address(), e.connection().state().name(), e.provider().weight(), e.weight(),
+                        e.ejected(), e.ejections(), e.unlisted))
                         .toList())).toList();
     }
 

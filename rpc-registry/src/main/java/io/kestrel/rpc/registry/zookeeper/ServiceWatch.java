@@ -29,8 +29,14 @@ import org.slf4j.LoggerFactory;
  * on the providers folder, shared by the registry's listeners of that service, each told the full list
  * on the notifier thread when it differs from what that listener was last told. Changes are gathered for
  * {@value ZooKeeperRegistry#NOTIFY_DELAY_MS} ms; nothing is told while the connection is down.
+ *
+ * <p>After every reconnect the cache is replaced by a new one ({@link #rebuild}) and nothing is told until the
+ * new one has read the folder: the old cache may never see providers that registered while it was away.
+ * (CuratorCache re-reads a folder's children after a reconnect only when the folder's child version differs
+ * from the one it remembers; a ZooKeeper that came back empty, or an embedded one taken over, has a new folder
+ * whose version can be the same while its children are other ones.)
  */
-final class ServiceWatch implements CuratorCacheListener {
+final class ServiceWatch {
     // the registry's logger: what users configure for provider-list messages stays one category
     private static final Logger log = LoggerFactory.getLogger(ZooKeeperRegistry.class);
 
@@ -38,7 +44,9 @@ final class ServiceWatch implements CuratorCacheListener {
     /** Reads Dubbo's layout (protocol "dubbo") instead of the native one. */
     private final boolean dubbo;
     private final String providersPath;
-    private final CuratorCache cache;
+    private final CuratorFramework client;
+    /** Replaced after every reconnect ({@link #rebuild}); events of a replaced one are ignored. */
+    private volatile CuratorCache cache;
     final List<Subscriber> subscribers = new CopyOnWriteArrayList<>();
     private final AtomicBoolean publishScheduled = new AtomicBoolean();
     private volatile boolean initialized;
@@ -74,26 +82,52 @@ final class ServiceWatch implements CuratorCacheListener {
         this.registryAddress = registryAddress;
         this.notifier = notifier;
         this.connected = connected;
+        this.client = client;
+        startCache();
+        log.debug("Watching {} in {}", providersPath, registryAddress);
+    }
+
+    /** Builds a cache, makes it the current one and starts it (in that order: its first events must count). */
+    private void startCache() {
         // records are node names: node data (anyone with write access chooses its size) is not kept
-        this.cache = CuratorCache.builder(client, providersPath)
+        CuratorCache c = CuratorCache.builder(client, providersPath)
                 .withStorage(CuratorCacheStorage.dataNotCached())
                 .withExceptionHandler(e -> log.warn("Watching {} in ZooKeeper {} failed; will retry on the next "
                         + "change or reconnect: {}", providersPath, registryAddress, e.toString()))
                 .build();
-        cache.listenable().addListener(this);
-        cache.start();
-        log.debug("Watching {} in {}", providersPath, registryAddress);
+        c.listenable().addListener(new CuratorCacheListener() {
+            @Override
+            public void event(Type type, ChildData oldData, ChildData data) {
+                if (c == cache) {
+                    schedulePublish();
+                }
+            }
+
+            @Override
+            public void initialized() {
+                if (c == cache) {
+                    initialized = true;
+                    schedulePublish();
+                }
+            }
+        });
+        cache = c;
+        c.start();
     }
 
-    @Override
-    public void event(Type type, ChildData oldData, ChildData data) {
-        schedulePublish();
-    }
-
-    @Override
-    public void initialized() {
-        initialized = true;
-        schedulePublish();
+    /**
+     * After a reconnect (same session or a new one): reads the folder again with a new cache, and tells the
+     * listeners what it holds once it has read all of it. Until then they keep the last list told.
+     */
+    synchronized void rebuild() {
+        if (stopped) {
+            return;
+        }
+        CuratorCache old = cache;
+        initialized = false;
+        startCache();
+        old.close();
+        log.debug("Reading {} in {} again after a reconnect", providersPath, registryAddress);
     }
 
     void schedulePublish() {
@@ -216,7 +250,7 @@ final class ServiceWatch implements CuratorCacheListener {
         return cache.stream().mapToLong(c -> c.getData() == null ? 0 : c.getData().length).sum();
     }
 
-    void close() {
+    synchronized void close() {
         stopped = true;
         cache.close();
     }

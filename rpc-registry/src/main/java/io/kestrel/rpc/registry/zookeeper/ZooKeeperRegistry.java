@@ -55,6 +55,8 @@ import org.slf4j.LoggerFactory;
  * notification thread, only when it differs from what that listener was last told. While the
  * connection is suspended or lost nothing is told, so consumers keep the last known list; only
  * deletions seen on a live connection (a provider that unregistered or whose session ended) shrink it.
+ * After every reconnect each folder is read again with a new cache before anything is told, so the list
+ * converges to what ZooKeeper holds even when the server came back empty or was replaced ({@link ServiceWatch}).
  * Child nodes that are not provider records are logged at WARN once and skipped.
  *
  * <p><b>On the embedded ZooKeeper</b> the client is a member ({@link EmbeddedAccess}): it authenticates with the
@@ -445,7 +447,9 @@ public final class ZooKeeperRegistry implements Registry {
                 synchronized (watches) {
                     all = new ArrayList<>(watches.values());
                 }
-                all.forEach(ServiceWatch::schedulePublish);
+                // after a reconnect, read every folder afresh: the server may be a new one (empty, rebuilt,
+                // an embedded one taken over) whose folders look unchanged to the old caches
+                all.forEach(state == ConnectionState.CONNECTED ? ServiceWatch::schedulePublish : ServiceWatch::rebuild);
             }
             case SUSPENDED -> {
                 log.warn("ZooKeeper {} connection suspended; keeping the last known providers", config.address());
