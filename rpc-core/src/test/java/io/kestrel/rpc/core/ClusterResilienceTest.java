@@ -16,6 +16,7 @@ import io.kestrel.rpc.api.config.ResilienceConfig;
 import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.core.fixture.NamedWho;
 import io.kestrel.rpc.core.fixture.WhoService;
+import io.kestrel.rpc.testing.Await;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
