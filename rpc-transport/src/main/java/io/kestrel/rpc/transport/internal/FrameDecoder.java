@@ -3,13 +3,8 @@ package io.kestrel.rpc.transport.internal;
 import io.kestrel.rpc.transport.TransportCounters;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.handler.codec.CorruptedFrameException;
-import io.netty.util.concurrent.ScheduledFuture;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Splits the byte stream into {@link Frame}s. The wire format, big-endian:
@@ -34,27 +29,23 @@ import org.slf4j.LoggerFactory;
  * (so its request can be answered) and its body bytes are skipped as they arrive. A wrong magic or
  * version means the stream cannot be trusted: the decoder throws and the connection is closed.
  */
-public final class FrameDecoder extends ByteToMessageDecoder {
-    private static final Logger log = LoggerFactory.getLogger(FrameDecoder.class);
-
+public final class FrameDecoder extends BoundedFrameDecoder {
     private final int maxBodyBytes;
     private final TransportCounters counters;
-    private final MemoryBudget budget;
-    private final long frameTimeoutNanos;
     private long discardRemaining;
     /** The skipped request's header, held until {@link #prefix} has its definition (null: none). */
     private Frame skipped;
     private ByteBuf prefix;
     private int prefixWanted;
-    /** Budget taken for the request frame being received (0: none), from the share for partial ones. */
-    private long reservedForPartial;
-    /** When the first byte of the frame being received arrived (0: no frame in progress). */
-    private long partialSinceNanos;
-    private ScheduledFuture<?> frameCheck;
 
     /** A consumer's decoder: no budget, no frame deadline. */
     public FrameDecoder(int maxBodyBytes, TransportCounters counters) {
-        this(maxBodyBytes, counters, null, 0);
+        this(maxBodyBytes, counters, null, 0, null);
+    }
+
+    /** A provider's decoder that decodes whatever its connection's answers. */
+    public FrameDecoder(int maxBodyBytes, TransportCounters counters, MemoryBudget budget, long frameTimeoutMillis) {
+        this(maxBodyBytes, counters, budget, frameTimeoutMillis, null);
     }
 
     /**
@@ -66,16 +57,17 @@ public final class FrameDecoder extends ByteToMessageDecoder {
      *     skipped
      * @param frameTimeoutMillis a frame still incomplete this long after its first byte closes the
      *     connection (0: no limit)
+     * @param output the connection's answers: no frame is decoded while it is full (null: none)
      */
-    public FrameDecoder(int maxBodyBytes, TransportCounters counters, MemoryBudget budget, long frameTimeoutMillis) {
+    public FrameDecoder(int maxBodyBytes, TransportCounters counters, MemoryBudget budget, long frameTimeoutMillis,
+            ResponseQueue output) {
+        super(budget, frameTimeoutMillis, output);
         this.maxBodyBytes = maxBodyBytes;
         this.counters = counters;
-        this.budget = budget;
-        this.frameTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(frameTimeoutMillis);
     }
 
     @Override
-    protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+    protected void decodeFrame(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
         if (discardRemaining > 0) {
             discard(in, out);
             if (discardRemaining > 0) {
@@ -114,22 +106,9 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         boolean complete = in.readableBytes() >= Wire.HEADER_BYTES + bodyLength;
         long reserved = 0;
         boolean overBudget = false;
-        if (bodyLength <= maxBodyBytes && budget != null && bodyLength > 0
-                && (flags & (Wire.FLAG_REQUEST | Wire.FLAG_EVENT)) == Wire.FLAG_REQUEST) {
-            if (reservedForPartial > 0) {
-                if (complete) { // the frame that was arriving is here
-                    budget.completed(reservedForPartial);
-                    reserved = reservedForPartial;
-                    reservedForPartial = 0;
-                }
-            } else if (complete) {
-                overBudget = !budget.tryAcquire(bodyLength);
-                reserved = overBudget ? 0 : bodyLength;
-            } else if (budget.tryAcquirePartial(bodyLength)) {
-                reservedForPartial = bodyLength;
-            } else {
-                overBudget = true;
-            }
+        if (bodyLength <= maxBodyBytes && (flags & (Wire.FLAG_REQUEST | Wire.FLAG_EVENT)) == Wire.FLAG_REQUEST) {
+            reserved = reserveBody(bodyLength, complete);
+            overBudget = reserved == OVER_BUDGET;
         }
         if (bodyLength > maxBodyBytes || overBudget) {
             in.skipBytes(Wire.HEADER_BYTES);
@@ -160,7 +139,7 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         ByteBuf body = in.readRetainedSlice(bodyLength);
         Frame frame = new Frame(flags, serializationId, status, requestId, bodyLength, body);
         if (reserved > 0) {
-            frame.holdReservation(budget, reserved);
+            frame.holdReservation(budget(), reserved);
         }
         out.add(frame);
         counters.frameRead();
@@ -185,49 +164,8 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         discardRemaining -= skip;
     }
 
-    /** A frame has begun and is not complete: start its clock if it is the first call for it. */
-    private void partial(ChannelHandlerContext ctx) {
-        if (frameTimeoutNanos == 0 || partialSinceNanos != 0) {
-            return;
-        }
-        partialSinceNanos = System.nanoTime();
-        if (frameCheck == null) {
-            frameCheck = ctx.executor().schedule(() -> checkFrame(ctx), frameTimeoutNanos, TimeUnit.NANOSECONDS);
-        }
-    }
-
-    private void frameDone() {
-        partialSinceNanos = 0;
-    }
-
-    /** Closes the connection if the frame in progress began more than the frame timeout ago. */
-    private void checkFrame(ChannelHandlerContext ctx) {
-        frameCheck = null;
-        long since = partialSinceNanos;
-        if (since == 0 || !ctx.channel().isActive()) {
-            return;
-        }
-        long age = System.nanoTime() - since;
-        if (age >= frameTimeoutNanos) {
-            log.warn("Closing connection from {}: a frame begun {} ms ago is still incomplete (frame-timeout {} ms)",
-                    ctx.channel().remoteAddress(), TimeUnit.NANOSECONDS.toMillis(age),
-                    TimeUnit.NANOSECONDS.toMillis(frameTimeoutNanos));
-            ctx.close();
-        } else {
-            frameCheck = ctx.executor().schedule(() -> checkFrame(ctx), frameTimeoutNanos - age, TimeUnit.NANOSECONDS);
-        }
-    }
-
     @Override
-    protected void handlerRemoved0(ChannelHandlerContext ctx) {
-        if (reservedForPartial > 0) {
-            budget.releasePartial(reservedForPartial);
-            reservedForPartial = 0;
-        }
-        if (frameCheck != null) {
-            frameCheck.cancel(false);
-            frameCheck = null;
-        }
+    protected void removed() {
         if (prefix != null) {
             prefix.release();
             prefix = null;
