@@ -27,7 +27,6 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongFunction;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.TestReporter;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -39,7 +38,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * frames). While each attack runs and after it, a well-behaved client calling every few milliseconds must see
  * no failure; the provider's budgeted memory stays within its budget, the attacker's connections are closed,
  * and everything they held is given back. Peak memory (the budget, Netty's direct memory, the heap) is
- * published as report entries. Limits are small so that attacks meet them in seconds.
+ * printed, one line per attack and protocol. Limits are small so that attacks meet them in seconds.
  */
 @Timeout(60)
 @ExtendWith(NettyLeakCheck.class)
@@ -70,26 +69,24 @@ class PortContractTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("protocols")
-    void heartbeatsNeverReadHoldNoMoreThanTheWriteBufferPerConnection(String protocol, TestReporter report)
-            throws Exception {
+    void heartbeatsNeverReadHoldNoMoreThanTheWriteBufferPerConnection(String protocol) throws Exception {
         PortAttacker attacker = PortAttacker.of(protocol);
-        underAttack(protocol, report, provider -> flood(provider, attacker::heartbeat));
+        underAttack(protocol, provider -> flood(provider, attacker::heartbeat));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("protocols")
-    void unknownMethodCallsNeverReadHoldNoMoreThanTheWriteBufferPerConnection(String protocol, TestReporter report)
-            throws Exception {
+    void unknownMethodCallsNeverReadHoldNoMoreThanTheWriteBufferPerConnection(String protocol) throws Exception {
         PortAttacker attacker = PortAttacker.of(protocol);
-        underAttack(protocol, report, provider -> flood(provider, attacker::unknownMethod));
+        underAttack(protocol, provider -> flood(provider, attacker::unknownMethod));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("protocols")
-    void largeEchoesNeverReadAreClosedAtTheWriteStallTimeout(String protocol, TestReporter report) throws Exception {
+    void largeEchoesNeverReadAreClosedAtTheWriteStallTimeout(String protocol) throws Exception {
         PortAttacker attacker = PortAttacker.of(protocol);
         String large = "x".repeat(256 * 1024);
-        underAttack(protocol, report, provider -> {
+        underAttack(protocol, provider -> {
             try (Socket s = attackerSocket(provider)) {
                 Thread writer = untilClosed(() -> {
                     OutputStream out = s.getOutputStream();
@@ -106,10 +103,9 @@ class PortContractTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("protocols")
-    void halfSentLargeBodiesHoldAtMostTheirShareAndAreCutAtTheFrameTimeout(String protocol, TestReporter report)
-            throws Exception {
+    void halfSentLargeBodiesHoldAtMostTheirShareAndAreCutAtTheFrameTimeout(String protocol) throws Exception {
         PortAttacker attacker = PortAttacker.of(protocol);
-        underAttack(protocol, report, provider -> {
+        underAttack(protocol, provider -> {
             List<Socket> sockets = new ArrayList<>();
             try {
                 byte[] half = new byte[PAYLOAD / 2];
@@ -133,10 +129,10 @@ class PortContractTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("protocols")
-    void aSlowReaderOfLargeEchoesHoldsBoundedMemory(String protocol, TestReporter report) throws Exception {
+    void aSlowReaderOfLargeEchoesHoldsBoundedMemory(String protocol) throws Exception {
         PortAttacker attacker = PortAttacker.of(protocol);
         String large = "x".repeat(256 * 1024);
-        underAttack(protocol, report, provider -> {
+        underAttack(protocol, provider -> {
             AtomicLong read = new AtomicLong();
             try (Socket s = new Socket("127.0.0.1", provider.boundPort())) {
                 Thread writer = untilClosed(() -> {
@@ -178,7 +174,7 @@ class PortContractTest {
      * Runs {@code attack} against the protocol's provider while the good client calls; then checks the good
      * client was served throughout and after, the budget held, and nothing of the attack is left.
      */
-    private static void underAttack(String protocol, TestReporter report, Attack attack) throws Exception {
+    private static void underAttack(String protocol, Attack attack) throws Exception {
         RpcRuntime provider = provider(protocol);
         EchoService good = GOOD.get(protocol);
         assertEquals("warm", good.echo("warm"));
@@ -192,7 +188,6 @@ class PortContractTest {
             client.stop();
             memory.stop();
         }
-        report.publishEntry(protocol + " peak memory", memory.toString());
         System.out.println("PortContractTest " + protocol + ": " + memory + ", good client " + client.ok.get()
                 + " calls, " + client.failed.get() + " failed"); // the measured figures, in the test's report
         assertEquals(0, client.failed.get(), protocol + ": the good client's calls failed: "

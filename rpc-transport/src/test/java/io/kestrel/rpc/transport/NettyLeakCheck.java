@@ -40,8 +40,14 @@ public final class NettyLeakCheck implements AfterEachCallback, AfterAllCallback
 
     @Override
     public void afterAll(ExtensionContext context) {
+        findLeaks();
+        failOnLeaks(context);
+    }
+
+    /** Has the garbage collector find unreleased buffers and the detector report them (a few rounds at most). */
+    static void findLeaks() {
         // a leaked buffer is reported when the garbage collector has found it and a later allocation is tracked
-        for (int round = 0; round < 3 && LEAKS.isEmpty(); round++) {
+        for (int round = 0; round < 5 && LEAKS.isEmpty(); round++) {
             System.gc();
             LockSupport.parkNanos(50_000_000);
             for (int i = 0; i < 64; i++) {
@@ -49,15 +55,20 @@ public final class NettyLeakCheck implements AfterEachCallback, AfterAllCallback
                 Unpooled.buffer(8).release();
             }
         }
-        failOnLeaks(context);
     }
 
-    private static void failOnLeaks(ExtensionContext context) {
+    /** Takes the leaks reported so far. */
+    static List<String> takeLeaks() {
         List<String> leaks = new ArrayList<>();
         String leak;
         while ((leak = LEAKS.poll()) != null) {
             leaks.add(leak);
         }
+        return leaks;
+    }
+
+    private static void failOnLeaks(ExtensionContext context) {
+        List<String> leaks = takeLeaks();
         if (!leaks.isEmpty()) {
             fail("Netty reported " + leaks.size() + " leaked buffer(s) during or before " + context.getDisplayName()
                     + "; the first:\n" + leaks.get(0));

@@ -107,6 +107,15 @@ public abstract class BoundedFrameDecoder extends ByteToMessageDecoder {
         }
     }
 
+    /** A frame's body is being skipped: its clock runs while {@code remaining} bytes of it are still to come. */
+    protected final void skipping(ChannelHandlerContext ctx, long remaining) {
+        if (remaining > 0) {
+            partial(ctx);
+        } else {
+            frameDone();
+        }
+    }
+
     /** The frame in progress is complete (or was skipped to its end). */
     protected final void frameDone() {
         partialSinceNanos = 0;

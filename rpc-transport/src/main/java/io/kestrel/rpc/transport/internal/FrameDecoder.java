@@ -124,11 +124,7 @@ public final class FrameDecoder extends BoundedFrameDecoder {
                 counters.frameRead();
             }
             discard(in, out);
-            if (discardRemaining > 0) {
-                partial(ctx);
-            } else {
-                frameDone();
-            }
+            skipping(ctx, discardRemaining);
             return;
         }
         if (!complete) {

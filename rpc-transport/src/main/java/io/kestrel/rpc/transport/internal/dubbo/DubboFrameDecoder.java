@@ -100,11 +100,7 @@ final class DubboFrameDecoder extends BoundedFrameDecoder {
             discardRemaining = length - n;
             counters.frameRead();
             out.add(new DubboFrame(flags, status, requestId, length, null, 0, skip, skipStatus));
-            if (discardRemaining > 0) {
-                partial(ctx);
-            } else {
-                frameDone();
-            }
+            skipping(ctx, discardRemaining);
             return;
         }
         if (!complete) {
