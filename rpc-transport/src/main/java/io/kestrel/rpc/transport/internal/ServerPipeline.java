@@ -24,7 +24,7 @@ import java.util.concurrent.TimeUnit;
  *
  * A protocol cannot leave a step out: its decoder must be a {@link BoundedFrameDecoder} (which takes the budget,
  * the frame timeout and the queue), and the only writer it is handed is the queue this class made for the
- * connection. {@code ServerPipelineContractTest} (rpc-core) runs the shared attack suite against every protocol
+ * connection. {@code PortContractTest} (rpc-core) runs the shared attack suite against every protocol
  * name a port accepts.
  */
 public final class ServerPipeline {
