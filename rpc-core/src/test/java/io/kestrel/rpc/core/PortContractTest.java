@@ -88,13 +88,7 @@ class PortContractTest {
         String large = "x".repeat(256 * 1024);
         underAttack(protocol, provider -> {
             try (Socket s = attackerSocket(provider)) {
-                Thread writer = untilClosed(() -> {
-                    OutputStream out = s.getOutputStream();
-                    for (long id = 1; ; id++) {
-                        out.write(attacker.echo(id, large, id == 1));
-                        out.flush();
-                    }
-                });
+                Thread writer = echoes(s, attacker, large);
                 await("the provider closes the connection that does not read (write-stall-timeout)",
                         () -> !writer.isAlive());
             }
@@ -135,13 +129,7 @@ class PortContractTest {
         underAttack(protocol, provider -> {
             AtomicLong read = new AtomicLong();
             try (Socket s = new Socket("127.0.0.1", provider.boundPort())) {
-                Thread writer = untilClosed(() -> {
-                    OutputStream out = s.getOutputStream();
-                    for (long id = 1; ; id++) {
-                        out.write(attacker.echo(id, large, id == 1));
-                        out.flush();
-                    }
-                });
+                Thread writer = echoes(s, attacker, large);
                 long end = System.nanoTime() + Duration.ofSeconds(3).toNanos();
                 InputStream in = s.getInputStream();
                 byte[] chunk = new byte[8 * 1024];
@@ -241,6 +229,17 @@ class PortContractTest {
         s.setReceiveBufferSize(4096);
         s.connect(new InetSocketAddress("127.0.0.1", provider.boundPort()));
         return s;
+    }
+
+    /** Calls {@code echo(text)} on {@code s} as fast as it can, until the connection is closed. */
+    private static Thread echoes(Socket s, PortAttacker attacker, String text) {
+        return untilClosed(() -> {
+            OutputStream out = s.getOutputStream();
+            for (long id = 1; ; id++) {
+                out.write(attacker.echo(id, text, id == 1));
+                out.flush();
+            }
+        });
     }
 
     /** Runs the attacker's writes on a thread that ends when the connection is closed. */
