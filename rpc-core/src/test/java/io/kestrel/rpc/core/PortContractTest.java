@@ -71,14 +71,15 @@ class PortContractTest {
     @MethodSource("protocols")
     void heartbeatsNeverReadHoldNoMoreThanTheWriteBufferPerConnection(String protocol) throws Exception {
         PortAttacker attacker = PortAttacker.of(protocol);
-        underAttack(protocol, provider -> flood(provider, attacker::heartbeat));
+        underAttack(protocol, "heartbeats never read", provider -> flood(provider, attacker::heartbeat));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("protocols")
     void unknownMethodCallsNeverReadHoldNoMoreThanTheWriteBufferPerConnection(String protocol) throws Exception {
         PortAttacker attacker = PortAttacker.of(protocol);
-        underAttack(protocol, provider -> flood(provider, attacker::unknownMethod));
+        underAttack(protocol, "unknown-method calls never read",
+                provider -> flood(provider, attacker::unknownMethod));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -86,7 +87,7 @@ class PortContractTest {
     void largeEchoesNeverReadAreClosedAtTheWriteStallTimeout(String protocol) throws Exception {
         PortAttacker attacker = PortAttacker.of(protocol);
         String large = "x".repeat(256 * 1024);
-        underAttack(protocol, provider -> {
+        underAttack(protocol, "large echoes never read", provider -> {
             try (Socket s = attackerSocket(provider)) {
                 Thread writer = echoes(s, attacker, large);
                 await("the provider closes the connection that does not read (write-stall-timeout)",
@@ -99,7 +100,7 @@ class PortContractTest {
     @MethodSource("protocols")
     void halfSentLargeBodiesHoldAtMostTheirShareAndAreCutAtTheFrameTimeout(String protocol) throws Exception {
         PortAttacker attacker = PortAttacker.of(protocol);
-        underAttack(protocol, provider -> {
+        underAttack(protocol, "half-sent large bodies", provider -> {
             List<Socket> sockets = new ArrayList<>();
             try {
                 byte[] half = new byte[PAYLOAD / 2];
@@ -126,7 +127,7 @@ class PortContractTest {
     void aSlowReaderOfLargeEchoesHoldsBoundedMemory(String protocol) throws Exception {
         PortAttacker attacker = PortAttacker.of(protocol);
         String large = "x".repeat(256 * 1024);
-        underAttack(protocol, provider -> {
+        underAttack(protocol, "slow reader", provider -> {
             AtomicLong read = new AtomicLong();
             try (Socket s = new Socket("127.0.0.1", provider.boundPort())) {
                 Thread writer = echoes(s, attacker, large);
@@ -162,7 +163,7 @@ class PortContractTest {
      * Runs {@code attack} against the protocol's provider while the good client calls; then checks the good
      * client was served throughout and after, the budget held, and nothing of the attack is left.
      */
-    private static void underAttack(String protocol, Attack attack) throws Exception {
+    private static void underAttack(String protocol, String attackName, Attack attack) throws Exception {
         RpcRuntime provider = provider(protocol);
         EchoService good = GOOD.get(protocol);
         assertEquals("warm", good.echo("warm"));
@@ -176,8 +177,8 @@ class PortContractTest {
             client.stop();
             memory.stop();
         }
-        System.out.println("PortContractTest " + protocol + ": " + memory + ", good client " + client.ok.get()
-                + " calls, " + client.failed.get() + " failed"); // the measured figures, in the test's report
+        System.out.println("PortContractTest " + protocol + ", " + attackName + ": " + memory + ", good client "
+                + client.ok.get() + " calls, " + client.failed.get() + " failed"); // the measured figures, in the report
         assertEquals(0, client.failed.get(), protocol + ": the good client's calls failed: "
                 + client.firstFailure.get());
         assertTrue(memory.budget.get() <= BUDGET, protocol + ": " + memory);
