@@ -2,25 +2,18 @@ package io.kestrel.rpc.transport;
 
 import io.kestrel.rpc.api.TransportException;
 import io.kestrel.rpc.api.config.ProtocolConfig;
-import io.kestrel.rpc.api.config.TlsConfig;
 import io.kestrel.rpc.api.security.Authenticator;
-import io.kestrel.rpc.transport.internal.tls.CallerState;
-import io.kestrel.rpc.transport.internal.tls.IdentityHandler;
-import io.kestrel.rpc.transport.internal.tls.ServerProtocolDetector;
 import io.kestrel.rpc.transport.internal.tls.TlsContext;
 import io.kestrel.rpc.transport.internal.Admission;
 import io.kestrel.rpc.api.config.ServerLimits;
-import io.kestrel.rpc.transport.internal.BackpressureHandler;
 import io.kestrel.rpc.transport.internal.BusinessExecutor;
 import io.kestrel.rpc.transport.internal.ByteCountingHandler;
 import io.kestrel.rpc.transport.internal.ConnectionLimiter;
 import io.kestrel.rpc.transport.internal.EventLoops;
 import io.kestrel.rpc.transport.internal.MemoryBudget;
-import io.kestrel.rpc.transport.internal.FrameDecoder;
+import io.kestrel.rpc.transport.internal.NativeProtocol;
+import io.kestrel.rpc.transport.internal.ServerPipeline;
 import io.kestrel.rpc.transport.internal.GoAwayHandler;
-import io.kestrel.rpc.transport.internal.HeartbeatHandler;
-import io.kestrel.rpc.transport.internal.RequestHandler;
-import io.kestrel.rpc.transport.internal.ResponseWriter;
 import io.kestrel.rpc.transport.internal.VirtualThreads;
 import io.kestrel.rpc.transport.internal.dubbo.DubboPipeline;
 import io.netty.bootstrap.ServerBootstrap;
@@ -34,7 +27,6 @@ import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.net.InetSocketAddress;
@@ -100,11 +92,14 @@ public final class RpcServer implements AutoCloseable {
         ServerLimits limits = config.limits();
         this.budget = new MemoryBudget(limits.memoryBudgetBytes());
         this.limiter = new ConnectionLimiter(limits.maxConnections(), limits.maxConnectionsPerHost());
-        int callsPerConnection = limits.callsPerConnection(Math.max(1, config.threads()));
-        long frameTimeoutMillis = limits.frameTimeout().toMillis();
-        long stallMillis = limits.writeStallTimeout().toMillis();
-        ByteCountingHandler byteCounter = new ByteCountingHandler(counters);
-        long idleMillis = config.heartbeatInterval().toMillis() * config.heartbeatMisses();
+        ServerPipeline.Guards guards = new ServerPipeline.Guards(limiter, admission, budget, counters,
+                new ByteCountingHandler(counters), config.payloadBytes(),
+                limits.callsPerConnection(Math.max(1, config.threads())), limits.frameTimeout().toMillis(),
+                limits.writeStallTimeout().toMillis(), limits.writeBufferBytes(),
+                config.heartbeatInterval().toMillis() * config.heartbeatMisses());
+        // every protocol goes through ServerPipeline: the same limits, budget, backpressure and frame timeout
+        ServerPipeline.Protocol protocol = dubbo ? new DubboPipeline(dispatcher)
+                : new NativeProtocol(dispatcher, authenticator, tls, config.tls());
         ServerBootstrap b = new ServerBootstrap()
                 .group(bossGroup, workerGroup)
                 .channel(NioServerSocketChannel.class)
@@ -117,33 +112,9 @@ public final class RpcServer implements AutoCloseable {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        if (!limiter.admit(ch)) {
-                            ch.close();
-                            return;
+                        if (ServerPipeline.install(ch, guards, protocol)) {
+                            channels.add(ch);
                         }
-                        channels.add(ch);
-                        if (dubbo) {
-                            DubboPipeline.install(ch, byteCounter, dispatcher, admission, counters, budget,
-                                    config.payloadBytes(), frameTimeoutMillis, idleMillis, callsPerConnection);
-                            return;
-                        }
-                        ResponseWriter out = new ResponseWriter(ch, counters, config.payloadBytes(), budget);
-                        CallerState caller = new CallerState(tls == null || config.tls().clientAuth()
-                                == TlsConfig.ClientAuth.NONE ? "it sent no token" : "it presented no client"
-                                + " certificate and sent no token");
-                        ch.pipeline()
-                                .addLast("bytes", byteCounter)
-                                .addLast("detect", new ServerProtocolDetector(tls))
-                                .addLast("idle", new IdleStateHandler(idleMillis, 0, 0, TimeUnit.MILLISECONDS))
-                                .addLast("frame", new FrameDecoder(config.payloadBytes(), counters, budget,
-                                        frameTimeoutMillis))
-                                .addLast("backpressure", new BackpressureHandler(stallMillis))
-                                .addLast("heartbeat", HeartbeatHandler.provider(idleMillis, out,
-                                        asked -> dispatcher.handshake(asked, caller.identity())))
-                                .addLast("identity", new IdentityHandler(caller, authenticator))
-                                .addLast("goaway", new GoAwayHandler(out))
-                                .addLast("requests", new RequestHandler(dispatcher, admission, out,
-                                        config.payloadBytes(), callsPerConnection, budget, caller));
                     }
                 });
         ChannelFuture bind = b.bind(new InetSocketAddress(config.host(), config.port())).awaitUninterruptibly();

@@ -3,13 +3,8 @@ package io.kestrel.rpc.transport.internal;
 import io.kestrel.rpc.transport.TransportCounters;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.handler.codec.CorruptedFrameException;
-import io.netty.util.concurrent.ScheduledFuture;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Splits the byte stream into {@link Frame}s. The wire format, big-endian:
@@ -38,24 +33,16 @@ import org.slf4j.LoggerFactory;
  * for requests, a consumer's for everything its provider sends) and close a connection whose frame stays
  * incomplete past the frame timeout, so that a peer trickling a large frame cannot hold memory for long.
  */
-public final class FrameDecoder extends ByteToMessageDecoder {
-    private static final Logger log = LoggerFactory.getLogger(FrameDecoder.class);
+public final class FrameDecoder extends BoundedFrameDecoder {
     private static final int EVERY_FRAME = -1;
 
     private final int maxBodyBytes;
     private final TransportCounters counters;
-    private final MemoryBudget budget;
-    private final long frameTimeoutNanos;
     private long discardRemaining;
     /** The skipped request's header, held until {@link #prefix} has its definition (null: none). */
     private Frame skipped;
     private ByteBuf prefix;
     private int prefixWanted;
-    /** Budget taken for the request frame being received (0: none), from the share for partial ones. */
-    private long reservedForPartial;
-    /** When the first byte of the frame being received arrived (0: no frame in progress). */
-    private long partialSinceNanos;
-    private ScheduledFuture<?> frameCheck;
     /**
      * The kind of frame whose body the budget is taken for: its request and event flags (a provider's
      * budget holds requests), or {@link #EVERY_FRAME} (a consumer's holds whatever a provider sends).
@@ -64,21 +51,7 @@ public final class FrameDecoder extends ByteToMessageDecoder {
 
     /** A decoder with no budget and no frame deadline (tests, tools). */
     public FrameDecoder(int maxBodyBytes, TransportCounters counters) {
-        this(maxBodyBytes, counters, null, 0);
-    }
-
-    /**
-     * A provider's decoder.
-     *
-     * @param counters counts every frame read
-     * @param budget taken for each request's body as soon as its header is read (null: none); a
-     *     request that does not fit is passed on header-only, {@link Frame#overBudget}, its body
-     *     skipped
-     * @param frameTimeoutMillis a frame still incomplete this long after its first byte closes the
-     *     connection (0: no limit)
-     */
-    public FrameDecoder(int maxBodyBytes, TransportCounters counters, MemoryBudget budget, long frameTimeoutMillis) {
-        this(maxBodyBytes, counters, budget, frameTimeoutMillis, Wire.FLAG_REQUEST);
+        this(maxBodyBytes, counters, null, 0, null);
     }
 
     /**
@@ -90,20 +63,40 @@ public final class FrameDecoder extends ByteToMessageDecoder {
      */
     public static FrameDecoder consumer(int maxBodyBytes, TransportCounters counters, MemoryBudget budget,
             long frameTimeoutMillis) {
-        return new FrameDecoder(maxBodyBytes, counters, budget, frameTimeoutMillis, EVERY_FRAME);
+        return new FrameDecoder(maxBodyBytes, counters, budget, frameTimeoutMillis, null, EVERY_FRAME);
+    }
+
+    /** A provider's decoder that decodes whatever its connection's answers. */
+    public FrameDecoder(int maxBodyBytes, TransportCounters counters, MemoryBudget budget, long frameTimeoutMillis) {
+        this(maxBodyBytes, counters, budget, frameTimeoutMillis, null);
+    }
+
+    /**
+     * A provider's decoder.
+     *
+     * @param counters counts every frame read
+     * @param budget taken for each request's body as soon as its header is read (null: none); a
+     *     request that does not fit is passed on header-only, {@link Frame#overBudget}, its body
+     *     skipped
+     * @param frameTimeoutMillis a frame still incomplete this long after its first byte closes the
+     *     connection (0: no limit)
+     * @param output the connection's answers: no frame is decoded while it is full (null: none)
+     */
+    public FrameDecoder(int maxBodyBytes, TransportCounters counters, MemoryBudget budget, long frameTimeoutMillis,
+            ResponseQueue output) {
+        this(maxBodyBytes, counters, budget, frameTimeoutMillis, output, Wire.FLAG_REQUEST);
     }
 
     private FrameDecoder(int maxBodyBytes, TransportCounters counters, MemoryBudget budget, long frameTimeoutMillis,
-            int budgetedKind) {
+            ResponseQueue output, int budgetedKind) {
+        super(budget, frameTimeoutMillis, output);
         this.budgetedKind = budgetedKind;
         this.maxBodyBytes = maxBodyBytes;
         this.counters = counters;
-        this.budget = budget;
-        this.frameTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(frameTimeoutMillis);
     }
 
     @Override
-    protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+    protected void decodeFrame(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
         if (discardRemaining > 0) {
             discard(in, out);
             if (discardRemaining > 0) {
@@ -142,22 +135,10 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         boolean complete = in.readableBytes() >= Wire.HEADER_BYTES + bodyLength;
         long reserved = 0;
         boolean overBudget = false;
-        if (bodyLength <= maxBodyBytes && budget != null && bodyLength > 0
+        if (bodyLength <= maxBodyBytes
                 && ((flags & (Wire.FLAG_REQUEST | Wire.FLAG_EVENT)) == budgetedKind || budgetedKind == EVERY_FRAME)) {
-            if (reservedForPartial > 0) {
-                if (complete) { // the frame that was arriving is here
-                    budget.completed(reservedForPartial);
-                    reserved = reservedForPartial;
-                    reservedForPartial = 0;
-                }
-            } else if (complete) {
-                overBudget = !budget.tryAcquire(bodyLength);
-                reserved = overBudget ? 0 : bodyLength;
-            } else if (budget.tryAcquirePartial(bodyLength)) {
-                reservedForPartial = bodyLength;
-            } else {
-                overBudget = true;
-            }
+            reserved = reserveBody(bodyLength, complete);
+            overBudget = reserved == OVER_BUDGET;
         }
         if (bodyLength > maxBodyBytes || overBudget) {
             in.skipBytes(Wire.HEADER_BYTES);
@@ -173,11 +154,7 @@ public final class FrameDecoder extends ByteToMessageDecoder {
                 counters.frameRead();
             }
             discard(in, out);
-            if (discardRemaining > 0) {
-                partial(ctx);
-            } else {
-                frameDone();
-            }
+            skipping(ctx, discardRemaining);
             return;
         }
         if (!complete) {
@@ -188,9 +165,9 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         ByteBuf body = in.readRetainedSlice(bodyLength);
         Frame frame = new Frame(flags, serializationId, status, requestId, bodyLength, body);
         if (reserved > 0 && (budgetedKind != EVERY_FRAME || (flags & (Wire.FLAG_REQUEST | Wire.FLAG_EVENT)) == 0)) {
-            frame.holdReservation(budget, reserved); // a request (provider) or response (consumer): until it is done
+            frame.holdReservation(budget(), reserved); // a request (provider) or response (consumer): until it is done
         } else if (reserved > 0) {
-            budget.release(reserved); // a consumer's event or stray request: handled on this thread at once
+            budget().release(reserved); // a consumer's event or stray request: handled on this thread at once
         }
         out.add(frame);
         counters.frameRead();
@@ -215,57 +192,22 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         discardRemaining -= skip;
     }
 
-    /** A frame has begun and is not complete: start its clock if it is the first call for it. */
-    private void partial(ChannelHandlerContext ctx) {
-        if (frameTimeoutNanos == 0 || partialSinceNanos != 0) {
+    @Override
+    protected void frameTimedOut(ChannelHandlerContext ctx, long ageMillis, long timeoutMillis) {
+        if (budgetedKind != EVERY_FRAME) {
+            super.frameTimedOut(ctx, ageMillis, timeoutMillis);
             return;
         }
-        partialSinceNanos = System.nanoTime();
-        if (frameCheck == null) {
-            frameCheck = ctx.executor().schedule(() -> checkFrame(ctx), frameTimeoutNanos, TimeUnit.NANOSECONDS);
-        }
-    }
-
-    private void frameDone() {
-        partialSinceNanos = 0;
-    }
-
-    /** Closes the connection if the frame in progress began more than the frame timeout ago. */
-    private void checkFrame(ChannelHandlerContext ctx) {
-        frameCheck = null;
-        long since = partialSinceNanos;
-        if (since == 0 || !ctx.channel().isActive()) {
-            return;
-        }
-        long age = System.nanoTime() - since;
-        if (age >= frameTimeoutNanos && budgetedKind == EVERY_FRAME) {
-            // a consumer: the connection's handler says why, closes, and fails its calls with the reason
-            ctx.fireExceptionCaught(new FrameTimeoutException("a response frame begun "
-                    + TimeUnit.NANOSECONDS.toMillis(age) + " ms ago is still incomplete (frame timeout "
-                    + TimeUnit.NANOSECONDS.toMillis(frameTimeoutNanos) + " ms, -D"
-                    + io.kestrel.rpc.api.ConsumerLimits.FRAME_TIMEOUT_PROPERTY + "): the provider sends too slowly"
-                    + " or holds a frame half sent"));
-            ctx.close();
-        } else if (age >= frameTimeoutNanos) {
-            log.warn("Closing connection from {}: a frame begun {} ms ago is still incomplete (frame-timeout {} ms)",
-                    ctx.channel().remoteAddress(), TimeUnit.NANOSECONDS.toMillis(age),
-                    TimeUnit.NANOSECONDS.toMillis(frameTimeoutNanos));
-            ctx.close();
-        } else {
-            frameCheck = ctx.executor().schedule(() -> checkFrame(ctx), frameTimeoutNanos - age, TimeUnit.NANOSECONDS);
-        }
+        // a consumer: the connection's handler says why, closes, and fails its calls with the reason
+        ctx.fireExceptionCaught(new FrameTimeoutException("a response frame begun " + ageMillis
+                + " ms ago is still incomplete (frame timeout " + timeoutMillis + " ms, -D"
+                + io.kestrel.rpc.api.ConsumerLimits.FRAME_TIMEOUT_PROPERTY + "): the provider sends too slowly"
+                + " or holds a frame half sent"));
+        ctx.close();
     }
 
     @Override
-    protected void handlerRemoved0(ChannelHandlerContext ctx) {
-        if (reservedForPartial > 0) {
-            budget.releasePartial(reservedForPartial);
-            reservedForPartial = 0;
-        }
-        if (frameCheck != null) {
-            frameCheck.cancel(false);
-            frameCheck = null;
-        }
+    protected void removed() {
         if (prefix != null) {
             prefix.release();
             prefix = null;

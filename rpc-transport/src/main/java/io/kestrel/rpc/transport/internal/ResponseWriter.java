@@ -6,26 +6,20 @@ import io.kestrel.rpc.transport.ServerMethod;
 import io.kestrel.rpc.transport.Status;
 import io.kestrel.rpc.transport.TransportCounters;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelFutureListener;
-import io.netty.channel.ChannelOutboundBuffer;
-import io.netty.channel.DefaultChannelPromise;
 import java.util.Map;
 
 /**
- * Writes a provider connection's responses and notices through one {@link WriteQueue} (any thread
- * may answer; one flush per batch). Every response is checked against the payload limit before it
- * is queued: one that is too large is replaced by a PAYLOAD_TOO_LARGE answer. One per connection.
+ * Writes a provider connection's responses and notices through its {@link ResponseQueue} (any thread
+ * may answer; one flush per batch; each frame counted in the memory budget until written). Every
+ * response is checked against the payload limit before it is queued: one that is too large is
+ * replaced by a PAYLOAD_TOO_LARGE answer. One per connection.
  */
 public final class ResponseWriter {
     private final Channel channel;
-    private final WriteQueue<ByteBuf> queue;
+    private final ResponseQueue queue;
     private final int maxBodyBytes;
-    private final MemoryBudget budget;
     private String remote;
-    private long batchBytes; // of the batch being written; event loop only
     private String remoteHost;
 
     public ResponseWriter(Channel channel, TransportCounters counters, int maxBodyBytes) {
@@ -38,57 +32,17 @@ public final class ResponseWriter {
      *     refused
      */
     public ResponseWriter(Channel channel, TransportCounters counters, int maxBodyBytes, MemoryBudget budget) {
+        this(new ResponseQueue(channel, counters, budget, Long.MAX_VALUE), channel, maxBodyBytes);
+    }
+
+    /** Writes through a connection's {@link ResponseQueue} (so its backpressure sees these frames). */
+    public ResponseWriter(ResponseQueue queue, Channel channel, int maxBodyBytes) {
         this.channel = channel;
         this.maxBodyBytes = maxBodyBytes;
-        this.budget = budget;
-        this.queue = new WriteQueue<>(channel, buf -> {
-            counters.frameWritten();
-            batchBytes += buf.readableBytes();
-            channel.write(buf, channel.voidPromise());
-        }, () -> { }, this::endBatch);
-    }
-
-    /**
-     * After a batch of frames is flushed: when the socket took all of it (the usual case) its bytes go
-     * back to the budget at once; otherwise one promise written behind the batch gives them back once
-     * the last of them is written (writes complete in order; on a failure all of them fail), rather
-     * than a promise and a listener per frame, or per batch when nothing is left waiting.
-     */
-    private void endBatch() {
-        if (budget != null && batchBytes > 0) {
-            ChannelOutboundBuffer unsent = channel.unsafe().outboundBuffer();
-            if (unsent == null || unsent.totalPendingWriteBytes() == 0) {
-                // written (or failed with the closed channel): nothing of the batch is held any more
-                budget.release(batchBytes);
-            } else {
-                channel.writeAndFlush(Unpooled.EMPTY_BUFFER, new Written(channel, budget, batchBytes));
-            }
-        }
-        batchBytes = 0;
-    }
-
-    /** Gives a batch's bytes back to the budget once written (or failed to write). */
-    private static final class Written extends DefaultChannelPromise implements ChannelFutureListener {
-        private final MemoryBudget budget;
-        private final long bytes;
-
-        Written(Channel channel, MemoryBudget budget, long bytes) {
-            super(channel);
-            this.budget = budget;
-            this.bytes = bytes;
-            addListener(this);
-        }
-
-        @Override
-        public void operationComplete(ChannelFuture future) {
-            budget.release(bytes);
-        }
+        this.queue = queue;
     }
 
     private void enqueue(ByteBuf frame) {
-        if (budget != null) {
-            budget.forceAcquire(frame.readableBytes());
-        }
         queue.enqueue(frame);
     }
 

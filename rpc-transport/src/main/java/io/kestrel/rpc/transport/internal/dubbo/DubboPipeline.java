@@ -2,9 +2,10 @@ package io.kestrel.rpc.transport.internal.dubbo;
 
 import io.kestrel.rpc.transport.ServerDispatcher;
 import io.kestrel.rpc.transport.TransportCounters;
-import io.kestrel.rpc.transport.internal.Admission;
-import io.kestrel.rpc.transport.internal.MemoryBudget;
+import io.kestrel.rpc.transport.internal.BoundedFrameDecoder;
 import io.kestrel.rpc.transport.internal.PendingCalls;
+import io.kestrel.rpc.transport.internal.ResponseQueue;
+import io.kestrel.rpc.transport.internal.ServerPipeline;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.timeout.IdleStateHandler;
@@ -12,19 +13,23 @@ import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The provider pipeline of a port on the dubbo protocol, the shape of the native one with Dubbo's codecs:
- * bytes -> idle -> {@link DubboFrameDecoder} (payload limit and memory budget from the header) ->
- * {@link DubboRequestHandler} (heartbeats, method, serialization pinning, admission) => {@link DubboServerCall}
- * on the business executor -> {@link DubboResponseWriter}.
+ * The dubbo protocol's part of a provider connection ({@link ServerPipeline}: connection limits, idle,
+ * backpressure and the memory budget are the same as the native protocol's): {@link DubboFrameDecoder} (payload
+ * limit and memory budget from the header, frame timeout) -> {@link DubboRequestHandler} (heartbeats, method,
+ * serialization pinning, admission) => {@link DubboServerCall} on the business executor ->
+ * {@link DubboResponseWriter}. One per server.
  */
-public final class DubboPipeline {
+public final class DubboPipeline implements ServerPipeline.Protocol {
     /**
      * Stock Dubbo consumers send a heartbeat after 60 s without traffic and give up after 180 s; a connection is
      * closed after this long without a byte, or the protocol's own heartbeat limit if longer.
      */
     public static final long MIN_IDLE_MILLIS = 180_000;
 
-    private DubboPipeline() {
+    private final ServerDispatcher dispatcher;
+
+    public DubboPipeline(ServerDispatcher dispatcher) {
+        this.dispatcher = dispatcher;
     }
 
     /**
@@ -41,30 +46,29 @@ public final class DubboPipeline {
         ch.pipeline()
                 .addLast("bytes", bytes)
                 .addLast("idle", new IdleStateHandler(silenceMillis, intervalMillis, 0, TimeUnit.MILLISECONDS))
-                .addLast("frame", new DubboFrameDecoder(payloadBytes, counters, null, 0))
+                .addLast("frame", new DubboFrameDecoder(payloadBytes, counters))
                 .addLast("codec", new DubboClientCodec(pending, counters, address, payloadBytes))
                 .addLast("heartbeat", new DubboClientHeartbeat())
                 .addLast("lifecycle", lifecycle);
     }
 
-    /**
-     * Adds the dubbo protocol's handlers after {@code bytes} (the byte counter).
-     *
-     * @param idleMillis the native protocol's idle limit (heartbeat x misses); at least {@link #MIN_IDLE_MILLIS}
-     *     is used
-     */
-    public static void install(SocketChannel ch, ChannelHandler bytes, ServerDispatcher dispatcher,
-            Admission admission, TransportCounters counters, MemoryBudget budget, int payloadBytes,
-            long frameTimeoutMillis, long idleMillis, int callsPerConnection) {
+    /** The native protocol's idle limit (heartbeat x misses), but at least {@link #MIN_IDLE_MILLIS}. */
+    @Override
+    public long readIdleMillis(ServerPipeline.Guards guards) {
+        return Math.max(guards.idleMillis(), MIN_IDLE_MILLIS);
+    }
+
+    @Override
+    public BoundedFrameDecoder frameDecoder(ServerPipeline.Guards g, ResponseQueue output) {
+        return new DubboFrameDecoder(g.payloadBytes(), g.counters(), g.budget(), g.frameTimeoutMillis(), output);
+    }
+
+    @Override
+    public void addHandlers(SocketChannel ch, ServerPipeline.Guards g, ResponseQueue output) {
         InetSocketAddress peer = ch.remoteAddress();
         String remote = peer == null ? "?" : peer.getHostString() + ":" + peer.getPort();
-        DubboResponseWriter out = new DubboResponseWriter(ch, counters, payloadBytes, remote);
-        ch.pipeline()
-                .addLast("bytes", bytes)
-                .addLast("idle", new IdleStateHandler(Math.max(idleMillis, MIN_IDLE_MILLIS), 0, 0,
-                        TimeUnit.MILLISECONDS))
-                .addLast("frame", new DubboFrameDecoder(payloadBytes, counters, budget, frameTimeoutMillis))
-                .addLast("requests", new DubboRequestHandler(dispatcher, admission, out, callsPerConnection, budget,
-                        remote));
+        DubboResponseWriter out = new DubboResponseWriter(ch, output, g.payloadBytes(), remote);
+        ch.pipeline().addLast("requests", new DubboRequestHandler(dispatcher, g.admission(), out,
+                g.callsPerConnection(), g.budget(), remote));
     }
 }

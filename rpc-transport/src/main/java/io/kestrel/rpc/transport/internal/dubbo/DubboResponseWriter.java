@@ -3,17 +3,17 @@ package io.kestrel.rpc.transport.internal.dubbo;
 import io.kestrel.rpc.api.serialization.Serializer;
 import io.kestrel.rpc.transport.ServerMethod;
 import io.kestrel.rpc.transport.Status;
-import io.kestrel.rpc.transport.TransportCounters;
 import io.kestrel.rpc.transport.internal.ProviderLog;
-import io.kestrel.rpc.transport.internal.WriteQueue;
+import io.kestrel.rpc.transport.internal.ResponseQueue;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufOutputStream;
 import io.netty.channel.Channel;
 import java.util.Map;
 
 /**
- * Writes one dubbo-protocol connection's responses (body layout in {@link DubboWire}) through a
- * {@link WriteQueue} (any thread may answer; one flush per batch). A response larger than the payload limit is
+ * Writes one dubbo-protocol connection's responses (body layout in {@link DubboWire}) through its
+ * {@link ResponseQueue} (any thread may answer; one flush per batch; every frame, heartbeat answers and error
+ * answers too, counted in the memory budget and the connection's backpressure until written). A response larger than the payload limit is
  * replaced by a BAD_RESPONSE answer saying so. Failures are logged like the native protocol's
  * ({@link ProviderLog}).
  */
@@ -22,18 +22,16 @@ final class DubboResponseWriter {
     private static final int ATTACHMENTS_SINCE = 2_00_02;
 
     private final Channel channel;
-    private final WriteQueue<ByteBuf> queue;
+    private final ResponseQueue queue;
     private final int maxBodyBytes;
     private final String remote;
 
-    DubboResponseWriter(Channel channel, TransportCounters counters, int maxBodyBytes, String remote) {
+    /** @param queue the connection's answers: every frame written here is counted there until written */
+    DubboResponseWriter(Channel channel, ResponseQueue queue, int maxBodyBytes, String remote) {
         this.channel = channel;
         this.maxBodyBytes = maxBodyBytes;
         this.remote = remote;
-        this.queue = new WriteQueue<>(channel, buf -> {
-            counters.frameWritten();
-            channel.write(buf, channel.voidPromise());
-        });
+        this.queue = queue;
     }
 
     /** Answers a two-way heartbeat: an event response with a null body. */

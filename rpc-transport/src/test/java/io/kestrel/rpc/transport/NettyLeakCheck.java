@@ -1,0 +1,89 @@
+package io.kestrel.rpc.transport;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.netty.buffer.AbstractByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
+import io.netty.util.ResourceLeakDetector;
+import java.lang.reflect.Field;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * Fails a test class when Netty reports a leaked buffer ("LEAK: ByteBuf.release() was not called ...") while it
+ * runs, instead of leaving the report in a log nobody reads. Listens on the buffers' leak detector (set at
+ * class load, so it works however late it is installed); after each test it fails on leaks already reported,
+ * and after the class it collects garbage and allocates a little, so leaks of the class's last buffers are
+ * found too. Needs {@code -Dio.netty.leakDetection.level=paranoid} (the root POM's {@code test.jvm.args}) to
+ * see every buffer. Registered for every test of rpc-transport (JUnit extension auto-detection, set in its
+ * POM); other modules add {@code @ExtendWith(NettyLeakCheck.class)} (rpc-transport's test jar).
+ */
+public final class NettyLeakCheck implements AfterEachCallback, AfterAllCallback {
+    private static final Queue<String> LEAKS = new ConcurrentLinkedQueue<>();
+
+    static {
+        leakDetector().setLeakListener((type, records) -> LEAKS.add(type + " leaked" + (records.isEmpty()
+                ? " (no access records: run with -Dio.netty.leakDetection.level=paranoid)" : ":" + records)));
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) {
+        failOnLeaks(context);
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) {
+        findLeaks();
+        failOnLeaks(context);
+    }
+
+    /** Has the garbage collector find unreleased buffers and the detector report them (a few rounds at most). */
+    static void findLeaks() {
+        // a leaked buffer is reported when the garbage collector has found it and a later allocation is tracked
+        for (int round = 0; round < 5 && LEAKS.isEmpty(); round++) {
+            System.gc();
+            LockSupport.parkNanos(50_000_000);
+            for (int i = 0; i < 64; i++) {
+                ByteBufAllocator.DEFAULT.buffer(8).release();
+                Unpooled.buffer(8).release();
+            }
+        }
+    }
+
+    /** Takes the leaks reported so far. */
+    static List<String> takeLeaks() {
+        List<String> leaks = new ArrayList<>();
+        String leak;
+        while ((leak = LEAKS.poll()) != null) {
+            leaks.add(leak);
+        }
+        return leaks;
+    }
+
+    private static void failOnLeaks(ExtensionContext context) {
+        List<String> leaks = takeLeaks();
+        if (!leaks.isEmpty()) {
+            fail("Netty reported " + leaks.size() + " leaked buffer(s) during or before " + context.getDisplayName()
+                    + "; the first:\n" + leaks.get(0));
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static ResourceLeakDetector<?> leakDetector() {
+        try {
+            Field f = AbstractByteBuf.class.getDeclaredField("leakDetector");
+            f.setAccessible(true);
+            return (ResourceLeakDetector<?>) f.get(null);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("Netty's buffer leak detector is not where this Netty version was"
+                    + " expected to keep it (AbstractByteBuf.leakDetector); update NettyLeakCheck", e);
+        }
+    }
+}
