@@ -111,6 +111,9 @@ public class KestrelRpcProperties {
         /** How long to wait for the registry connection (and a reference's first provider list). Default 10s. */
         private Duration connectionTimeout;
 
+        /** How long a closing provider waits for ZooKeeper to delete its records before draining (none while ZooKeeper is unreachable). Default 3s. */
+        private Duration unregisterTimeout;
+
         public String getAddress() {
             return address;
         }
@@ -149,6 +152,14 @@ public class KestrelRpcProperties {
 
         public void setConnectionTimeout(Duration connectionTimeout) {
             this.connectionTimeout = connectionTimeout;
+        }
+
+        public Duration getUnregisterTimeout() {
+            return unregisterTimeout;
+        }
+
+        public void setUnregisterTimeout(Duration unregisterTimeout) {
+            this.unregisterTimeout = unregisterTimeout;
         }
     }
 
