@@ -16,7 +16,8 @@ import java.util.List;
  * alike). The rule, in order:
  * <ol>
  *   <li>{@code advertised-host} set on the protocol: published as given (asked for, loopback included);</li>
- *   <li>environment variable {@value #ENV} set: published as given (Dubbo's {@code DUBBO_IP_TO_REGISTRY});</li>
+ *   <li>environment variable {@value #ENV} set: published as given (Dubbo's {@code DUBBO_IP_TO_REGISTRY});
+ *       in both cases an unset {@code host} listens on all interfaces unless the address is a loopback one;</li>
  *   <li>{@code host} set to a specific address: that address, bound and published (a loopback one with a
  *       registry other hosts read is logged as a warning by the caller);</li>
  *   <li>otherwise ({@code host} unset or a wildcard): with a {@linkplain RegistryConfig#isLocal() local}
@@ -48,11 +49,13 @@ public record AdvertisedAddress(String bind, String advertised, String source) {
     public static AdvertisedAddress choose(ProtocolConfig protocol, String env, boolean registryLocal,
             InetAddress hostName, List<NetworkInterface> interfaces) {
         String bind = protocol.hostSet() ? protocol.host() : registryLocal ? LOOPBACK : ANY;
-        if (protocol.advertisedHostSet() && !wildcard(protocol.advertisedHost())) {
-            return new AdvertisedAddress(bind, protocol.advertisedHost(), "advertised-host");
-        }
-        if (env != null && !env.isBlank() && !wildcard(env.trim())) {
-            return new AdvertisedAddress(bind, env.trim(), "environment variable " + ENV);
+        String asked = protocol.advertisedHostSet() && !wildcard(protocol.advertisedHost()) ? protocol.advertisedHost()
+                : env != null && !env.isBlank() && !wildcard(env.trim()) ? env.trim() : null;
+        if (asked != null) {
+            // with host unset, listen where the published address is, even beside a local registry
+            String listen = protocol.hostSet() || RegistryConfig.isLoopbackName(asked) ? bind : ANY;
+            return new AdvertisedAddress(listen, asked, protocol.advertisedHostSet() ? "advertised-host"
+                    : "environment variable " + ENV);
         }
         if (!wildcard(bind)) {
             return new AdvertisedAddress(bind, bind, protocol.hostSet() ? "host" : "default host (local registry)");
@@ -83,8 +86,9 @@ public record AdvertisedAddress(String bind, String advertised, String source) {
                 + " network interface that is up, not loopback and not virtual has an IPv4 address, so the only"
                 + " address to publish in " + registry.address() + " (read by other hosts) is 127.0.0.1, which"
                 + " consumers elsewhere cannot call. Set the address to publish: advertised-host on the protocol"
-                + " (rpc.protocol.advertised-host, kestrel.rpc.protocol.advertised-host) or the environment"
-                + " variable " + ENV + "; or set host=\"127.0.0.1\" to publish loopback deliberately";
+                + " (<rpc:protocol advertised-host=\"..\"/>, rpc.protocol.advertised-host,"
+                + " ProtocolConfig.Builder.advertisedHost) or the environment variable " + ENV
+                + "; or set host=\"127.0.0.1\" to publish loopback deliberately";
     }
 
     /** Dubbo's choice: the host name's address if not loopback, else the first suitable interface's IPv4. */

@@ -148,6 +148,19 @@ class AdvertisedAddressTest {
     }
 
     @Test
+    void anAskedForAddressIsListenedOnEvenBesideALocalRegistry() {
+        AdvertisedAddress a = AdvertisedAddress.choose(protocol().build(), "10.9.9.9", LOCAL, loopbackName, interfaces);
+        assertEquals("0.0.0.0", a.bind(), "127.0.0.1 would not answer on 10.9.9.9");
+        assertEquals("10.9.9.9", a.advertised());
+        AdvertisedAddress loop = AdvertisedAddress.choose(protocol().advertisedHost("127.0.0.1").build(), null, LOCAL,
+                loopbackName, interfaces);
+        assertEquals("127.0.0.1", loop.bind());
+        AdvertisedAddress pinned = AdvertisedAddress.choose(protocol().host("127.0.0.1").build(), "10.9.9.9", LOCAL,
+                loopbackName, interfaces);
+        assertEquals("127.0.0.1", pinned.bind(), "a host that is set is what is listened on");
+    }
+
+    @Test
     void anExplicitLoopbackHostIsAskedForAndFlaggedForTheWarning() {
         AdvertisedAddress a = AdvertisedAddress.choose(protocol().host("127.0.0.1").build(), null, REMOTE,
                 loopbackName, interfaces);
