@@ -10,6 +10,8 @@ import java.net.UnknownHostException;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Which address a runtime binds and which it publishes in the registry (provider records and consumer records
@@ -27,7 +29,8 @@ import java.util.List;
  *       up, not loopback and not virtual. When there is none, {@link #advertised()} is null and the caller
  *       refuses to publish loopback.</li>
  * </ol>
- * {@link #choose} is a pure function of its arguments; {@link #forThisMachine} feeds it the real ones.
+ * {@link #choose} is a pure function of its arguments; {@link #forThisMachine} feeds it the real ones and
+ * {@link #forProvider} adds what a provider does with the result.
  *
  * @param bind the address to listen on
  * @param advertised the address to publish, or null when no reachable one was found
@@ -36,6 +39,7 @@ import java.util.List;
 public record AdvertisedAddress(String bind, String advertised, String source) {
     /** Environment variable that names the address to publish, like Dubbo's {@code DUBBO_IP_TO_REGISTRY}. */
     public static final String ENV = "KESTREL_ADVERTISE_HOST";
+    private static final Logger log = LoggerFactory.getLogger(AdvertisedAddress.class);
     private static final String LOOPBACK = "127.0.0.1";
     private static final String ANY = "0.0.0.0";
 
@@ -73,6 +77,34 @@ public record AdvertisedAddress(String bind, String advertised, String source) {
     public static AdvertisedAddress forThisMachine(ProtocolConfig protocol, RegistryConfig registry) {
         return choose(protocol, System.getenv(ENV), registry == null || registry.isLocal(), hostName(),
                 interfaces());
+    }
+
+    /**
+     * The address a provider's server listens on and publishes. With a registry other hosts read it logs the choice,
+     * warns when it is loopback (asked for), and refuses to start when there is nothing reachable to publish.
+     *
+     * @param registry null in direct mode
+     * @throws IllegalStateException when no reachable address exists; the message says how to set one
+     */
+    static AdvertisedAddress forProvider(ProtocolConfig protocol, RegistryConfig registry) {
+        AdvertisedAddress a = forThisMachine(protocol, registry);
+        if (registry == null || registry.isLocal()) {
+            return a;
+        }
+        if (a.advertised() == null) {
+            throw new IllegalStateException("Cannot publish providers in " + registry.address() + ": "
+                    + a.noAddressMessage(registry));
+        }
+        if (a.advertisesLoopback()) {
+            log.warn("Publishing the loopback address {} (from {}) in {}, which other hosts read: consumers"
+                    + " elsewhere cannot reach it, and a consumer that also runs this service calls its own copy."
+                    + " Unset host, or set advertised-host (or {}) to an address they can reach",
+                    a.advertised(), a.source(), registry.address(), ENV);
+        } else {
+            log.info("Listening on {} and publishing {} (from {}) in {}", a.bind(), a.advertised(), a.source(),
+                    registry.address());
+        }
+        return a;
     }
 
     /** Whether the chosen address is a loopback one (the caller warns when the registry is not local). */

@@ -3,7 +3,6 @@ package io.kestrel.rpc.core.internal;
 import io.kestrel.rpc.api.ServiceKey;
 import io.kestrel.rpc.api.config.ApplicationConfig;
 import io.kestrel.rpc.api.config.ProtocolConfig;
-import io.kestrel.rpc.api.config.RegistryConfig;
 import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.api.registry.ProviderInfo;
 import io.kestrel.rpc.api.security.Authenticator;
@@ -92,7 +91,7 @@ public final class Exports {
             Serializations.installed().byName(protocol.serialization()); // fail early on a bad name
             dispatcher = new ProviderDispatcher(serializers, protocol.optimizer(), protocol.compatible(),
                     protocol.serialization(), protocol.limits().discloseServices());
-            address = chooseAddress();
+            address = AdvertisedAddress.forProvider(protocol, registry.config());
             server = RpcServer.start(protocol, address.bind(), dispatcher, authenticator());
         }
         List<Byte> accepted = dispatcher.add(config, interceptors.forService(config));
@@ -210,29 +209,6 @@ public final class Exports {
             return protocol.authenticator();
         }
         return protocol.authenticatorName() == null ? null : AUTHENTICATORS.installed().get(protocol.authenticatorName());
-    }
-
-    /** The address to bind and publish; refuses loopback for a registry other hosts read unless asked. */
-    private AdvertisedAddress chooseAddress() {
-        RegistryConfig config = registry.config();
-        AdvertisedAddress a = AdvertisedAddress.forThisMachine(protocol, config);
-        if (config == null || config.isLocal()) {
-            return a;
-        }
-        if (a.advertised() == null) {
-            throw new IllegalStateException("Cannot publish providers in " + config.address() + ": "
-                    + a.noAddressMessage(config));
-        }
-        if (a.advertisesLoopback()) {
-            log.warn("Publishing the loopback address {} (from {}) in {}, which other hosts read: consumers"
-                    + " elsewhere cannot reach it, and a consumer that also runs this service calls its own copy."
-                    + " Unset host, or set advertised-host (or {}) to an address they can reach",
-                    a.advertised(), a.source(), config.address(), AdvertisedAddress.ENV);
-        } else {
-            log.info("Listening on {} and publishing {} (from {}) in {}", a.bind(), a.advertised(), a.source(),
-                    config.address());
-        }
-        return a;
     }
 
     /** The bound port, or -1 when nothing was exported yet. */
