@@ -44,7 +44,9 @@ class LeanProcessTest {
                     List.of("-Dorg.slf4j.simpleLogger.defaultLogLevel=info"), LeanProcessMain.class,
                     String.valueOf(zkPort), String.valueOf(freePort()), String.valueOf(freePort()))) {
                 lean.awaitLine("^READY$", 60_000);
-                EchoService echo = host.refer(ReferenceConfig.builder(EchoService.class).version("lean").build());
+                // generous: the lean JVM answers its first call while it also runs the steps it prints below
+                EchoService echo = host.refer(ReferenceConfig.builder(EchoService.class).version("lean")
+                        .timeout(java.time.Duration.ofSeconds(30)).build());
                 assertEquals("lean", echo.echo("lean"), "served by the process that joined without the server");
 
                 String kryo = lean.awaitLine("^KRYO: (.*)$", 30_000).group(1);
