@@ -48,6 +48,8 @@ public final class RpcServer implements AutoCloseable {
     private static final Duration KEEP_ALIVE = Duration.ofSeconds(60);
 
     private final ProtocolConfig config;
+    /** The address listened on: the config's host unless the caller chose another (see {@link #start}). */
+    private final String host;
     private final EventLoopGroup bossGroup;
     private final EventLoopGroup workerGroup;
     private final ExecutorService businessPool;
@@ -61,8 +63,9 @@ public final class RpcServer implements AutoCloseable {
     private final int port;
     private volatile boolean closed;
 
-    private RpcServer(ProtocolConfig config, ServerDispatcher dispatcher, Authenticator authenticator) {
+    private RpcServer(ProtocolConfig config, String host, ServerDispatcher dispatcher, Authenticator authenticator) {
         this.config = config;
+        this.host = host;
         boolean dubbo = config.name().equals(ProtocolConfig.DUBBO);
         // checked before anything starts: an error names the PEM file and what is wrong with it
         this.tls = config.tls() != null ? TlsContext.forServer(config.tls()) : null;
@@ -117,17 +120,17 @@ public final class RpcServer implements AutoCloseable {
                         }
                     }
                 });
-        ChannelFuture bind = b.bind(new InetSocketAddress(config.host(), config.port())).awaitUninterruptibly();
+        ChannelFuture bind = b.bind(new InetSocketAddress(host, config.port())).awaitUninterruptibly();
         if (!bind.isSuccess()) {
             shutdownGroups();
-            throw new TransportException("Cannot listen on " + config.host() + ":" + config.port() + ": "
+            throw new TransportException("Cannot listen on " + host + ":" + config.port() + ": "
                     + bind.cause().getMessage() + ". Is another process using the port? Choose another port"
                     + " (port=\"0\" picks a free one)", bind.cause());
         }
         this.serverChannel = bind.channel();
         this.port = ((InetSocketAddress) serverChannel.localAddress()).getPort();
         log.info("Kestrel RPC server ({} protocol) listening on {}:{} ({} I/O threads, {} business threads, queue {}, payload limit {} bytes, {})",
-                config.name(), config.host(), port, config.ioThreads(), virtual ? "virtual" : config.threads(), config.queueCapacity(), config.payloadBytes(),
+                config.name(), host, port, config.ioThreads(), virtual ? "virtual" : config.threads(), config.queueCapacity(), config.payloadBytes(),
                 tls == null ? "plaintext" : "TLS " + config.tls().protocols() + ", client-auth "
                         + config.tls().clientAuth() + ", " + tls.description());
     }
@@ -138,7 +141,7 @@ public final class RpcServer implements AutoCloseable {
      * @throws TransportException naming the address when the port cannot be bound
      */
     public static RpcServer start(ProtocolConfig config, ServerDispatcher dispatcher) {
-        return new RpcServer(config, dispatcher, null);
+        return new RpcServer(config, config.host(), dispatcher, null);
     }
 
     /**
@@ -148,7 +151,17 @@ public final class RpcServer implements AutoCloseable {
      * @throws TransportException naming the address when the port cannot be bound
      */
     public static RpcServer start(ProtocolConfig config, ServerDispatcher dispatcher, Authenticator authenticator) {
-        return new RpcServer(config, dispatcher, authenticator);
+        return new RpcServer(config, config.host(), dispatcher, authenticator);
+    }
+
+    /**
+     * Binds a server on {@code host} instead of the config's (the runtime's choice when {@code host} is unset and
+     * the registry is read by other hosts); otherwise as {@link #start(ProtocolConfig, ServerDispatcher,
+     * Authenticator)}.
+     */
+    public static RpcServer start(ProtocolConfig config, String host, ServerDispatcher dispatcher,
+            Authenticator authenticator) {
+        return new RpcServer(config, host, dispatcher, authenticator);
     }
 
     /** Whether this port speaks only TLS. */
@@ -162,7 +175,7 @@ public final class RpcServer implements AutoCloseable {
     }
 
     public String host() {
-        return config.host();
+        return host;
     }
 
     public TransportCounters counters() {

@@ -27,7 +27,9 @@ public final class ProtocolConfig {
     public static final java.util.List<String> DUBBO_SERIALIZATIONS = java.util.List.of("hessian2", "fastjson2");
 
     private final String host;
+    private final boolean hostSet;
     private final String advertisedHost;
+    private final boolean advertisedHostSet;
     private final int port;
     private final String serialization;
     private final Class<? extends SerializationOptimizer> optimizer;
@@ -49,7 +51,9 @@ public final class ProtocolConfig {
     private ProtocolConfig(Builder b) {
         this.name = b.name;
         this.host = b.host;
-        this.advertisedHost = b.advertisedHost;
+        this.hostSet = b.hostSet;
+        this.advertisedHost = b.advertisedHost != null ? b.advertisedHost : b.host;
+        this.advertisedHostSet = b.advertisedHostSet;
         this.port = b.port;
         this.serialization = b.serialization;
         this.optimizer = b.optimizer;
@@ -83,17 +87,32 @@ public final class ProtocolConfig {
         return name;
     }
 
-    /** Address to bind ({@code host}). Default "127.0.0.1"; use "0.0.0.0" for all interfaces. */
+    /**
+     * Address to bind ({@code host}). Default "127.0.0.1"; use "0.0.0.0" for all interfaces. When it is not set
+     * and the registry is not on this host (see {@link RegistryConfig#isLocal()}), a provider binds all
+     * interfaces and publishes a reachable address instead (docs/across-hosts.md).
+     */
     public String host() {
         return host;
     }
 
+    /** Whether {@code host} was set (false: the default applies, see {@link #host()}). */
+    public boolean hostSet() {
+        return hostSet;
+    }
+
     /**
-     * Address published in the registry ({@code advertised-host}). Default: {@link #host()}, or the
-     * machine's address when binding to all interfaces.
+     * Address published in the registry ({@code advertised-host}). Default: {@link #host()}; when that is unset
+     * or "0.0.0.0" the runtime chooses one other hosts can reach unless the registry is local (environment
+     * variable {@code KESTREL_ADVERTISE_HOST} overrides the choice; see docs/across-hosts.md).
      */
     public String advertisedHost() {
         return advertisedHost;
+    }
+
+    /** Whether {@code advertised-host} was set. */
+    public boolean advertisedHostSet() {
+        return advertisedHostSet;
     }
 
     /** Port to listen on ({@code port}); 0 picks a free one. Default 20880. */
@@ -219,7 +238,9 @@ public final class ProtocolConfig {
         private String name = KESTREL;
         private boolean serializationSet;
         private String host = "127.0.0.1";
+        private boolean hostSet;
         private String advertisedHost;
+        private boolean advertisedHostSet;
         private int port = 20880;
         private String serialization = "fory";
         private Class<? extends SerializationOptimizer> optimizer;
@@ -275,11 +296,13 @@ public final class ProtocolConfig {
 
         public Builder host(String host) {
             this.host = Checks.nonBlank("protocol host", host);
+            this.hostSet = true;
             return this;
         }
 
         public Builder advertisedHost(String host) {
             this.advertisedHost = host == null || host.isBlank() ? null : host.trim();
+            this.advertisedHostSet = advertisedHost != null;
             return this;
         }
 
@@ -375,9 +398,6 @@ public final class ProtocolConfig {
                             + " (hessian2 is Dubbo's default; set serialization=\"hessian2\" on Dubbo applications"
                             + " that chose another)");
                 }
-            }
-            if (advertisedHost == null) {
-                advertisedHost = host;
             }
             return new ProtocolConfig(this);
         }

@@ -20,6 +20,7 @@ public final class RegistryConfig {
     private final Duration sessionTimeout;
     private final Duration connectionTimeout;
     private final boolean emptyProtection;
+    private final Duration unregisterTimeout;
 
     private RegistryConfig(Builder b) {
         this.address = b.address;
@@ -28,6 +29,7 @@ public final class RegistryConfig {
         this.sessionTimeout = b.sessionTimeout;
         this.connectionTimeout = b.connectionTimeout;
         this.emptyProtection = b.emptyProtection;
+        this.unregisterTimeout = b.unregisterTimeout;
     }
 
     public static Builder builder() {
@@ -53,6 +55,46 @@ public final class RegistryConfig {
     /** Whether this config asks for an in-process ZooKeeper. */
     public boolean isEmbedded() {
         return scheme().equals(EMBEDDED);
+    }
+
+    /**
+     * Whether only processes of this host read this registry: it is {@code embedded} (bound to 127.0.0.1), or
+     * every ZooKeeper server in the address is a loopback one ({@code localhost}, {@code 127.x.x.x},
+     * {@code ::1}). Then a loopback address is a fine one to publish; otherwise consumers on other hosts read
+     * the records and a provider must publish an address they can reach. Decided from the address text alone,
+     * without DNS.
+     */
+    public boolean isLocal() {
+        if (isEmbedded()) {
+            return true;
+        }
+        String servers = address.substring(address.indexOf("://") + 3);
+        int chroot = servers.indexOf('/');
+        if (chroot >= 0) {
+            servers = servers.substring(0, chroot);
+        }
+        for (String server : servers.split(",")) {
+            if (!isLoopbackName(hostOf(server.trim()))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The host of "host[:port]", "[v6][:port]" or a bare IPv6 literal. */
+    private static String hostOf(String server) {
+        if (server.startsWith("[")) {
+            int end = server.indexOf(']');
+            return end < 0 ? server : server.substring(1, end);
+        }
+        int colon = server.indexOf(':');
+        return colon >= 0 && colon == server.lastIndexOf(':') ? server.substring(0, colon) : server;
+    }
+
+    /** Whether {@code host} names the loopback interface: "localhost", 127.0.0.0/8 or ::1, as written. */
+    public static boolean isLoopbackName(String host) {
+        String h = host.toLowerCase(java.util.Locale.ROOT);
+        return h.equals("localhost") || h.startsWith("127.") || h.equals("::1") || h.equals("0:0:0:0:0:0:0:1");
     }
 
     /** Root path of all records in the registry. Default "/kestrel". */
@@ -91,6 +133,15 @@ public final class RegistryConfig {
         return emptyProtection;
     }
 
+    /**
+     * How long a closing provider waits for ZooKeeper to delete its records before it drains anyway
+     * ({@code unregister-timeout}). Default 3 s. While ZooKeeper is unreachable it does not wait at all: the
+     * records are ephemeral and vanish when the closing process's session ends.
+     */
+    public Duration unregisterTimeout() {
+        return unregisterTimeout;
+    }
+
     @Override
     public String toString() {
         return "RegistryConfig{" + address + ", root=" + root + ", dubboRoot=" + dubboRoot + ", session=" + sessionTimeout.toMillis() + "ms"
@@ -104,6 +155,7 @@ public final class RegistryConfig {
         private Duration sessionTimeout = Duration.ofSeconds(30);
         private Duration connectionTimeout = Duration.ofSeconds(10);
         private boolean emptyProtection = true;
+        private Duration unregisterTimeout = Duration.ofSeconds(3);
 
         private Builder() {
         }
@@ -149,6 +201,12 @@ public final class RegistryConfig {
         /** See {@link RegistryConfig#emptyProtection()}. */
         public Builder emptyProtection(boolean on) {
             this.emptyProtection = on;
+            return this;
+        }
+
+        /** See {@link RegistryConfig#unregisterTimeout()}. */
+        public Builder unregisterTimeout(Duration timeout) {
+            this.unregisterTimeout = Checks.positive("registry unregisterTimeout", timeout);
             return this;
         }
 

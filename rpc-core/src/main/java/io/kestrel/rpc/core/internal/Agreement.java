@@ -1,6 +1,7 @@
 package io.kestrel.rpc.core.internal;
 
 import io.kestrel.rpc.api.ConsumerLimits;
+import io.kestrel.rpc.api.SerializationException;
 import io.kestrel.rpc.api.ServiceKey;
 import io.kestrel.rpc.api.config.ProtocolConfig;
 import io.kestrel.rpc.api.config.ReferenceConfig;
@@ -240,10 +241,11 @@ final class Agreement {
         return sb.toString();
     }
 
+    /** A serializer, or a refusal saying why there is none (a bad optimizer, or its library not on the class path). */
     private Serializer create(String name, Class<? extends SerializationOptimizer> optimizer, boolean compatible) {
         try {
             return serializers.get(name, optimizer, compatible);
-        } catch (IllegalArgumentException e) {
+        } catch (IllegalArgumentException | SerializationException e) {
             throw new Refusal(e.getMessage());
         }
     }

@@ -13,8 +13,6 @@ import io.kestrel.rpc.core.ServiceView;
 import io.kestrel.rpc.transport.RpcServer;
 import io.kestrel.rpc.transport.TransportCounters;
 import java.lang.management.ManagementFactory;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -43,6 +41,8 @@ public final class Exports {
     private final List<Exported> exported = new CopyOnWriteArrayList<>();
     private ProviderDispatcher dispatcher;
     private RpcServer server;
+    /** Where the server listens and what it publishes, chosen when it starts. */
+    private AdvertisedAddress address;
 
     /** @param application the runtime's application, or null (its name is then not published) */
     public Exports(ProtocolConfig protocol, SerializerCache serializers, LazyRegistry registry,
@@ -91,14 +91,15 @@ public final class Exports {
             Serializations.installed().byName(protocol.serialization()); // fail early on a bad name
             dispatcher = new ProviderDispatcher(serializers, protocol.optimizer(), protocol.compatible(),
                     protocol.serialization(), protocol.limits().discloseServices());
-            server = RpcServer.start(protocol, dispatcher, authenticator());
+            address = AdvertisedAddress.forProvider(protocol, registry.config());
+            server = RpcServer.start(protocol, address.bind(), dispatcher, authenticator());
         }
         List<Byte> accepted = dispatcher.add(config, interceptors.forService(config));
         ServiceFacts facts = ServiceFacts.of(accepted, preferredSerialization(config), protocol.compatible(),
                 protocol.optimizer() == null ? null : protocol.optimizer().getName(),
                 serializers.registeredClassNames(protocol.optimizer()));
         dispatcher.describe(config.key(), facts.handshakeAttributes());
-        ProviderInfo info = new ProviderInfo(advertisedHost(), server.port(), config.key(), accepted, config.weight(),
+        ProviderInfo info = new ProviderInfo(address.advertised(), server.port(), config.key(), accepted, config.weight(),
                 ProviderDispatcher.remoteMethodNames(config.interfaceClass()), config.timeout().orElse(null))
                 .withAttributes(identity).withAttributes(facts.recordAttributes());
         if (config.warmup().isPresent()) {
@@ -210,19 +211,6 @@ public final class Exports {
         return protocol.authenticatorName() == null ? null : AUTHENTICATORS.installed().get(protocol.authenticatorName());
     }
 
-    private String advertisedHost() {
-        String host = protocol.advertisedHost();
-        if (!host.equals("0.0.0.0") && !host.equals("::")) {
-            return host;
-        }
-        try {
-            return InetAddress.getLocalHost().getHostAddress();
-        } catch (UnknownHostException e) {
-            throw new IllegalStateException("protocol binds to all interfaces but this machine's address is unknown;"
-                    + " set advertised-host on the protocol", e);
-        }
-    }
-
     /** The bound port, or -1 when nothing was exported yet. */
     public synchronized int port() {
         return server == null ? -1 : server.port();
@@ -269,29 +257,16 @@ public final class Exports {
     }
 
     /**
-     * Unregisters every service, keeps serving for about a second while consumers notice, then
-     * closes the server gracefully: new calls refused as not run, in-flight calls finished within
-     * the protocol's shutdown timeout.
+     * Unregisters every service (waiting at most the registry's unregister timeout, and not at all while it is
+     * unreachable), keeps serving for about a second while consumers notice, then closes the server gracefully:
+     * new calls refused as not run, in-flight calls finished within the protocol's shutdown timeout.
      */
     public void close() {
         Registry r = registry.ifConnected();
-        boolean unregistered = false;
-        for (Exported e : exported) {
-            if (r != null) {
-                try {
-                    r.unregister(e.info);
-                    unregistered = true;
-                } catch (RuntimeException ex) {
-                    log.warn("Could not unregister {}: {}", e.info, ex.toString());
-                }
-            }
-        }
+        boolean unregistered = r != null && !exported.isEmpty() && unregisterAll(r);
         RpcServer s;
         synchronized (this) {
             s = server;
-        }
-        if (unregistered) {
-            log.info("Unregistered {} service(s) from the registry", exported.size());
         }
         if (s != null) {
             if (unregistered) {
@@ -302,6 +277,44 @@ public final class Exports {
                     protocol.shutdownTimeout().toMillis());
             s.closeGracefully(protocol.shutdownTimeout());
         }
+    }
+
+    /**
+     * Deletes the records of every export, bounded: skipped while the registry is unreachable (the records are
+     * ephemeral and end with the session, which closing the registry ends), abandoned after the unregister
+     * timeout so a registry that stops answering midway never holds up the drain.
+     *
+     * @return whether every record was deleted
+     */
+    private boolean unregisterAll(Registry r) {
+        if (!r.isConnected()) {
+            log.warn("Registry {} is unreachable while shutting down: not unregistering {} service(s); their records"
+                    + " vanish when this process's session ends. Draining now", r.address(), exported.size());
+            return false;
+        }
+        long timeoutMs = registry.config().unregisterTimeout().toMillis();
+        List<Exported> all = List.copyOf(exported);
+        Thread t = new Thread(() -> all.forEach(e -> {
+            try {
+                r.unregister(e.info);
+            } catch (RuntimeException ex) {
+                log.warn("Could not unregister {}: {}", e.info, ex.toString());
+            }
+        }), "kestrel-unregister");
+        t.setDaemon(true);
+        t.start();
+        try {
+            t.join(timeoutMs);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (t.isAlive()) {
+            log.warn("Unregistering from {} did not finish within {} ms (the registry's unregister-timeout); draining"
+                    + " now. Records not deleted vanish when this process's session ends", r.address(), timeoutMs);
+            return false;
+        }
+        log.info("Unregistered {} service(s) from the registry", all.size());
+        return true;
     }
 
     /** Closes the server at once, as a crashed process would (tests). */

@@ -5,8 +5,6 @@ import io.kestrel.rpc.api.registry.ProviderInfo;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.management.ManagementFactory;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
@@ -18,7 +16,6 @@ import java.util.Properties;
  */
 final class ProcessIdentity {
     private static final String VERSION = readVersion();
-    private static volatile String localHost;
 
     private ProcessIdentity() {
     }
@@ -38,20 +35,6 @@ final class ProcessIdentity {
     /** The Kestrel version this process runs, "unknown" when the build did not record it. */
     static String frameworkVersion() {
         return VERSION;
-    }
-
-    /** This host's address for consumer records; 127.0.0.1 when the host name does not resolve. */
-    static String localHost() {
-        String h = localHost;
-        if (h == null) {
-            try {
-                h = InetAddress.getLocalHost().getHostAddress(); // may ask DNS: once per process
-            } catch (UnknownHostException e) {
-                h = "127.0.0.1";
-            }
-            localHost = h;
-        }
-        return h;
     }
 
     private static String readVersion() {

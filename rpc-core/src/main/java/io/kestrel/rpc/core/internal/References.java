@@ -56,6 +56,8 @@ public final class References {
     private record Referred(ReferenceConfig<?> config, Directory directory) {
     }
     private volatile ClientTransport transport;
+    /** This process's address in consumer records, chosen as a provider's is (see {@link AdvertisedAddress}). */
+    private volatile String recordHost;
 
     /** @param application the runtime's application, or null (its name is then not recorded) */
     public References(ClientConfig client, ProtocolConfig protocol, SerializerCache serializers,
@@ -181,13 +183,24 @@ public final class References {
             attributes = new java.util.LinkedHashMap<>(identity);
             attributes.put(ProviderInfo.PROTOCOL, config.protocol()); // recorded beside that protocol's providers
         }
-        ConsumerInfo me = new ConsumerInfo(ProcessIdentity.localHost(), config.key(), attributes);
+        ConsumerInfo me = new ConsumerInfo(recordHost(), config.key(), attributes);
         try {
             r.registerConsumer(me);
             recorded.add(me);
         } catch (RuntimeException e) {
             log.warn("Could not record this consumer of {} in {}: {}", config.key(), r.address(), e.toString());
         }
+    }
+
+    /** The address written into consumer records; 127.0.0.1 when no other is found (they are informational). */
+    private String recordHost() {
+        String h = recordHost;
+        if (h == null) {
+            AdvertisedAddress a = AdvertisedAddress.forThisMachine(protocol, registry.config());
+            h = a.advertised() != null ? a.advertised() : "127.0.0.1";
+            recordHost = h;
+        }
+        return h;
     }
 
     /** The client transport, created on first use. */
@@ -229,7 +242,8 @@ public final class References {
     /** Stops following the registry and closes every connection (pending calls fail). */
     public void close() {
         Registry r = registry.ifConnected();
-        if (r != null) {
+        // while ZooKeeper is unreachable a delete would wait through every retry; the records end with the session
+        if (r != null && r.isConnected()) {
             for (ConsumerInfo c : recorded) {
                 try {
                     r.unregisterConsumer(c);

@@ -1,6 +1,7 @@
 package io.kestrel.rpc.core.reliability;
 
 import io.kestrel.rpc.api.config.ProtocolConfig;
+import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.api.config.RegistryConfig;
 import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.api.serialization.SerializationOptions;
@@ -15,7 +16,9 @@ import java.time.Duration;
  * {@code LeanProcessMain <embedded port to join> <free port> <dead port>}. It joins the embedded ZooKeeper
  * another process hosts and exports {@link EchoService} there (prints {@code READY}), then prints, one line each,
  * what creating a kryo serializer says ({@code KRYO: ...}), what hosting an embedded ZooKeeper on a free port says
- * ({@code HOST: ...}) and what a ZooKeeper that is not there says ({@code DEAD: ...}); runs until stdin closes.
+ * ({@code HOST: ...}), what a ZooKeeper that is not there says ({@code DEAD: ...}) and what referring to the
+ * {@code kryo} version of the echo service (whose provider prefers kryo) says ({@code REFER: ...}); runs until
+ * stdin closes.
  */
 public final class LeanProcessMain {
     private LeanProcessMain() {
@@ -38,6 +41,8 @@ public final class LeanProcessMain {
                 .registry(RegistryConfig.builder().address("zookeeper://127.0.0.1:" + args[2])
                         .connectionTimeout(Duration.ofSeconds(2)).build()).build()
                 .providers(new io.kestrel.rpc.api.ServiceKey("x.Y", "", ""))));
+        System.out.println("REFER: " + failure(() -> runtime.refer(ReferenceConfig.builder(EchoService.class)
+                .version("kryo").timeout(Duration.ofSeconds(5)).build())).replace('\n', ' '));
         System.out.flush();
         while (System.in.read() >= 0) {
             // runs until the test closes our stdin

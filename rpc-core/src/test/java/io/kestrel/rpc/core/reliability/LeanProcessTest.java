@@ -4,10 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kestrel.rpc.api.config.ProtocolConfig;
 import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.api.config.RegistryConfig;
+import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.core.RpcRuntime;
 import io.kestrel.rpc.core.fixture.EchoService;
+import io.kestrel.rpc.core.fixture.EchoServiceImpl;
 import java.io.File;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -33,13 +36,17 @@ class LeanProcessTest {
                 .collect(Collectors.joining(File.pathSeparator));
         assertTrue(classPath.length() < System.getProperty("java.class.path").length(), "something was left out");
         try (RpcRuntime host = RpcRuntime.builder().registry(RegistryConfig.builder().address("embedded://" + zkPort)
-                .build()).build()) {
-            host.providers(new io.kestrel.rpc.api.ServiceKey("x.Y", "", "")); // connects: this JVM hosts ZooKeeper
+                .build()).protocol(ProtocolConfig.builder().host("127.0.0.1").port(0).serialization("kryo").build())
+                .build()) {
+            // connects (this JVM hosts ZooKeeper) and publishes a provider whose preferred serialization is kryo
+            host.export(ServiceConfig.builder(EchoService.class, new EchoServiceImpl()).version("kryo").build());
             try (ChildJvm lean = ChildJvm.startWithClassPath("lean", classPath,
                     List.of("-Dorg.slf4j.simpleLogger.defaultLogLevel=info"), LeanProcessMain.class,
                     String.valueOf(zkPort), String.valueOf(freePort()), String.valueOf(freePort()))) {
                 lean.awaitLine("^READY$", 60_000);
-                EchoService echo = host.refer(ReferenceConfig.builder(EchoService.class).version("lean").build());
+                // generous: the lean JVM answers its first call while it also runs the steps it prints below
+                EchoService echo = host.refer(ReferenceConfig.builder(EchoService.class).version("lean")
+                        .timeout(java.time.Duration.ofSeconds(30)).build());
                 assertEquals("lean", echo.echo("lean"), "served by the process that joined without the server");
 
                 String kryo = lean.awaitLine("^KRYO: (.*)$", 30_000).group(1);
@@ -50,6 +57,10 @@ class LeanProcessTest {
                         + "on its class path. Add the dependency io.kestrel:rpc-registry-embedded"), hostHere);
                 String dead = lean.awaitLine("^DEAD: (.*)$", 30_000).group(1);
                 assertTrue(dead.contains("within 2000 ms") && dead.contains("connection-timeout"), dead);
+                // a provider that prefers kryo: the refer fails at startup naming the library, not "no provider"
+                String refer = lean.awaitLine("^REFER: (.*)$", 30_000).group(1);
+                assertTrue(refer.contains("needs the library com.esotericsoftware:kryo"), refer + "\n" + lean.output());
+                assertTrue(refer.startsWith("NoProviderException: "), refer);
                 assertFalse(lean.output().contains("\tat "), "no stack trace in the log:\n" + lean.output());
                 assertTrue(lean.output().lines().count() <= 16, lean.output());
             }

@@ -13,16 +13,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.recipes.nodes.PersistentNode;
 import org.apache.curator.utils.ZKPaths;
-import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * A registry's consumer records: one EPHEMERAL node per consumer under the service's {@code consumers} folder
- * (see {@link ZooKeeperPaths}), kept by Curator's {@link PersistentNode} across session expiry like provider
+ * (see {@link ZooKeeperPaths}), kept by Curator's PersistentNode ({@link RecordNode}) across session expiry like provider
  * nodes, and counted, so two references of one process to one service keep the record until both are gone.
  * Thread-safe.
  */
@@ -46,25 +44,25 @@ final class ConsumerRecords {
     }
 
     private static final class Counted {
-        final PersistentNode node;
+        final RecordNode node;
         int count = 1;
 
-        Counted(PersistentNode node) {
+        Counted(RecordNode node) {
             this.node = node;
         }
     }
 
     void register(ConsumerInfo consumer) {
         String path = ZooKeeperPaths.consumerPath(root, dubboRoot, consumer);
-        PersistentNode node;
+        RecordNode node;
         synchronized (nodes) {
             Counted c = nodes.get(path);
             if (c != null) {
                 c.count++;
                 return;
             }
-            node = new PersistentNode(client, CreateMode.EPHEMERAL, false, path,
-                    ZooKeeperPaths.consumerData(consumer).getBytes(StandardCharsets.UTF_8));
+            node = new RecordNode(client, path, ZooKeeperPaths.consumerData(consumer).getBytes(StandardCharsets.UTF_8),
+                    consumer.toString(), null);
             nodes.put(path, new Counted(node));
         }
         if (consumer.attribute(ProviderInfo.PROTOCOL).filter(DubboUrls.SCHEME::equals).isPresent()) {
@@ -122,20 +120,23 @@ final class ConsumerRecords {
         return List.copyOf(result);
     }
 
-    /** Deletes every record (registry closing); while ZooKeeper is unreachable they end with the session. */
-    void closeAll(boolean connected) {
+    /**
+     * Closes every record (registry closing): deleted while ZooKeeper answers, otherwise they end with the session
+     * (see {@link RecordNode}).
+     */
+    void closeAll() {
         List<Map.Entry<String, Counted>> all;
         synchronized (nodes) {
             all = new ArrayList<>(nodes.entrySet());
             nodes.clear();
         }
-        if (!connected) {
-            return; // a delete would block through every retry; closing the client ends the session
+        for (Map.Entry<String, Counted> e : all) {
+            e.getValue().node.closing = true;
+            close(e.getValue().node, e.getKey());
         }
-        all.forEach(e -> close(e.getValue().node, e.getKey()));
     }
 
-    private void close(PersistentNode node, String path) {
+    private void close(RecordNode node, String path) {
         try {
             node.close();
         } catch (IOException | RuntimeException e) {

@@ -10,7 +10,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Keeps ZooKeeper's and Curator's own logging to errors, so a registry start logs Kestrel's one line instead
  * of ZooKeeper's banner, its environment and a stack trace per failed connection attempt. Kestrel's
- * registry logs every state change itself (connected, suspended, lost, reconnected).
+ * registry logs every state change itself (connected, suspended, lost, reconnected), and Curator's background
+ * errors rate-limited ({@link RegistrationLog}); Curator logs only the first connection problem of an outage
+ * ({@value #CURATOR_FIRST_ISSUE_ONLY}, unless the application set it).
  *
  * <p>Set {@value #VERBOSE_PROPERTY}{@code =true} to leave those loggers alone. A level the application set
  * itself for {@code org.apache.zookeeper} or {@code org.apache.curator} is also left alone. Works with the
@@ -20,6 +22,11 @@ import org.slf4j.LoggerFactory;
 final class ZooKeeperLogs {
     /** System property: {@code true} keeps ZooKeeper's and Curator's full logging. */
     static final String VERBOSE_PROPERTY = "kestrel.rpc.registry.verbose";
+    /**
+     * Curator's switch (read once, when its client class loads) that logs only the first connection problem of an
+     * outage at ERROR and the rest at DEBUG; without it a partition logs an ERROR with a stack trace per retry.
+     */
+    static final String CURATOR_FIRST_ISSUE_ONLY = "curator-log-only-first-connection-issue-as-error-level";
     /**
      * Logger and the level it is kept to. ServerCnxn is silenced: a probe ({@code srvr}) that reaches a server
      * still loading its database makes ZooKeeper log a NullPointerException about closing that socket.
@@ -41,6 +48,9 @@ final class ZooKeeperLogs {
         done = true;
         if (Boolean.getBoolean(VERBOSE_PROPERTY)) {
             return;
+        }
+        if (System.getProperty(CURATOR_FIRST_ISSUE_ONLY) == null) {
+            System.setProperty(CURATOR_FIRST_ISSUE_ONLY, "true");
         }
         for (Map.Entry<String, String> e : LOGGERS.entrySet()) {
             String name = e.getKey();

@@ -26,11 +26,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.recipes.cache.CuratorCache;
-import org.apache.curator.framework.recipes.nodes.PersistentNode;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.retry.BoundedExponentialBackoffRetry;
 import org.apache.curator.utils.ZKPaths;
-import org.apache.zookeeper.CreateMode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,7 +43,7 @@ import org.slf4j.LoggerFactory;
  * ({@link ConsumerRecords}). The {@code <group>:<version>} segment is left out when both are empty.
  * Parent folders are ZooKeeper container nodes, removed by the server once empty.
  *
- * <p><b>Registration</b> uses Curator's {@link PersistentNode}: after a session expiry the node is created
+ * <p><b>Registration</b> uses Curator's PersistentNode ({@link RecordNode}): after a session expiry the node is created
  * again in the new session without help. {@link #close()} deletes this instance's nodes while ZooKeeper is
  * reachable; otherwise they vanish with the session.
  *
@@ -78,8 +76,9 @@ public final class ZooKeeperRegistry implements Registry {
     private final CuratorFramework client;
     private final ScheduledExecutorService notifier;
     private volatile Thread notifierThread;
-    private final ConcurrentMap<String, ProviderNode> registered = new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, RecordNode> registered = new ConcurrentHashMap<>();
     private final ConsumerRecords consumers;
+    private final RegistrationLog registrationLog;
     /** Guarded by itself. */
     private final Map<WatchKey, ServiceWatch> watches = new LinkedHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -103,6 +102,7 @@ public final class ZooKeeperRegistry implements Registry {
         this.config = Objects.requireNonNull(config, "config");
         this.connectString = Objects.requireNonNull(connectString, "connectString");
         this.lease = lease;
+        this.registrationLog = new RegistrationLog(config.address(), config.sessionTimeout().toMillis());
         this.notifier = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "kestrel-registry-notify");
             t.setDaemon(true);
@@ -131,8 +131,7 @@ public final class ZooKeeperRegistry implements Registry {
                     .ensembleTracker(false)
                     .build();
             c.getConnectionStateListenable().addListener((cf, state) -> connectionStateChanged(state));
-            c.getUnhandledErrorListenable().addListener((message, e) ->
-                    log.warn("ZooKeeper registry {}: {}", config.address(), message, e));
+            c.getUnhandledErrorListenable().addListener(registrationLog::backgroundError);
             c.start();
             if (!c.blockUntilConnected((int) Math.min(connectMs, Integer.MAX_VALUE), TimeUnit.MILLISECONDS)) {
                 throw new RegistryException(String.format(
@@ -204,7 +203,9 @@ public final class ZooKeeperRegistry implements Registry {
         Objects.requireNonNull(provider, "provider");
         ensureOpen();
         String path = ZooKeeperPaths.providerPath(config.root(), config.dubboRoot(), provider);
-        ProviderNode node = new ProviderNode(path, ZooKeeperPaths.providerData(provider).getBytes(StandardCharsets.UTF_8));
+        RecordNode node = new RecordNode(client, path,
+                ZooKeeperPaths.providerData(provider).getBytes(StandardCharsets.UTF_8), provider.toString(),
+                registrationLog::restored);
         if (registered.putIfAbsent(path, node) != null) {
             log.debug("Provider {} is already registered in {}", provider, config.address());
             return;
@@ -234,7 +235,7 @@ public final class ZooKeeperRegistry implements Registry {
     @Override
     public void unregister(ProviderInfo provider) {
         Objects.requireNonNull(provider, "provider");
-        ProviderNode node = registered.remove(ZooKeeperPaths.providerPath(config.root(), config.dubboRoot(), provider));
+        RecordNode node = registered.remove(ZooKeeperPaths.providerPath(config.root(), config.dubboRoot(), provider));
         if (node != null) {
             closeNode(node, provider.toString());
             log.info("Unregistered provider {} from {}", provider, config.address());
@@ -358,12 +359,12 @@ public final class ZooKeeperRegistry implements Registry {
                     + "session times out ({} ms)", config.address(), registered.size(),
                     config.sessionTimeout().toMillis());
         }
-        for (Map.Entry<String, ProviderNode> e : registered.entrySet()) {
+        for (Map.Entry<String, RecordNode> e : registered.entrySet()) {
             e.getValue().closing = true;
             closeNode(e.getValue(), e.getKey());
         }
         registered.clear();
-        consumers.closeAll(isConnected());
+        consumers.closeAll();
         client.close();
         notifier.shutdownNow();
         closeQuietly(lease);
@@ -452,14 +453,18 @@ public final class ZooKeeperRegistry implements Registry {
                 all.forEach(state == ConnectionState.CONNECTED ? ServiceWatch::schedulePublish : ServiceWatch::rebuild);
             }
             case SUSPENDED -> {
-                log.warn("ZooKeeper {} connection suspended; keeping the last known providers", config.address());
+                registrationLog.suspended(registered.size());
                 if (lease != null) {
                     lease.connectionLost();
                 }
             }
             case LOST -> {
-                log.warn("ZooKeeper {} session lost; keeping the last known providers and re-registering "
-                        + "once reconnected", config.address());
+                List<String> lost = new ArrayList<>();
+                for (RecordNode node : registered.values()) {
+                    node.lost = true;
+                    lost.add(node.what());
+                }
+                registrationLog.lost(lost);
                 if (lease != null) {
                     lease.connectionLost();
                 }
@@ -506,7 +511,7 @@ public final class ZooKeeperRegistry implements Registry {
         }
     }
 
-    private void closeNode(ProviderNode node, String what) {
+    private void closeNode(RecordNode node, String what) {
         try {
             node.close();
         } catch (IOException | RuntimeException e) {
@@ -532,27 +537,6 @@ public final class ZooKeeperRegistry implements Registry {
 
     private static int toIntMillis(Duration d) {
         return (int) Math.min(d.toMillis(), Integer.MAX_VALUE);
-    }
-
-    /**
-     * The provider's ephemeral node. On {@link #close()} (closing the registry) while ZooKeeper is unreachable
-     * it skips the delete, which would block through every retry; closing the client ends the session and
-     * the server removes the node then. {@link #unregister} always deletes (Curator's guaranteed delete).
-     */
-    private final class ProviderNode extends PersistentNode {
-        volatile boolean closing;
-
-        ProviderNode(String path, byte[] data) {
-            super(client, CreateMode.EPHEMERAL, false, path, data);
-        }
-
-        @Override
-        protected void deleteNode() throws Exception {
-            if (closing && !isConnected()) {
-                return;
-            }
-            super.deleteNode();
-        }
     }
 
     /** What a watch follows: one service's providers on one protocol. */

@@ -12,12 +12,16 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /**
  * Forwards 127.0.0.1:port to a target port. {@link #kill()} drops every connection and refuses new ones, the
  * way a crashed process or a cut network looks to ZooKeeper: no close-session request is ever sent.
+ * {@link #blackhole()} is a partition instead: connections stay open and new ones are accepted, but no byte gets
+ * through either way, so clients see timeouts rather than refusals; {@link #heal()} drops those connections and
+ * forwards again.
  */
 final class TcpProxy implements AutoCloseable {
     private final ServerSocket listener;
     private final int targetPort;
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
     private volatile boolean killed;
+    private volatile boolean blackholed;
 
     TcpProxy(int targetPort) throws IOException {
         this(0, targetPort);
@@ -50,6 +54,11 @@ final class TcpProxy implements AutoCloseable {
         while (!killed) {
             try {
                 Socket client = listener.accept();
+                if (blackholed) {
+                    sockets.add(client);
+                    pump(client, null); // read and drop
+                    continue;
+                }
                 Socket server = new Socket(InetAddress.getLoopbackAddress(), targetPort);
                 sockets.add(client);
                 sockets.add(server);
@@ -64,9 +73,13 @@ final class TcpProxy implements AutoCloseable {
     private void pump(Socket from, Socket to) {
         Thread t = new Thread(() -> {
             byte[] buf = new byte[8192];
-            try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+            try (InputStream in = from.getInputStream();
+                    OutputStream out = to == null ? OutputStream.nullOutputStream() : to.getOutputStream()) {
                 int n;
                 while ((n = in.read(buf)) >= 0) {
+                    if (to == null || blackholed) {
+                        continue; // partitioned: the bytes are lost
+                    }
                     out.write(buf, 0, n);
                     out.flush();
                 }
@@ -74,11 +87,26 @@ final class TcpProxy implements AutoCloseable {
                 // connection dropped: end of this direction
             } finally {
                 closeQuietly(from);
-                closeQuietly(to);
+                if (to != null) {
+                    closeQuietly(to);
+                }
             }
         }, "test-proxy-pump");
         t.setDaemon(true);
         t.start();
+    }
+
+    /** From now on nothing gets through; connections stay open and new ones are accepted. */
+    void blackhole() {
+        blackholed = true;
+    }
+
+    /** Ends the partition: the connections that lost bytes are dropped, new ones are forwarded. */
+    void heal() {
+        List<Socket> partitioned = List.copyOf(sockets);
+        sockets.removeAll(partitioned);
+        partitioned.forEach(TcpProxy::closeQuietly); // closed first: none of them forwards a torn stream
+        blackholed = false;
     }
 
     void kill() {

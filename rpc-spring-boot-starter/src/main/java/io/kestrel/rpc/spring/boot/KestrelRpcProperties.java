@@ -125,6 +125,9 @@ public class KestrelRpcProperties {
             this.emptyProtection = emptyProtection;
         }
 
+        /** How long a closing provider waits for ZooKeeper to delete its records before draining (none while ZooKeeper is unreachable). Default 3s. */
+        private Duration unregisterTimeout;
+
         public String getAddress() {
             return address;
         }
@@ -164,6 +167,14 @@ public class KestrelRpcProperties {
         public void setConnectionTimeout(Duration connectionTimeout) {
             this.connectionTimeout = connectionTimeout;
         }
+
+        public Duration getUnregisterTimeout() {
+            return unregisterTimeout;
+        }
+
+        public void setUnregisterTimeout(Duration unregisterTimeout) {
+            this.unregisterTimeout = unregisterTimeout;
+        }
     }
 
     /** {@code rpc.protocol.*}: the server and the defaults of references ({@code <rpc:protocol>}). */
@@ -171,10 +182,10 @@ public class KestrelRpcProperties {
         /** Wire protocol: kestrel (the native one) or dubbo (Apache Dubbo's, for stock Dubbo consumers). Default kestrel. */
         private String name;
 
-        /** Address to bind. Default 127.0.0.1; 0.0.0.0 for all interfaces. */
+        /** Address to bind. Default 127.0.0.1 with a local registry; all interfaces with one other hosts read (docs/across-hosts.md). */
         private String host;
 
-        /** Address published in the registry. Default: the host (this machine's address when binding 0.0.0.0). */
+        /** Address published in the registry. Default: KESTREL_ADVERTISE_HOST, else the host; unset or 0.0.0.0 with a registry other hosts read: this machine's reachable address. */
         private String advertisedHost;
 
         /** Port to listen on; 0 picks a free one. Default 20880. */

@@ -16,10 +16,10 @@ public final class Http {
     }
 
     /** Status code and body. */
-    record Response(int status, String body) {
+    public record Response(int status, String body) {
     }
 
-    static Response get(int port, String path) throws IOException, InterruptedException {
+    public static Response get(int port, String path) throws IOException, InterruptedException {
         HttpResponse<String> r = CLIENT.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
                 .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());
         return new Response(r.statusCode(), r.body());
@@ -45,7 +45,7 @@ public final class Http {
     }
 
     /** Whether the health component {@code name} in {@code json} has the given status. */
-    static boolean status(String json, String name, String status) {
+    public static boolean status(String json, String name, String status) {
         String o = object(json, name);
         return o.endsWith("\"status\":\"" + status + "\"}") || o.startsWith("{\"status\":\"" + status + "\"");
     }

@@ -40,7 +40,7 @@ public final class ConfigBinder {
             "disclose-services");
     /** Attributes of {@code <rpc:registry>} (and properties {@code rpc.registry.*}). */
     public static final List<String> REGISTRY_ATTRIBUTES = List.of("address", "root", "session-timeout",
-            "connection-timeout", "dubbo-root", "empty-protection");
+            "connection-timeout", "dubbo-root", "empty-protection", "unregister-timeout");
     /** Attributes of {@code <rpc:reference>} that may have defaults in {@code rpc.reference.*}. */
     public static final List<String> REFERENCE_DEFAULTS = List.of("protocol", "timeout", "retries", "loadbalance", "cluster",
             "check", "connect-timeout", "actives", "propagate-deadline", "outlier-failures", "outlier-ejection",
@@ -65,7 +65,7 @@ public final class ConfigBinder {
         return new ApplicationConfig(name != null ? name : fallbackName);
     }
 
-    /** {@code <rpc:registry address=".." root=".." dubbo-root=".." session-timeout=".." connection-timeout=".." empty-protection=".."/>}. */
+    /** {@code <rpc:registry address=".." root=".." dubbo-root=".." session-timeout=".." connection-timeout=".." empty-protection=".." unregister-timeout=".."/>}. */
     public static RegistryConfig registry(ConfigSource src) {
         RegistryConfig.Builder b = RegistryConfig.builder();
         src.ifSet("address", b::address);
@@ -74,6 +74,7 @@ public final class ConfigBinder {
         src.ifSet("session-timeout", v -> b.sessionTimeout(ConfigSource.duration(v)));
         src.ifSet("connection-timeout", v -> b.connectionTimeout(ConfigSource.duration(v)));
         src.ifSet("empty-protection", v -> b.emptyProtection(ConfigSource.bool(v)));
+        src.ifSet("unregister-timeout", v -> b.unregisterTimeout(ConfigSource.duration(v)));
         return b.build();
     }
 

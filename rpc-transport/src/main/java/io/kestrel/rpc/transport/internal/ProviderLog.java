@@ -1,5 +1,6 @@
 package io.kestrel.rpc.transport.internal;
 
+import io.kestrel.rpc.api.internal.WarnWindows;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -10,6 +10,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 
 /**
  * The health contributors of {@link KestrelRpcHealthAutoConfiguration} on Spring Boot 3 (its actuator's
@@ -23,8 +24,10 @@ public class KestrelRpcBoot3HealthAutoConfiguration {
 
     @Bean(name = ProbeGroups.KESTREL)
     @ConditionalOnMissingBean(name = ProbeGroups.KESTREL)
-    Boot3HealthIndicator kestrelHealthIndicator(@Qualifier(KestrelRpcBeans.RUNTIME) RpcRuntime runtime) {
-        return new Boot3HealthIndicator(runtime, KestrelRpcHealth::of);
+    Boot3HealthIndicator kestrelHealthIndicator(@Qualifier(KestrelRpcBeans.RUNTIME) RpcRuntime runtime,
+            Environment environment) {
+        KestrelRpcHealth.Counted counted = ProbeGroups.counted(environment);
+        return new Boot3HealthIndicator(runtime, r -> KestrelRpcHealth.of(r, counted));
     }
 
     @Bean(name = ProbeGroups.KESTREL_SERVER)

@@ -11,29 +11,54 @@ import java.util.Map;
 /**
  * The health of a {@link RpcRuntime}, independent of the Boot version's health API: up when
  * <ul>
- *   <li>the registry is connected (when the runtime uses one and has connected it),</li>
- *   <li>the server is accepting calls (when the runtime exports services), and</li>
- *   <li>every {@code check=true} reference has at least one provider whose connection is ready.</li>
+ *   <li>the server is accepting calls (when the runtime exports services),</li>
+ *   <li>the registry is connected (when the runtime uses one and has connected it; counted only when
+ *       {@link Counted#registry()}), and</li>
+ *   <li>every {@code check=true} reference has at least one provider whose connection is ready (counted only
+ *       when {@link Counted#references()}).</li>
  * </ul>
- * The {@linkplain #server server-only} form (for liveness) looks at the server alone: a registry outage must
- * not make Kubernetes restart a provider that serves its current consumers fine.
+ * What is not counted is still reported in the details (and listed under {@code notCounted}). By default the
+ * starter counts neither: readiness does not cascade, so a ZooKeeper blink or a downstream outage does not take
+ * every pod out of its Service (docs/across-hosts.md). The {@linkplain #server server-only} form (for liveness)
+ * looks at the server alone: a registry outage must not make Kubernetes restart a provider that serves its
+ * current consumers fine.
  *
  * @param up whether everything checked is fine
  * @param details what was checked, for the health endpoint
  */
 public record KestrelRpcHealth(boolean up, Map<String, Object> details) {
 
-    /** Registry, server and references. */
+    /**
+     * Which reported conditions make the status DOWN besides the server.
+     *
+     * @param registry the registry connection ({@code management.health.kestrel.readiness-includes-registry})
+     * @param references {@code check=true} references without a ready provider
+     *     ({@code management.health.kestrel.readiness-includes-references})
+     */
+    public record Counted(boolean registry, boolean references) {
+        /** Everything counted. */
+        public static final Counted ALL = new Counted(true, true);
+        /** The starter's default: the server alone decides; registry and references are reported only. */
+        public static final Counted SERVER_ONLY = new Counted(false, false);
+    }
+
+    /** Registry, server and references, all counted. */
     public static KestrelRpcHealth of(RpcRuntime runtime) {
+        return of(runtime, Counted.ALL);
+    }
+
+    /** Registry, server and references, reported; the status counts the server and what {@code counted} says. */
+    public static KestrelRpcHealth of(RpcRuntime runtime, Counted counted) {
         Map<String, Object> details = new LinkedHashMap<>();
         boolean up = true;
+        boolean registryUp = true;
         RegistryConfig registry = runtime.registryConfig();
         if (registry != null) {
             boolean connected = runtime.registryConnected();
             boolean used = connected || !runtime.services().isEmpty() || runtime.references().stream()
                     .anyMatch(r -> !r.source().startsWith("direct"));
             details.put("registry", Map.of("address", registry.address(), "connected", connected));
-            up &= connected || !used;
+            registryUp = connected || !used;
         }
         up &= server(runtime, details);
         List<String> missing = new ArrayList<>();
@@ -50,7 +75,18 @@ public record KestrelRpcHealth(boolean up, Map<String, Object> details) {
         }
         if (!missing.isEmpty()) {
             details.put("noReadyProvider", missing);
-            up = false;
+        }
+        up &= registryUp || !counted.registry();
+        up &= missing.isEmpty() || !counted.references();
+        List<String> notCounted = new ArrayList<>();
+        if (!counted.registry() && runtime.registryConfig() != null) {
+            notCounted.add("registry");
+        }
+        if (!counted.references() && !references.isEmpty()) {
+            notCounted.add("references");
+        }
+        if (!notCounted.isEmpty()) {
+            details.put("notCounted", notCounted);
         }
         return new KestrelRpcHealth(up, details);
     }

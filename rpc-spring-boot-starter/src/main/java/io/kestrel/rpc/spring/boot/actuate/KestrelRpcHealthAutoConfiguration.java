@@ -9,10 +9,12 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 
 /**
- * Health contributors on Spring Boot 4 ({@code spring-boot-health}): {@code kestrel} (registry, server,
- * {@code check=true} references; a member of the readiness group, see {@link ProbeGroups}) and
+ * Health contributors on Spring Boot 4 ({@code spring-boot-health}): {@code kestrel} (server, registry,
+ * {@code check=true} references, the last two reported but counted only when asked, see
+ * {@link ProbeGroups#counted}; a member of the readiness group) and
  * {@code kestrelServer} (the server alone; a member of the liveness group). Off with
  * {@code management.health.kestrel.enabled=false}.
  */
@@ -23,8 +25,10 @@ public class KestrelRpcHealthAutoConfiguration {
 
     @Bean(name = ProbeGroups.KESTREL)
     @ConditionalOnMissingBean(name = ProbeGroups.KESTREL)
-    KestrelRpcHealthIndicator kestrelHealthIndicator(@Qualifier(KestrelRpcBeans.RUNTIME) RpcRuntime runtime) {
-        return new KestrelRpcHealthIndicator(runtime, KestrelRpcHealth::of);
+    KestrelRpcHealthIndicator kestrelHealthIndicator(@Qualifier(KestrelRpcBeans.RUNTIME) RpcRuntime runtime,
+            Environment environment) {
+        KestrelRpcHealth.Counted counted = ProbeGroups.counted(environment);
+        return new KestrelRpcHealthIndicator(runtime, r -> KestrelRpcHealth.of(r, counted));
     }
 
     @Bean(name = ProbeGroups.KESTREL_SERVER)

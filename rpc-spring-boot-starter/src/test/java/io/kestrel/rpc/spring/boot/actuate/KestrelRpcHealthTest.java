@@ -40,6 +40,11 @@ class KestrelRpcHealthTest {
                 zookeeper.stop();
                 Http.await("DOWN while ZooKeeper is away", Duration.ofSeconds(30), () -> !KestrelRpcHealth.of(provider).up());
                 assertTrue(KestrelRpcHealth.server(provider).up(), "the server alone is fine: liveness stays UP");
+                KestrelRpcHealth reported = KestrelRpcHealth.of(provider, KestrelRpcHealth.Counted.SERVER_ONLY);
+                assertTrue(reported.up(), "the starter's default counts the server alone: " + reported.details());
+                assertEquals(Map.of("address", "zookeeper://" + zookeeper.getConnectString(), "connected", false),
+                        reported.details().get("registry"), "still reported");
+                assertEquals(java.util.List.of("registry"), reported.details().get("notCounted"));
 
                 zookeeper.restart();
                 Http.await("UP once ZooKeeper is back", Duration.ofSeconds(30), () -> KestrelRpcHealth.of(provider).up());

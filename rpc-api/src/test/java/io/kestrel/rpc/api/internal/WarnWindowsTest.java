@@ -1,4 +1,4 @@
-package io.kestrel.rpc.transport.internal;
+package io.kestrel.rpc.api.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;

@@ -1,4 +1,4 @@
-package io.kestrel.rpc.transport.internal;
+package io.kestrel.rpc.api.internal;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -7,10 +7,11 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Rate limit for log lines: at most one line per key per interval, counting the lines skipped in
  * between so the next one can say how many. Keys may come from the wire, so at most
- * {@code maxKeys} are remembered; further keys share one window. Thread-safe.
+ * {@code maxKeys} are remembered; further keys share one window. Thread-safe. Used by the provider's call log
+ * and the registry's ZooKeeper errors; not part of the public API.
  */
-final class WarnWindows {
-    static final String OTHER_KEYS = "(other keys)";
+public final class WarnWindows {
+    public static final String OTHER_KEYS = "(other keys)";
 
     private final long intervalNanos;
     private final int maxKeys;
@@ -23,7 +24,7 @@ final class WarnWindows {
         final AtomicLong skipped = new AtomicLong();
     }
 
-    WarnWindows(long intervalNanos, int maxKeys) {
+    public WarnWindows(long intervalNanos, int maxKeys) {
         this.intervalNanos = intervalNanos;
         this.maxKeys = maxKeys;
     }
@@ -32,7 +33,7 @@ final class WarnWindows {
      * Whether a line for {@code key} may be logged at {@code nowNanos}: null if not (it is counted as
      * skipped), else the note to end the line with ("" or "; N more like it in the last S s not logged").
      */
-    String admit(String key, long nowNanos) {
+    public String admit(String key, long nowNanos) {
         Window w = windows.get(key);
         if (w == null) {
             w = windows.computeIfAbsent(windows.size() >= maxKeys ? OTHER_KEYS : key, k -> new Window());
