@@ -143,44 +143,43 @@ class MultiHostTestbedTest extends TestbedFixture {
     @Test
     @Order(5)
     void ensembleDownAndBack() throws Exception {
-        Run run = new Run("ensemble-down", 26);
-        run.at(2500);
-        ensemble.killAll();
-        long back = run.at(2500 + SESSION_MS + 3000);
-        ensemble.startAll();
-        HostJvm p3 = startProvider("p3", hosts.address("p3")); // starts while the ensemble does
-        long serving = ensemble.awaitServing(30_000);
-        long ready = awaitReady(p3);
-        CallLog log = run.finish(P123);
-
-        log.assertNoFailure("a registry outage must fail no call");
-        long joined = assertJoined(log, ready);
-        awaitView(expectedView("p1", "p2", "p3"), 20_000);
-        record("ensemble down 7 s, then back", log, "no failure; serving " + serving + " ms after the restart ("
-                + (ready - back) + " ms to p3 ready); new provider p3 called " + joined + " ms after ready");
+        ensembleOutage("ensemble-down", 26, false, 2500 + SESSION_MS + 3000, "ensemble down 7 s, then back");
     }
 
     @Test
     @Order(6)
     void zooKeeperBackEmpty() throws Exception {
-        Run run = new Run("back-empty", 24);
+        ensembleOutage("back-empty", 24, true, 4000, "ensemble back empty (data wiped)");
+    }
+
+    /**
+     * Stops the whole ensemble 2.5 s into a run, wipes its data if asked, starts it again at {@code backAt} ms
+     * together with a new provider p3, and checks: no call failed, p3 (registered in the ensemble that came
+     * back) got calls within {@link #JOIN_MS} of being ready (the consumer's subscription works again), and
+     * the registry lists p1, p2 and p3 (the providers registered again).
+     */
+    private static void ensembleOutage(String name, int seconds, boolean wipe, long backAt, String scenario)
+            throws Exception {
+        Run run = new Run(name, seconds);
         run.at(2500);
         ensemble.killAll();
-        for (int id = 1; id <= Ensemble.SIZE; id++) {
-            ensemble.wipe(id);
+        if (wipe) {
+            for (int id = 1; id <= Ensemble.SIZE; id++) {
+                ensemble.wipe(id);
+            }
         }
-        run.at(4000);
+        long back = run.at(backAt);
         ensemble.startAll();
         HostJvm p3 = startProvider("p3", hosts.address("p3")); // starts while the ensemble does
         long serving = ensemble.awaitServing(30_000);
         long ready = awaitReady(p3);
         CallLog log = run.finish(P123);
 
-        log.assertNoFailure("an ensemble that comes back empty must fail no call");
+        log.assertNoFailure("an outage of the whole registry must fail no call");
         long joined = assertJoined(log, ready);
-        long relisted = awaitView(expectedView("p1", "p2", "p3"), 20_000);
-        record("ensemble back empty (data wiped)", log, "no failure; serving " + serving + " ms after the restart;"
-                + " new provider p3 called " + joined + " ms after ready; all listed " + relisted + " ms after the run");
+        long listed = awaitView(expectedView("p1", "p2", "p3"), 20_000);
+        record(scenario, log, "no failure; serving " + serving + " ms after the restart, p3 ready after "
+                + (ready - back) + " ms and called " + joined + " ms later; all listed " + listed + " ms after the run");
     }
 
     @Test

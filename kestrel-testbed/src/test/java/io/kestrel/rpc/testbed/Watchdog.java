@@ -1,6 +1,12 @@
 package io.kestrel.rpc.testbed;
 
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 
 /**
  * The main class of every JVM of the bed: runs {@code args[0]}'s main with the rest of the arguments and
@@ -8,21 +14,19 @@ import java.util.Arrays;
  * commands from stdin get them through {@link #commands()}.
  */
 public final class Watchdog {
-    private static final java.util.concurrent.BlockingQueue<String> COMMANDS =
-            new java.util.concurrent.LinkedBlockingQueue<>();
+    private static final BlockingQueue<String> COMMANDS = new LinkedBlockingQueue<>();
 
     private Watchdog() {
     }
 
     public static void main(String[] args) throws Throwable {
         Thread watch = new Thread(() -> {
-            try (java.io.BufferedReader in = new java.io.BufferedReader(
-                    new java.io.InputStreamReader(System.in, java.nio.charset.StandardCharsets.UTF_8))) {
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = in.readLine()) != null) {
                     COMMANDS.add(line);
                 }
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 // stdin broke: same as closed
             }
             System.exit(0);
@@ -34,7 +38,7 @@ public final class Watchdog {
     }
 
     /** The lines the test sent, in order. */
-    static java.util.concurrent.BlockingQueue<String> commands() {
+    static BlockingQueue<String> commands() {
         return COMMANDS;
     }
 }
