@@ -63,8 +63,9 @@ class MultiHostTestbedTest extends TestbedFixture {
     @Disabled("waits for outlier ejection of a silent provider (branch h-registryview), see issue 35")
     void blackHoledProvider() throws Exception {
         Run run = new Run("blackhole", 16);
-        long cut = run.at(2500);
+        run.at(2500);
         hosts.blackhole("c1", "p1");
+        long cut = System.currentTimeMillis(); // the route is in place: calls started earlier may still get through
         long heal = run.at(10_000);
         hosts.heal("c1", "p1");
         CallLog log = run.finish(P12);
