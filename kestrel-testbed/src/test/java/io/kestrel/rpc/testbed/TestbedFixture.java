@@ -44,7 +44,11 @@ abstract class TestbedFixture {
     @BeforeAll
     static void buildBed() throws Exception {
         String skip = System.getProperty(SKIP_PROPERTY, "");
-        Assumptions.assumeTrue(skip.isBlank(), "multi-host test bed skipped: " + skip);
+        if (!skip.isBlank()) {
+            String why = "multi-host test bed SKIPPED (-D" + SKIP_PROPERTY + "): " + skip;
+            System.err.println("[kestrel-testbed] " + why);
+            Assumptions.abort(why);
+        }
         String unavailable = Hosts.unavailableReason();
         if (unavailable != null) {
             fail("the multi-host test bed cannot build its hosts: " + unavailable + ". Run the build as root on"
