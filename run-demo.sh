@@ -3,7 +3,8 @@
 #   1. builds demo-provider and demo-consumer and the modules they need (mvn package, tests skipped);
 #   2. starts the provider (Spring XML), which hosts the embedded ZooKeeper (127.0.0.1:2182, or joins the one
 #      another process on this host runs there) and logs its address;
-#   3. runs the consumer (annotations) against that ZooKeeper: a few calls, then ~3 s of bid() from 10 threads;
+#   3. runs the consumer (annotations) against that ZooKeeper (embedded://PORT: it joins as a member, with this
+#      user's secret in ~/.kestrel/embedded-registry): a few calls, then ~3 s of bid() from 10 threads;
 #      the consumer sets no serialization or optimizer: it adopts the provider's from the registry record;
 #   4. stops the provider (SIGTERM: services unregistered, in-flight calls drained, ZooKeeper stopped).
 # Exits non-zero if any step fails; leaves nothing running.
@@ -70,7 +71,7 @@ for _ in $(seq 1 300); do                  # up to 30 s
     cat "$provider_log" >&2
     exit 1
   fi
-  registry=$(sed -n 's/.*Kestrel demo provider ready.*registry \(zookeeper:\/\/[0-9.]*:[0-9]*\).*/\1/p' "$provider_log")
+  registry=$(sed -n 's/.*Kestrel demo provider ready.*registry \(embedded:\/\/[0-9]*\).*/\1/p' "$provider_log")
   [ -n "$registry" ] && break
   sleep 0.1
 done

@@ -14,6 +14,7 @@ import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.api.config.RegistryConfig;
 import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.core.RpcRuntime;
+import io.kestrel.rpc.testing.Await;
 import java.util.List;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterAll;
@@ -65,7 +66,7 @@ class ConsoleBrowserTest {
         runtime.export(ServiceConfig.builder(Greeter.class, new GreeterImpl()).version("1.0").build());
         runtime.export(ServiceConfig.builder(Greeter.class, new GreeterImpl()).version(HOSTILE_VERSION).build());
         greeter = runtime.refer(ReferenceConfig.builder(Greeter.class).version("1.0").build());
-        Poll.until("both providers ready", () -> runtime.references().get(0).providers().stream()
+        Await.until("both providers ready", () -> runtime.references().get(0).providers().stream()
                 .filter(p -> p.ready()).count() == 2);
         for (int i = 0; i < 20; i++) {
             greeter.greet("caller " + i);
@@ -246,7 +247,7 @@ class ConsoleBrowserTest {
         browser.screenshot("offline-confirm");
         confirm();
         waitForText("notice", KEY + " is now offline");
-        Poll.until("the registry without this runtime's record", () -> runtime.providers(KEY).size() == 1);
+        Await.until("the registry without this runtime's record", () -> runtime.providers(KEY).size() == 1);
         assertEquals(billing.boundPort(), runtime.providers(KEY).get(0).port());
         waitForText("exported", "offline", "Bring online");
         assertEquals("Hello, still served", greeter.greet("still served")); // the other provider serves on
@@ -254,10 +255,38 @@ class ConsoleBrowserTest {
         clickToggle();
         confirm();
         waitForText("notice", KEY + " is now online");
-        Poll.until("this runtime's record back in the registry", () -> runtime.providers(KEY).size() == 2);
+        Await.until("this runtime's record back in the registry", () -> runtime.providers(KEY).size() == 2);
         assertTrue(runtime.isOnline(KEY));
         waitForText("exported", "Take offline");
         assertFalse(textOf("exported").contains("Bring online"));
+    }
+
+    /**
+     * The services page of an application with an ordinary name (the picture in docs/console.md): a second runtime,
+     * "orders", with its own console, exporting and calling the service beside "billing".
+     */
+    @Test
+    @Order(8)
+    void anOrdinaryApplicationsServicesPage() throws Exception {
+        RegistryConfig registry = RegistryConfig.builder().address("zookeeper://" + zookeeper.getConnectString()).build();
+        try (RpcRuntime orders = RpcRuntime.builder().application(new ApplicationConfig("orders"))
+                .protocol(ProtocolConfig.builder().port(0).build()).registry(registry)
+                .console(ConsoleConfig.builder().enabled(true).port(0).build()).build()) {
+            orders.export(ServiceConfig.builder(Greeter.class, new GreeterImpl()).version("1.0").build());
+            Greeter ordersGreeter = orders.refer(ReferenceConfig.builder(Greeter.class).version("1.0").build());
+            Await.until("orders sees three providers ready", () -> orders.references().get(0).providers().stream()
+                    .filter(p -> p.ready()).count() == 3);
+            for (int i = 0; i < 30; i++) {
+                ordersGreeter.greet("customer " + i);
+            }
+            browser.driver.get("http://127.0.0.1:" + orders.consolePort() + "/#services");
+            browser.driver.navigate().refresh();
+            browser.waiting().until(d -> d.findElement(By.id("exported")));
+            waitForText("app", "orders");
+            waitForText("referenced", "127.0.0.1:" + orders.boundPort() + " READY",
+                    "127.0.0.1:" + billing.boundPort() + " READY", "127.0.0.1:" + runtime.boundPort() + " READY");
+            browser.screenshot("services-orders");
+        }
     }
 
     private void clickToggle() {

@@ -11,6 +11,7 @@ import io.kestrel.rpc.api.config.ProtocolConfig;
 import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.core.RpcRuntime;
+import io.kestrel.rpc.testing.Await;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -136,7 +137,7 @@ class ConsoleHttpTest {
         var connections = ConsoleHttp.get(port, "/api/connections");
         assertTrue(connections.body().contains("\"address\":\"127.0.0.1:" + runtime.boundPort() + "\",\"state\":\"READY\""),
                 connections.body());
-        Poll.until("both sides' figures", () -> {
+        Await.until("both sides' figures", () -> {
             try {
                 String calls = ConsoleHttp.get(port, "/api/calls").body();
                 return calls.contains("\"side\":\"consumer\",\"service\":\"" + Greeter.class.getName()

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kestrel.rpc.api.ServiceKey;
 import io.kestrel.rpc.core.RpcRuntime;
+import io.kestrel.rpc.testing.Await;
 import java.util.Map;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.Test;
@@ -40,7 +41,7 @@ class ConsoleSpringTest {
             assertEquals(200, offline.status(), offline.body());
             assertTrue(offline.body().contains("\"online\":false"), offline.body());
             ServiceKey key = ServiceKey.parse(Greeter.class.getName() + ":1.0");
-            Poll.until("the provider gone from ZooKeeper", () -> runtime.providers(key).isEmpty());
+            Await.until("the provider gone from ZooKeeper", () -> runtime.providers(key).isEmpty());
         }
     }
 

@@ -39,7 +39,7 @@ final class HeadlessChromium implements AutoCloseable {
             fail("The console's browser tests need headless Chromium and chromedriver, and "
                     + (browser == null ? "chromium (/usr/bin/chromium)" : "chromedriver (/usr/bin/chromedriver)")
                     + " is not installed. Install both with: apt-get install -y chromium chromium-driver (Debian;"
-                    + " .ci/run does it), or point -Dkestrel.test.chromium and -Dkestrel.test.chromedriver at them");
+                    + " ./run-tests.sh does it), or point -Dkestrel.test.chromium and -Dkestrel.test.chromedriver at them");
         }
         Path profile = Files.createTempDirectory("kestrel-console-chromium");
         ChromeOptions options = new ChromeOptions();

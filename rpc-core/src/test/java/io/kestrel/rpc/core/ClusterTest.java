@@ -15,6 +15,7 @@ import io.kestrel.rpc.api.config.RegistryConfig;
 import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.core.fixture.NamedWho;
 import io.kestrel.rpc.core.fixture.WhoService;
+import io.kestrel.rpc.testing.Await;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;

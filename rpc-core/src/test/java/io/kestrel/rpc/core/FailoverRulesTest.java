@@ -16,6 +16,7 @@ import io.kestrel.rpc.core.fixture.EchoService;
 import io.kestrel.rpc.core.fixture.EchoServiceImpl;
 import io.kestrel.rpc.core.fixture.NamedWho;
 import io.kestrel.rpc.core.fixture.WhoService;
+import io.kestrel.rpc.testing.Await;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -21,7 +21,6 @@ import io.kestrel.rpc.core.fixture.orders.GadgetFlags;
 import io.kestrel.rpc.core.fixture.orders.OrderService;
 import io.kestrel.rpc.core.fixture.orders.OrderServiceImpl;
 import io.kestrel.rpc.core.internal.generic.GenericMethod;
-import java.io.ByteArrayOutputStream;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -74,34 +73,11 @@ class GenericSecurityTest {
     /** Sends a generic call as raw bytes, serialized by the attacker, and returns the provider's answer. */
     private static RawClient.Response raw(int serializationId, String method, String[] types, Object[] args)
             throws Exception {
-        ByteArrayOutputStream body = new ByteArrayOutputStream();
-        byte[] a0 = bytes(method);
-        byte[] a1 = bytes(types);
-        byte[] a2 = bytes(args);
-        varint(body, a0.length); // the lengths of all arguments but the last, then the arguments
-        varint(body, a1.length);
-        body.writeBytes(a0);
-        body.writeBytes(a1);
-        body.writeBytes(a2);
         try (RawClient client = new RawClient(provider.boundPort())) {
             client.writeRequest(7, serializationId, 1, GenericMethod.descriptor(ServiceKey.of(OrderService.class)),
-                    body.toByteArray());
+                    RawClient.genericArguments(attacker, method, types, args));
             return client.read();
         }
-    }
-
-    private static byte[] bytes(Object value) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        attacker.serialize(value, out);
-        return out.toByteArray();
-    }
-
-    private static void varint(ByteArrayOutputStream out, int v) {
-        while ((v & ~0x7F) != 0) {
-            out.write((v & 0x7F) | 0x80);
-            v >>>= 7;
-        }
-        out.write(v);
     }
 
     private static void assertRefused(RawClient.Response answer, String... parts) {

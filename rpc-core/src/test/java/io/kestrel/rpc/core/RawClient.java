@@ -58,6 +58,31 @@ final class RawClient implements AutoCloseable {
         out.flush();
     }
 
+    /** A frame with this status and body (events such as the credential, or a heartbeat with a query). */
+    void writeFrame(int flags, int status, long requestId, byte[] body) throws IOException {
+        out.writeShort(MAGIC);
+        out.writeByte(1);
+        out.writeByte(flags);
+        out.writeByte(0);
+        out.writeByte(status);
+        out.writeLong(requestId);
+        out.writeInt(body.length);
+        out.write(body);
+        out.flush();
+    }
+
+    /** {@code varint count, count x (varint length, UTF-8 bytes)}: a handshake query. */
+    static byte[] strings(java.util.List<String> values) {
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        varint(body, values.size());
+        for (String v : values) {
+            byte[] b = v.getBytes(StandardCharsets.UTF_8);
+            varint(body, b.length);
+            body.writeBytes(b);
+        }
+        return body.toByteArray();
+    }
+
     /** A two-way request; {@code descriptor} non-null defines {@code methodRef} with it. */
     void writeRequest(long requestId, int serializationId, int methodRef, String descriptor, byte[] args) throws IOException {
         out.write(requestFrame(requestId, serializationId, methodRef, descriptor, 5000, args));
@@ -92,6 +117,28 @@ final class RawClient implements AutoCloseable {
         }
         frame.writeBytes(body.toByteArray());
         return frame.toByteArray();
+    }
+
+    /**
+     * The arguments of a generic call ({@code $invoke(name, types, args)}) as {@code serializer} writes them: the
+     * lengths of all arguments but the last, then the arguments. An attacker's bytes: nothing is checked.
+     */
+    static byte[] genericArguments(io.kestrel.rpc.api.serialization.Serializer serializer, String method,
+            String[] types, Object[] args) {
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        byte[][] parts = {serialized(serializer, method), serialized(serializer, types), serialized(serializer, args)};
+        varint(body, parts[0].length);
+        varint(body, parts[1].length);
+        for (byte[] part : parts) {
+            body.writeBytes(part);
+        }
+        return body.toByteArray();
+    }
+
+    private static byte[] serialized(io.kestrel.rpc.api.serialization.Serializer serializer, Object value) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        serializer.serialize(value, out);
+        return out.toByteArray();
     }
 
     private static void varint(ByteArrayOutputStream out, int v) {

@@ -8,6 +8,7 @@ import io.kestrel.rpc.api.serialization.ClassAllowlist;
 import io.kestrel.rpc.api.serialization.Serializations;
 import io.kestrel.rpc.api.serialization.Serializer;
 import io.kestrel.rpc.core.fixture.EchoService;
+import io.kestrel.rpc.testing.Await;
 import io.kestrel.rpc.transport.Status;
 import java.io.ByteArrayOutputStream;
 import java.time.Duration;

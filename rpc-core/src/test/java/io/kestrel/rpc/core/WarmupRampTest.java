@@ -9,6 +9,7 @@ import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.api.registry.ProviderInfo;
 import io.kestrel.rpc.core.fixture.NamedWho;
 import io.kestrel.rpc.core.fixture.WhoService;
+import io.kestrel.rpc.testing.Await;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

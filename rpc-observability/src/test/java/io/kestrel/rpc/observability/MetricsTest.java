@@ -144,6 +144,7 @@ class MetricsTest {
         assertNotNull(perConnection, "pending-calls gauge of the connection to " + address);
         assertEquals(2, perConnection.value());
         assertEquals(1, gauge(consumerMeters, KestrelMetrics.CLIENT_CONNECTIONS));
+        assertEquals(0, gauge(consumerMeters, KestrelMetrics.CLIENT_PROVIDERS_EJECTED), "no provider is ejected");
         assertEquals(1, gauge(providerMeters, KestrelMetrics.SERVER_CONNECTIONS));
 
         impl.release();

@@ -115,6 +115,7 @@ public class RpcAnnotationBeanPostProcessor implements InstantiationAwareBeanPos
         attrs.put("interceptors", classNames(a.interceptors()));
         attrs.put("allowed-principals", String.join(",", a.allowedPrincipals()));
         attrs.put("allowed-roles", String.join(",", a.allowedRoles()));
+        attrs.put("generic", a.generic());
         ConfigSource src = ConfigSource.attributes(where, attrs, environment);
         Class<?> iface = a.interfaceClass();
         if (iface == void.class) {
@@ -155,6 +156,12 @@ public class RpcAnnotationBeanPostProcessor implements InstantiationAwareBeanPos
         attrs.put("connect-timeout", a.connectTimeout());
         attrs.put("actives", a.actives());
         attrs.put("propagate-deadline", a.propagateDeadline());
+        attrs.put("outlier-failures", a.outlierFailures());
+        attrs.put("outlier-ejection", a.outlierEjection());
+        attrs.put("outlier-max-ejection", a.outlierMaxEjection());
+        attrs.put("outlier-max-ejected-percent", a.outlierMaxEjectedPercent());
+        attrs.put("retry-budget-percent", a.retryBudgetPercent());
+        attrs.put("retry-budget-min-per-second", a.retryBudgetMinPerSecond());
         attrs.put("interceptors", classNames(a.interceptors()));
         attrs.put("token", a.token());
         Class<?> iface = a.interfaceClass() != void.class ? a.interfaceClass() : point.type;

@@ -87,6 +87,24 @@ public @interface RpcReference {
     /** Whether calls made while serving a call get at most its remaining time. Default true. */
     String propagateDeadline() default "";
 
+    /** Timeouts or transport failures in a row that eject a provider from balancing; "0": off. Default 5. */
+    String outlierFailures() default "";
+
+    /** The first ejection's length, doubling on each ejection in a row. Default 1 s. */
+    String outlierEjection() default "";
+
+    /** The longest ejection. Default 30 s. */
+    String outlierMaxEjection() default "";
+
+    /** Largest share of the providers ejected at once, in percent. Default 50. */
+    String outlierMaxEjectedPercent() default "";
+
+    /** Failover retries allowed as a share of calls over 10 s, in percent. Default 20. */
+    String retryBudgetPercent() default "";
+
+    /** Retries allowed per second on top of the share. Default 10. */
+    String retryBudgetMinPerSecond() default "";
+
     /** Interceptors for this reference only (one instance each, public no-arg constructor); interceptor beans apply to all. */
     Class<? extends io.kestrel.rpc.api.interceptor.ClientInterceptor>[] interceptors() default {};
 

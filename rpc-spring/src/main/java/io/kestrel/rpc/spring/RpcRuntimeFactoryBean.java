@@ -33,7 +33,8 @@ import org.springframework.core.env.Environment;
  *   <caption>Environment properties</caption>
  *   <tr><th>property</th><th>default</th></tr>
  *   <tr><td>{@code rpc.application.name}</td><td>{@code spring.application.name}, else "kestrel-application"</td></tr>
- *   <tr><td>{@code rpc.registry.address}, {@code .root}, {@code .session-timeout}, {@code .connection-timeout}</td>
+ *   <tr><td>{@code rpc.registry.address}, {@code .root}, {@code .session-timeout}, {@code .connection-timeout},
+ *       {@code .empty-protection}</td>
  *       <td>{@code embedded}: the ZooKeeper shared by the processes of this host (127.0.0.1:2182, hosted by the first)</td></tr>
  *   <tr><td>{@code rpc.protocol.port}, {@code .host}, {@code .advertised-host}, {@code .serialization},
  *       {@code .optimizer}, {@code .threads}, {@code .queues}, {@code .iothreads}, {@code .payload},

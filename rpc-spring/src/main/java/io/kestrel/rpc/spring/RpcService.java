@@ -80,4 +80,10 @@ public @interface RpcService {
 
     /** Roles admitted, as {@code allowed-roles} of {@code <rpc:service>}. */
     String[] allowedRoles() default {};
+
+    /**
+     * Whether the service answers generic calls ({@code $invoke}) and metadata requests ({@code $metadata}), as
+     * {@code generic} of {@code <rpc:service>}: "true" or "false"; "": property rpc.service.generic, else true.
+     */
+    String generic() default "";
 }

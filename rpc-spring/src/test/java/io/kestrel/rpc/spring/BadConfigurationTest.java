@@ -147,7 +147,7 @@ class BadConfigurationTest {
     void unknownRpcPropertyWithoutNearMissListsItsGroup() {
         String m = startupFailure("provider.xml", Map.of("zk", props.get("zk"), "tag", "typo", "rpc.registry.zk", "x"));
         assertTrue(m.contains("'rpc.registry.zk' (known rpc.registry.* keys: address, connection-timeout, dubbo-root,"
-                + " root, session-timeout)"), m);
+                + " empty-protection, root, session-timeout)"), m);
     }
 
     @Test

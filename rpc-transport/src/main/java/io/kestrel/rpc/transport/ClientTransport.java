@@ -1,5 +1,6 @@
 package io.kestrel.rpc.transport;
 
+import io.kestrel.rpc.api.ConsumerLimits;
 import io.kestrel.rpc.api.config.TlsConfig;
 import io.kestrel.rpc.api.serialization.ClassAllowlist;
 import io.kestrel.rpc.transport.internal.dubbo.DubboPipeline;
@@ -11,6 +12,7 @@ import io.kestrel.rpc.transport.internal.ClientCodec;
 import io.kestrel.rpc.transport.internal.EventLoops;
 import io.kestrel.rpc.transport.internal.FrameDecoder;
 import io.kestrel.rpc.transport.internal.HeartbeatHandler;
+import io.kestrel.rpc.transport.internal.MemoryBudget;
 import io.kestrel.rpc.transport.internal.WriteIdleHandler;
 import io.kestrel.rpc.transport.internal.PendingCalls;
 import io.kestrel.rpc.transport.internal.ResponseDecoder;
@@ -27,8 +29,14 @@ import io.netty.util.HashedWheelTimer;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
 /**
@@ -44,6 +52,10 @@ public final class ClientTransport implements AutoCloseable {
     private final ByteCountingHandler byteCounter = new ByteCountingHandler(counters);
     private final ConcurrentHashMap<String, Connection> connections = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<TlsConfig, TlsContext> tlsContexts = new ConcurrentHashMap<>();
+    /** Response bodies held by all connections ({@link ConsumerLimits#memoryBudgetBytes()}). */
+    private final MemoryBudget responseBudget = new MemoryBudget(ConsumerLimits.memoryBudgetBytes());
+    /** Where providers' serialized exceptions are decoded, off the I/O threads; bounded, refuses when full. */
+    private final ThreadPoolExecutor errorDecoding;
     private volatile boolean closed;
 
     /**
@@ -56,6 +68,16 @@ public final class ClientTransport implements AutoCloseable {
         this.timer = new HashedWheelTimer(new DefaultThreadFactory("kestrel-client-timer", true), 10,
                 TimeUnit.MILLISECONDS, 512);
         this.allowlist = allowlist;
+        int threads = ConsumerLimits.errorDecodeThreads();
+        this.errorDecoding = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(threads * ConsumerLimits.ERROR_DECODE_QUEUE),
+                new DefaultThreadFactory("kestrel-client-errors", true));
+        errorDecoding.allowCoreThreadTimeOut(true);
+    }
+
+    /** Bytes of response bodies the connections hold now (arriving, or read and not yet decoded). */
+    public long responseBytesHeld() {
+        return responseBudget.used();
     }
 
     /**
@@ -73,11 +95,14 @@ public final class ClientTransport implements AutoCloseable {
      * <pre>
      *   bytes -> [tls-check -> tls] -> idle -> frame -> [credential] -> heartbeat -> codec -> lifecycle
      * </pre>
+     * {@code frame} holds response bodies within the transport's memory budget and closes a connection whose
+     * frame stays incomplete past the frame timeout ({@link ConsumerLimits}).
      * With TLS, {@code tls-check} recognises a plaintext provider's answer before the TLS engine
-     * reads it; {@code credential} sends the token once, ahead of the handshake heartbeat.
+     * reads it; {@code credential} sends the token once, ahead of the handshake heartbeat, which asks for
+     * the facts of {@code wantedServices}.
      */
     Bootstrap bootstrap(ClientOptions options, String host, int port, PendingCalls pending,
-            Supplier<ChannelHandler> lifecycle) {
+            Supplier<ChannelHandler> lifecycle, Supplier<Set<String>> wantedServices) {
         String address = host + ":" + port;
         TlsContext tls = options.tls() != null ? tls(options.tls()) : null;
         long interval = options.heartbeatInterval().toMillis();
@@ -110,14 +135,16 @@ public final class ClientTransport implements AutoCloseable {
                         ch.pipeline()
                                 .addLast("idle", new IdleStateHandler(silence, 0, 0, TimeUnit.MILLISECONDS))
                                 .addLast("write-idle", new WriteIdleHandler(interval, TimeUnit.MILLISECONDS))
-                                .addLast("frame", new FrameDecoder(options.payloadBytes(), counters));
+                                .addLast("frame", FrameDecoder.consumer(options.payloadBytes(), counters,
+                                        responseBudget, ConsumerLimits.frameTimeoutMillis()));
                         if (options.token() != null) {
                             ch.pipeline().addLast("credential", new CredentialSender(options.token()));
                         }
                         ch.pipeline()
-                                .addLast("heartbeat", HeartbeatHandler.consumer(silence))
+                                .addLast("heartbeat", HeartbeatHandler.consumer(silence, wantedServices))
                                 .addLast("codec", new ClientCodec(pending,
-                                        new ResponseDecoder(address, options.payloadBytes(), allowlist), counters,
+                                        new ResponseDecoder(address, options.payloadBytes(), allowlist,
+                                                errorDecoding), counters,
                                         address, options.payloadBytes()))
                                 .addLast("lifecycle", lifecycle.get());
                     }
@@ -135,6 +162,17 @@ public final class ClientTransport implements AutoCloseable {
      *     are shared, so settings that differ would be silently ignored; the message names both users
      */
     public Connection acquire(String host, int port, ClientOptions options, String user, boolean awaitConnect) {
+        return acquire(host, port, options, user, null, awaitConnect);
+    }
+
+    /**
+     * {@link #acquire(String, int, ClientOptions, String, boolean)} for a user of {@code service} (its key
+     * text, or null): the connection's handshake asks the provider for that service's facts
+     * ({@link Connection#want}); with {@code awaitConnect}, a connection already up also waits (up to the
+     * connect timeout) for the answer.
+     */
+    public Connection acquire(String host, int port, ClientOptions options, String user, String service,
+            boolean awaitConnect) {
         if (closed) {
             throw new IllegalStateException("client transport is closed");
         }
@@ -145,12 +183,22 @@ public final class ClientTransport implements AutoCloseable {
                         + existing.openedBy() + " with " + existing.options() + "; set these settings once, on the"
                         + " runtime's client config, or give both references the same values");
             }
-            Connection conn = existing != null ? existing : new Connection(this, host, port, options, user);
+            Connection conn = existing != null ? existing : new Connection(this, host, port, options, user, service);
             conn.users++;
             return conn;
         });
+        CompletableFuture<Void> told = service == null ? null : c.want(service);
         if (awaitConnect) {
             c.awaitFirstConnect();
+            if (told != null && c.isConnected()) {
+                try {
+                    told.get(options.connectTimeout().toMillis(), TimeUnit.MILLISECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                } catch (ExecutionException | TimeoutException e) {
+                    // not told in time: the reference uses its own settings until the answer arrives
+                }
+            }
         }
         return c;
     }
@@ -205,6 +253,7 @@ public final class ClientTransport implements AutoCloseable {
         connections.values().forEach(Connection::close);
         connections.clear();
         timer.stop();
+        errorDecoding.shutdown();
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
     }
 }

@@ -12,6 +12,7 @@ import io.kestrel.rpc.transport.internal.dubbo.DubboRequestEncoder;
 import io.kestrel.rpc.transport.internal.CallFuture;
 import io.kestrel.rpc.transport.internal.ClientCodec;
 import io.kestrel.rpc.transport.internal.FrameDecoder;
+import io.kestrel.rpc.transport.internal.FrameTimeoutException;
 import io.kestrel.rpc.transport.internal.Handshake;
 import io.kestrel.rpc.transport.internal.HeartbeatHandler;
 import io.kestrel.rpc.transport.internal.PendingCall;
@@ -25,7 +26,11 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.DecoderException;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.kestrel.rpc.transport.internal.tls.TlsFailures;
 import io.kestrel.rpc.transport.internal.tls.TlsMismatchException;
@@ -69,13 +74,21 @@ public final class Connection implements AutoCloseable {
     private volatile WriteQueue<PendingCall> writes;
     private volatile String lastError = "none";
     private volatile Map<String, Map<String, String>> providerFacts;
+    /** Services whose facts the users of this connection want, each completed once a handshake answered it. */
+    private final Map<String, CompletableFuture<Void>> wanted = new ConcurrentHashMap<>();
     private int failedAttempts;
     /** A TLS failure was logged since the connection was last ready (later ones go to debug). */
     private volatile boolean tlsWarned;
     /** Shares taken with {@link ClientTransport#acquire}; guarded by the transport's map. */
     int users;
+    /** Told after every state change ({@link #onStateChange}). */
+    private final java.util.List<Runnable> stateListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
-    Connection(ClientTransport transport, String host, int port, ClientOptions options, String openedBy) {
+    Connection(ClientTransport transport, String host, int port, ClientOptions options, String openedBy,
+            String service) {
+        if (service != null && !options.dubbo()) {
+            wanted.put(service, new CompletableFuture<>()); // asked for in the first heartbeat
+        }
         this.openedBy = openedBy;
         this.transport = transport;
         this.host = host;
@@ -83,7 +96,7 @@ public final class Connection implements AutoCloseable {
         this.address = host + ":" + port;
         this.options = options;
         this.pending = new PendingCalls(transport.timer, options.maxPendingCalls(), this::route);
-        this.bootstrap = transport.bootstrap(options, host, port, pending, Lifecycle::new);
+        this.bootstrap = transport.bootstrap(options, host, port, pending, Lifecycle::new, () -> Set.copyOf(wanted.keySet()));
         connect();
     }
 
@@ -106,6 +119,18 @@ public final class Connection implements AutoCloseable {
         return state;
     }
 
+    /**
+     * Runs {@code listener} after every change of {@link #state()}, on the thread that changed it (often this
+     * connection's event loop: it must be short and must not block). {@link #removeStateListener} stops it.
+     */
+    public void onStateChange(Runnable listener) {
+        stateListeners.add(listener);
+    }
+
+    public void removeStateListener(Runnable listener) {
+        stateListeners.remove(listener);
+    }
+
     /** Connected and accepting calls (false while the provider is shutting down). */
     public boolean isConnected() {
         Channel ch = channel;
@@ -113,13 +138,44 @@ public final class Connection implements AutoCloseable {
     }
 
     /**
-     * What the provider said in its handshake on the current (or last) channel: service key text to
-     * the attributes it asks consumers to agree on; empty when it said nothing (an earlier version);
-     * null before the first handshake. A new object after every reconnect, so callers may cache what
+     * What the provider said in its handshake on the current (or last) channel about the services
+     * {@linkplain #want wanted} (and, from a provider that discloses its services, the others the caller
+     * may call): service key text to the attributes it asks consumers to agree on; without an entry for
+     * a service it did not tell (an earlier version, or one this caller may not call); null before the
+     * first handshake. A new object after every reconnect and every answer, so callers may cache what
      * they derive from it by identity.
      */
     public Map<String, Map<String, String>> providerFacts() {
         return providerFacts;
+    }
+
+    /**
+     * Asks the provider for {@code service}'s facts on this channel and every later one. The future
+     * completes once a handshake answer to a heartbeat that asked for it arrived (at once on the dubbo
+     * protocol, which has no handshake).
+     */
+    public CompletableFuture<Void> want(String service) {
+        if (options.dubbo()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        boolean[] added = {false};
+        CompletableFuture<Void> answered = wanted.computeIfAbsent(service, k -> {
+            added[0] = true;
+            return new CompletableFuture<>();
+        });
+        Channel ch = channel;
+        if (added[0] && ch != null) {
+            // a channel set later asks for it itself (Lifecycle.channelActive)
+            ch.eventLoop().execute(() -> askMissing(ch));
+        }
+        return answered;
+    }
+
+    private static void askMissing(Channel ch) {
+        HeartbeatHandler heartbeat = ch.pipeline().get(HeartbeatHandler.class);
+        if (heartbeat != null) {
+            heartbeat.askMissing();
+        }
     }
 
     /** Why the last connection attempt failed or the connection last closed ("none" if it never did). */
@@ -288,12 +344,21 @@ public final class Connection implements AutoCloseable {
         firstAttemptDone.countDown();
     }
 
-    /** Moves to {@code next} if the state machine allows it from the current state. */
-    private synchronized boolean moveTo(ConnectionState next) {
-        if (!state.canMoveTo(next)) {
-            return false;
+    /** Moves to {@code next} if the state machine allows it from the current state, and tells the listeners. */
+    private boolean moveTo(ConnectionState next) {
+        synchronized (this) {
+            if (!state.canMoveTo(next)) {
+                return false;
+            }
+            state = next;
         }
-        state = next;
+        for (Runnable listener : stateListeners) {
+            try {
+                listener.run();
+            } catch (RuntimeException e) {
+                log.warn("A state listener of the connection to {} failed", address, e);
+            }
+        }
         return true;
     }
 
@@ -353,6 +418,8 @@ public final class Connection implements AutoCloseable {
             channel = ch;
             if (!moveTo(ConnectionState.HANDSHAKING)) {
                 ch.close(); // closed or retired while connecting
+            } else {
+                askMissing(ch); // wanted after the handshake heartbeat was written, before the channel was set
             }
             super.channelActive(ctx);
         }
@@ -361,7 +428,15 @@ public final class Connection implements AutoCloseable {
         public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
             if (evt instanceof Handshake.Facts facts) {
                 if (ctx.channel() == channel) {
-                    providerFacts = facts.services();
+                    Map<String, Map<String, String>> known = providerFacts;
+                    if (facts.first() || known == null) {
+                        providerFacts = facts.services();
+                    } else {
+                        Map<String, Map<String, String>> merged = new HashMap<>(known);
+                        merged.putAll(facts.services());
+                        providerFacts = Collections.unmodifiableMap(merged);
+                    }
+                    facts.asked().forEach(k -> wanted.getOrDefault(k, new CompletableFuture<>()).complete(null));
                 }
             } else if (evt == HeartbeatHandler.Event.PEER_ANSWERED) {
                 if (ctx.channel() == channel && moveTo(ConnectionState.READY)) {
@@ -435,6 +510,9 @@ public final class Connection implements AutoCloseable {
                 tlsFailed(cause.getMessage());
             } else if (TlsFailures.isTls(cause)) {
                 tlsFailed(TlsFailures.explainClientSide(cause, address));
+            } else if (cause instanceof FrameTimeoutException) {
+                lastError = cause.getMessage();
+                log.warn("Closing connection to provider {}: {}", address, lastError);
             } else if (cause instanceof DecoderException) {
                 lastError = "bad frame: " + (cause.getCause() != null ? cause.getCause().getMessage() : cause.getMessage());
                 log.warn("Closing connection to provider {}: {}", address, lastError);

@@ -138,7 +138,8 @@ public final class RpcServer implements AutoCloseable {
                                 .addLast("frame", new FrameDecoder(config.payloadBytes(), counters, budget,
                                         frameTimeoutMillis))
                                 .addLast("backpressure", new BackpressureHandler(stallMillis))
-                                .addLast("heartbeat", HeartbeatHandler.provider(idleMillis, out, dispatcher::handshake))
+                                .addLast("heartbeat", HeartbeatHandler.provider(idleMillis, out,
+                                        asked -> dispatcher.handshake(asked, caller.identity())))
                                 .addLast("identity", new IdentityHandler(caller, authenticator))
                                 .addLast("goaway", new GoAwayHandler(out))
                                 .addLast("requests", new RequestHandler(dispatcher, admission, out,

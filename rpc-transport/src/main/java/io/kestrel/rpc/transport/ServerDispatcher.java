@@ -1,5 +1,9 @@
 package io.kestrel.rpc.transport;
 
+import io.kestrel.rpc.api.security.CallerIdentity;
+import java.util.Map;
+import java.util.Set;
+
 /** Finds the method a request names. Implemented by the invocation layer; thread-safe. */
 public interface ServerDispatcher {
     /**
@@ -11,12 +15,15 @@ public interface ServerDispatcher {
     ServerMethod resolve(String descriptor);
 
     /**
-     * What each exported service asks consumers to agree on (service key text to attributes), sent in
-     * the answer to the first heartbeat of every connection (see the wire format's handshake). Asked
-     * once per connection. Default: nothing.
+     * The handshake: what the services {@code asked} (service key text) ask their consumers to agree on
+     * (key to attributes), as told to {@code caller} (null: anonymous). Tell only services the caller may
+     * call; with nothing asked (the first heartbeat of a consumer that names no service), tell nothing
+     * unless the provider discloses its services. Asked on the event loop, for the first heartbeat of a
+     * connection and each heartbeat carrying a query, after the credential and the TLS handshake were
+     * checked. Default: nothing.
      */
-    default java.util.Map<String, java.util.Map<String, String>> handshake() {
-        return java.util.Map.of();
+    default Map<String, Map<String, String>> handshake(Set<String> asked, CallerIdentity caller) {
+        return Map.of();
     }
 
     /**

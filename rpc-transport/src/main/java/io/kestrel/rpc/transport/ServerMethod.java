@@ -51,6 +51,15 @@ public interface ServerMethod {
     }
 
     /**
+     * Whether this is a method the framework adds to every service ({@code $invoke}, {@code $metadata}) rather
+     * than one of the service interface's. The dubbo protocol does not offer them: Dubbo's generic calls carry
+     * class names in their arguments, which Kestrel never follows. Default: false.
+     */
+    default boolean reserved() {
+        return false;
+    }
+
+    /**
      * Refuses a caller this method's service does not admit. Called on the I/O thread for every
      * call, before its arguments are decoded; must be cheap. The default admits everyone.
      *

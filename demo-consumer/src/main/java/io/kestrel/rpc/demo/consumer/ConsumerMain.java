@@ -5,7 +5,8 @@ import org.springframework.context.annotation.AnnotationConfigApplicationContext
 
 /**
  * Runs the demo consumer once and exits: status 0 when every call succeeded, 1 otherwise. Point it at the
- * provider's registry with {@code -Drpc.registry.address=zookeeper://host:port}; {@code -Ddemo.threads}
+ * provider's registry with {@code -Drpc.registry.address=embedded://PORT} (the provider's embedded
+ * registry, on this host) or {@code zookeeper://host:port}; {@code -Ddemo.threads}
  * (default 10) and {@code -Ddemo.seconds} (default 3) shape the throughput run.
  */
 public final class ConsumerMain {

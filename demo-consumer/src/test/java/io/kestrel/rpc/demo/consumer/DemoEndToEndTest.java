@@ -35,7 +35,7 @@ class DemoEndToEndTest {
                     "rpc.protocol.serialization", providerSerialization)));
             provider.load("classpath:provider.xml");
             provider.refresh();
-            String zk = "zookeeper://" + EmbeddedZooKeeper.current().orElseThrow().address();
+            String zk = "embedded://" + EmbeddedZooKeeper.current().orElseThrow().port();
             assertEquals(providerSerialization, provider.getBean(RpcRuntime.class).protocol().serialization());
 
             try (AnnotationConfigApplicationContext consumer = new AnnotationConfigApplicationContext()) {

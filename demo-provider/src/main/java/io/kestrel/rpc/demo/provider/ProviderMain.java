@@ -15,7 +15,8 @@ import org.springframework.context.support.GenericXmlApplicationContext;
  * {@code rpc.protocol.host}, {@code rpc.protocol.advertised-host}, {@code rpc.protocol.serialization}.
  *
  * <p>Once serving it logs one line with {@value #READY}, the port and the registry address that
- * consumers use ({@code zookeeper://127.0.0.1:PORT} for the embedded one); run-demo.sh waits for it.
+ * consumers use ({@code embedded://PORT} for the embedded one: a consumer joins it as a member, which a plain
+ * {@code zookeeper://} client cannot, see docs/embedded-registry-security.md); run-demo.sh waits for it.
  */
 public final class ProviderMain {
     /** Marker of the line logged when the provider serves. */
@@ -32,7 +33,7 @@ public final class ProviderMain {
         context.refresh();
         RpcRuntime runtime = context.getBean(RpcRuntime.class);
         String registry = runtime.registryConfig().isEmbedded()
-                ? EmbeddedZooKeeper.current().map(zk -> "zookeeper://" + zk.address()).orElse("embedded (not started)")
+                ? EmbeddedZooKeeper.current().map(zk -> "embedded://" + zk.port()).orElse("embedded (not started)")
                 : runtime.registryConfig().address();
         log.info("{}: {} on {}:{}, serialization {} by default; registry {}", READY, "UserService, BidService",
                 runtime.protocol().advertisedHost(), runtime.boundPort(), runtime.protocol().serialization(), registry);

@@ -82,7 +82,11 @@ public final class ClientConfig {
     /**
      * The bearer token sent to each provider once per connection, right after the TLS handshake
      * ({@code token}), checked by the provider's authenticator; null for none. Send tokens over TLS
-     * only: on a plaintext connection anyone on the path can read them.
+     * only: on a plaintext connection anyone on the path can read them. With TLS, a reference with a
+     * token needs {@link TlsConfig#trustRoots() tls-trust}: it is refused at refer time without it,
+     * since the JDK's default trust store accepts any host with a public certificate under a name the
+     * registry chose (opt out with {@code -Dkestrel.rpc.consumer.tokenWithDefaultTrust=true}; see
+     * {@link io.kestrel.rpc.api.ConsumerLimits}).
      */
     public String token() {
         return token;

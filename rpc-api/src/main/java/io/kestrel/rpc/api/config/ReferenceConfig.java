@@ -49,6 +49,7 @@ public final class ReferenceConfig<T> {
     private final List<ClientInterceptor> interceptors;
     private final int actives;
     private final boolean propagateDeadline;
+    private final ResilienceConfig resilience;
 
     private ReferenceConfig(Builder<T> b) {
         this.interfaceClass = b.interfaceClass;
@@ -78,6 +79,7 @@ public final class ReferenceConfig<T> {
         this.interceptors = List.copyOf(b.interceptors);
         this.actives = b.actives;
         this.propagateDeadline = b.propagateDeadline;
+        this.resilience = b.resilience;
     }
 
     public static <T> Builder<T> builder(Class<T> interfaceClass) {
@@ -280,6 +282,14 @@ public final class ReferenceConfig<T> {
         return propagateDeadline;
     }
 
+    /**
+     * Outlier ejection and the retry budget of this reference's calls (see {@link ResilienceConfig}). Default
+     * {@link ResilienceConfig#defaults()}.
+     */
+    public ResilienceConfig resilience() {
+        return resilience;
+    }
+
     @Override
     public String toString() {
         return "ReferenceConfig{" + key() + (protocol.equals(ProtocolConfig.KESTREL) ? "" : ", protocol=" + protocol)
@@ -316,6 +326,7 @@ public final class ReferenceConfig<T> {
         private final List<ClientInterceptor> interceptors = new ArrayList<>();
         private int actives;
         private boolean propagateDeadline = true;
+        private ResilienceConfig resilience = ResilienceConfig.defaults();
 
         private Builder(Class<T> interfaceClass) {
             Objects.requireNonNull(interfaceClass, "reference interface");
@@ -493,6 +504,12 @@ public final class ReferenceConfig<T> {
         /** See {@link ReferenceConfig#propagateDeadline()}. */
         public Builder<T> propagateDeadline(boolean propagate) {
             this.propagateDeadline = propagate;
+            return this;
+        }
+
+        /** See {@link ReferenceConfig#resilience()}. */
+        public Builder<T> resilience(ResilienceConfig resilience) {
+            this.resilience = Objects.requireNonNull(resilience, "reference resilience");
             return this;
         }
 

@@ -19,6 +19,7 @@ public final class RegistryConfig {
     private final String dubboRoot;
     private final Duration sessionTimeout;
     private final Duration connectionTimeout;
+    private final boolean emptyProtection;
 
     private RegistryConfig(Builder b) {
         this.address = b.address;
@@ -26,6 +27,7 @@ public final class RegistryConfig {
         this.dubboRoot = b.dubboRoot;
         this.sessionTimeout = b.sessionTimeout;
         this.connectionTimeout = b.connectionTimeout;
+        this.emptyProtection = b.emptyProtection;
     }
 
     public static Builder builder() {
@@ -78,9 +80,21 @@ public final class RegistryConfig {
         return connectionTimeout;
     }
 
+    /**
+     * Whether a consumer keeps calling providers the registry no longer lists while their connections are
+     * healthy ({@code empty-protection}). Default true: the registry is advice, the connection is truth. A provider
+     * the registry dropped is let go when its connection fails (heartbeat, close) or the provider says it is going
+     * away (graceful shutdown), and is then not reconnected. False: the consumer follows the registry's list at
+     * once, closing the connections of providers it no longer lists.
+     */
+    public boolean emptyProtection() {
+        return emptyProtection;
+    }
+
     @Override
     public String toString() {
-        return "RegistryConfig{" + address + ", root=" + root + ", dubboRoot=" + dubboRoot + ", session=" + sessionTimeout.toMillis() + "ms}";
+        return "RegistryConfig{" + address + ", root=" + root + ", dubboRoot=" + dubboRoot + ", session=" + sessionTimeout.toMillis() + "ms"
+                + (emptyProtection ? "" : ", empty-protection=false") + "}";
     }
 
     public static final class Builder {
@@ -89,6 +103,7 @@ public final class RegistryConfig {
         private String dubboRoot = "/dubbo";
         private Duration sessionTimeout = Duration.ofSeconds(30);
         private Duration connectionTimeout = Duration.ofSeconds(10);
+        private boolean emptyProtection = true;
 
         private Builder() {
         }
@@ -128,6 +143,12 @@ public final class RegistryConfig {
 
         public Builder connectionTimeout(Duration timeout) {
             this.connectionTimeout = Checks.positive("registry connectionTimeout", timeout);
+            return this;
+        }
+
+        /** See {@link RegistryConfig#emptyProtection()}. */
+        public Builder emptyProtection(boolean on) {
+            this.emptyProtection = on;
             return this;
         }
 

@@ -31,6 +31,7 @@ public final class ServiceConfig<T> {
     private final Dispatch dispatch;
     private final Set<String> allowedPrincipals;
     private final Set<String> allowedRoles;
+    private final boolean generic;
 
     private ServiceConfig(Builder<T> b) {
         this.interfaceClass = b.interfaceClass;
@@ -46,6 +47,7 @@ public final class ServiceConfig<T> {
         this.dispatch = b.dispatch;
         this.allowedPrincipals = Set.copyOf(b.allowedPrincipals);
         this.allowedRoles = Set.copyOf(b.allowedRoles);
+        this.generic = b.generic;
     }
 
     public static <T> Builder<T> builder(Class<T> interfaceClass, T ref) {
@@ -153,6 +155,17 @@ public final class ServiceConfig<T> {
         return allowedRoles;
     }
 
+    /**
+     * Whether the service answers generic calls and metadata requests ({@code generic}): its reserved
+     * {@code $invoke} and {@code $metadata} methods, which let a caller without the interface class call any of
+     * its methods with plain trees and read its signatures. They admit the same callers as the service's own
+     * methods ({@link #allowedPrincipals()}, {@link #allowedRoles()}). True (the default); false answers both
+     * "not found" (gateways, the console and {@code runtime.metadata(...)} then cannot reach this service).
+     */
+    public boolean generic() {
+        return generic;
+    }
+
     /** Whether only some callers may call this service (see {@link #allowedPrincipals()}). */
     public boolean restrictsCallers() {
         return !allowedPrincipals.isEmpty() || !allowedRoles.isEmpty();
@@ -165,7 +178,8 @@ public final class ServiceConfig<T> {
                 + (warmup != null ? ", warmup=" + warmup.toMillis() + "ms" : "")
                 + (dispatch != Dispatch.AUTO ? ", dispatch=" + dispatch.value() : "")
                 + (allowedPrincipals.isEmpty() ? "" : ", allowed-principals=" + allowedPrincipals)
-                + (allowedRoles.isEmpty() ? "" : ", allowed-roles=" + allowedRoles) + "}";
+                + (allowedRoles.isEmpty() ? "" : ", allowed-roles=" + allowedRoles)
+                + (generic ? "" : ", generic=false") + "}";
     }
 
     public static final class Builder<T> {
@@ -182,6 +196,7 @@ public final class ServiceConfig<T> {
         private Dispatch dispatch = Dispatch.AUTO;
         private final Set<String> allowedPrincipals = new LinkedHashSet<>();
         private final Set<String> allowedRoles = new LinkedHashSet<>();
+        private boolean generic = true;
 
         private Builder(Class<T> interfaceClass, T ref) {
             Objects.requireNonNull(interfaceClass, "service interface");
@@ -257,6 +272,12 @@ public final class ServiceConfig<T> {
         /** Admits callers with this role; see {@link ServiceConfig#allowedRoles()}. */
         public Builder<T> allowRole(String role) {
             this.allowedRoles.add(Checks.nonBlank("service allowed-roles entry", role));
+            return this;
+        }
+
+        /** See {@link ServiceConfig#generic()}; default true. */
+        public Builder<T> generic(boolean generic) {
+            this.generic = generic;
             return this;
         }
 

@@ -87,8 +87,8 @@ public final class TlsConfig {
 
     /**
      * PEM file with the CA certificates that verify the peer ({@code tls-trust}). On a consumer,
-     * null means the JDK's default trust store; on a provider it is required unless
-     * {@link #clientAuth()} is NONE.
+     * null means the JDK's default trust store (and then no token is sent: see
+     * {@link ClientConfig#token()}); on a provider it is required unless {@link #clientAuth()} is NONE.
      */
     public Path trustRoots() {
         return trustRoots;

@@ -1,6 +1,7 @@
 package io.kestrel.rpc.api.serialization;
 
 import io.kestrel.rpc.api.ClassNotAllowedException;
+import io.kestrel.rpc.api.internal.BoundedCache;
 import java.lang.reflect.Field;
 import java.lang.reflect.GenericArrayType;
 import java.lang.reflect.Method;
@@ -103,8 +104,11 @@ public final class ClassAllowlist {
 
     private final Set<String> classes = ConcurrentHashMap.newKeySet();
     private final List<String> packages = new CopyOnWriteArrayList<>();
-    /** Positive decisions only: refused names come from the wire and must not grow memory. */
-    private final Set<String> allowedCache = ConcurrentHashMap.newKeySet();
+    /**
+     * Positive decisions only, bounded: refused names come from the wire and must not grow memory, and
+     * neither may allowed ones (any name under an allowed package prefix is allowed, existing or not).
+     */
+    private final BoundedCache<String, Boolean> allowedCache = new BoundedCache<>(TypeNameLimits.nameCacheSize());
     private final Set<Class<?>> walked = ConcurrentHashMap.newKeySet();
     private final CodeSourceExceptions apiExceptions = new CodeSourceExceptions();
 
@@ -212,13 +216,19 @@ public final class ClassAllowlist {
         }
     }
 
-    /** Whether a class of this name may be deserialized. Array names are judged by their element. */
+    /**
+     * Whether a class of this name may be deserialized. Array names are judged by their element; a name
+     * beyond the {@link TypeNameLimits} (length, array dimensions) is never allowed.
+     */
     public boolean isAllowed(String className) {
         if (className == null || className.isEmpty()) {
             return false;
         }
-        if (allowedCache.contains(className)) {
+        if (allowedCache.get(className) != null) {
             return true;
+        }
+        if (!TypeNameLimits.accepts(className)) {
+            return false;
         }
         String element = elementName(className);
         if (element == null) {
@@ -228,7 +238,7 @@ public final class ClassAllowlist {
                 || startsWithAny(element, JDK_PACKAGES) || matchesUserPackage(element) || isJdkEnumOrThrowable(element)
                 || isApiException(element));
         if (allowed) {
-            allowedCache.add(className);
+            allowedCache.put(className, Boolean.TRUE);
         }
         return allowed;
     }
@@ -245,6 +255,10 @@ public final class ClassAllowlist {
 
     /** The exception {@link #check} throws, for serializers that detect the refusal themselves. */
     public ClassNotAllowedException refused(String className) {
+        ClassNotAllowedException overLimit = className == null ? null : TypeNameLimits.refusal(className);
+        if (overLimit != null) {
+            return overLimit;
+        }
         String element = className == null ? "null" : elementName(className);
         String pkg = element != null && element.lastIndexOf('.') > 0 ? element.substring(0, element.lastIndexOf('.')) : element;
         if (element != null && isDenied(element)) {
@@ -322,6 +336,11 @@ public final class ClassAllowlist {
             return name.substring(i + 1, name.length() - 1);
         }
         return null;
+    }
+
+    /** Names whose positive decision is cached now (bounded by {@link TypeNameLimits#nameCacheSize()}). */
+    int cachedDecisions() {
+        return allowedCache.size();
     }
 
     @Override

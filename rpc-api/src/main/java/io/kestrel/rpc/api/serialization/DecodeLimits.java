@@ -168,15 +168,7 @@ public final class DecodeLimits {
     }
 
     private static long property(String name, long fallback) {
-        String value = System.getProperty(name);
-        if (value == null || value.isBlank()) {
-            return fallback;
-        }
-        try {
-            return Long.parseLong(value.trim().replace("_", ""));
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("system property " + name + " must be a whole number, was '" + value + "'", e);
-        }
+        return io.kestrel.rpc.api.internal.SystemProperties.wholeNumber(name, fallback);
     }
 
     /** Validates each value (positive, within int range where it is an int) and names it in the error. */

@@ -100,6 +100,9 @@ final class ConsoleApi {
                 row.put("state", p.state());
                 row.put("weight", p.weight());
                 row.put("effectiveWeight", p.effectiveWeight());
+                row.put("ejected", p.ejected());
+                row.put("ejections", p.ejections());
+                row.put("unlisted", p.unlisted());
                 providers.add(row);
             }
             s.put("providers", providers);

@@ -1,5 +1,6 @@
 package io.kestrel.rpc.core.internal;
 
+import io.kestrel.rpc.api.ConsumerLimits;
 import io.kestrel.rpc.api.ServiceKey;
 import io.kestrel.rpc.api.config.ProtocolConfig;
 import io.kestrel.rpc.api.config.ReferenceConfig;
@@ -17,7 +18,10 @@ import java.util.Map;
  * provider's settings are what counts, and a reference only needs to set them to insist on something.
  * <ul>
  *   <li>Serialization: the reference's {@code serialization} if set, else the one the provider prefers
- *       ({@link ServiceFacts#preferred()}); it must be one the provider accepts.</li>
+ *       ({@link ServiceFacts#preferred()}); it must be one the provider accepts. A preferred one whose reader
+ *       cannot bound its work (java, fastjson2) is not adopted unless listed in
+ *       {@link ConsumerLimits#ADOPT_UNBOUNDED_PROPERTY}: a hostile provider or registry writer could otherwise
+ *       choose it for this consumer.</li>
  *   <li>Optimizer: the reference's if set, else the provider's, loaded by class name (it must then be
  *       on the consumer's class path). For a serialization that writes registered classes as numbers,
  *       the two class lists must be equal, in order (compared by fingerprint, explained by a diff).</li>
@@ -117,6 +121,15 @@ final class Agreement {
     private Chosen agreed(ProviderInfo provider, ServiceFacts facts) {
         String name = explicitSerialization != null ? explicitSerialization : facts.preferred();
         Serialization serialization = installed(provider, facts, name);
+        if (explicitSerialization == null && !serialization.boundsDecodeWork()
+                && !ConsumerLimits.mayAdoptUnbounded(serialization.name())) {
+            throw new Refusal("provider " + provider.address() + " prefers serialization " + name + " for " + service
+                    + ", whose reader cannot bound its decoding work (a small answer can keep this consumer busy for"
+                    + " minutes), so this reference does not adopt it from a provider. Set serialization= on the"
+                    + " reference to " + name + " if you trust this service's providers, or to another one the provider"
+                    + " accepts (" + names(facts.accepted()) + "), or list it in -D"
+                    + ConsumerLimits.ADOPT_UNBOUNDED_PROPERTY + "=" + name);
+        }
         if (!facts.accepted().contains(serialization.id())) {
             throw new Refusal("provider " + provider.address() + " does not accept serialization " + name + " for "
                     + service + ": it accepts " + names(facts.accepted()) + " and prefers " + facts.preferred()

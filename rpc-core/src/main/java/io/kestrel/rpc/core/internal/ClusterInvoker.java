@@ -43,31 +43,39 @@ public final class ClusterInvoker {
     private final ReferenceConfig<?> config;
     private final Directory directory;
     private final ProviderSelection selection;
+    private final OutlierEjection ejection;
+    private final RetryBudget retryBudget;
     private final Executor callbackExecutor; // where asynchronous callers' futures complete
     /** The serializer of the last provider chosen (what a call reports as its serialization before it picks one). */
     private volatile Serializer usual;
     private final int retries;
     private final int referenceTimeoutMillis; // 0: the reference sets none
     private volatile int longestTimeoutMillis;
+    private final PublishedTimeouts publishedTimeouts;
 
     ClusterInvoker(ReferenceConfig<?> config, Directory directory, LoadBalance loadBalance, Agreement agreement,
             Executor callbackExecutor) {
         this.config = config;
         this.callbackExecutor = callbackExecutor;
         this.directory = directory;
-        this.selection = new ProviderSelection(config, directory, loadBalance, agreement);
+        this.ejection = new OutlierEjection(config.key(), directory, config.resilience());
+        this.retryBudget = new RetryBudget(config.key(), config.resilience());
+        this.selection = new ProviderSelection(config, directory, loadBalance, agreement, ejection);
         this.retries = config.cluster() == ClusterMode.FAILOVER ? config.retries() : 0;
         this.referenceTimeoutMillis = config.timeout().map(ClusterInvoker::millis).orElse(0);
         this.longestTimeoutMillis = millis(config.timeout().orElse(ReferenceConfig.DEFAULT_TIMEOUT));
+        this.publishedTimeouts = new PublishedTimeouts(config.key());
     }
 
     /**
      * The deadline of a call to {@code provider}: the reference's timeout if set, else the timeout the provider
-     * publishes (its service's), else {@link ReferenceConfig#DEFAULT_TIMEOUT}. A direct-mode provider publishes none.
+     * publishes (its service's, at most {@link io.kestrel.rpc.api.ConsumerLimits#maxProviderTimeoutMillis()}), else
+     * {@link ReferenceConfig#DEFAULT_TIMEOUT}. A direct-mode provider publishes none.
      */
     int timeoutMillis(ProviderInfo provider) {
         return referenceTimeoutMillis > 0 ? referenceTimeoutMillis
-                : millis(provider.timeout().orElse(ReferenceConfig.DEFAULT_TIMEOUT));
+                : provider.timeout().map(t -> publishedTimeouts.clamp(provider, t))
+                        .orElseGet(() -> millis(ReferenceConfig.DEFAULT_TIMEOUT));
     }
 
     /** The reference's own timeout in milliseconds, 0 when it sets none. */
@@ -113,7 +121,7 @@ public final class ClusterInvoker {
         return longestTimeoutMillis;
     }
 
-    private static int millis(Duration d) {
+    static int millis(Duration d) {
         return (int) Math.min(Integer.MAX_VALUE, d.toMillis());
     }
 
@@ -191,8 +199,12 @@ public final class ClusterInvoker {
                 fail(previous != null ? previous : e);
                 return;
             }
+            if (attempt == 0) {
+                retryBudget.call();
+            }
             int timeout = attemptTimeoutMillis(chosen, deadlineNanos);
             if (timeout < 0) {
+                ejection.notSent(chosen, this);
                 fail(new RpcTimeoutException(method.ref.displayName() + " was not sent"
                         + (attempt > 0 ? " again (attempt " + (attempt + 1) + ")" : "") + ": its deadline passed "
                         + (System.nanoTime() - deadlineNanos) / 1_000_000L + " ms ago. It is the remaining time of the"
@@ -218,19 +230,26 @@ public final class ClusterInvoker {
             // next call could be balanced while this finished call still counted as active
             done.active.decrementAndGet();
             if (error == null) {
+                ejection.answered(done, this);
                 succeed(value);
                 return;
             }
             Throwable failure = explained(error, done.provider());
+            Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                    ? failure.getCause() : failure;
+            ejection.failed(done, this, cause);
             int attempt = tried.size();
             if (attempt >= retries) {
                 fail(failure);
                 return;
             }
-            Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                    ? failure.getCause() : failure;
             Status.Retry retry = Status.retryOf(cause);
             if (retry != Status.Retry.SAFE && !(config.idempotent() && retry == Status.Retry.IF_IDEMPOTENT)) {
+                fail(cause);
+                return;
+            }
+            if (!retryBudget.tryRetry()) {
+                retryBudget.refused(method.ref.displayName(), cause);
                 fail(cause);
                 return;
             }

@@ -3,22 +3,34 @@ package io.kestrel.rpc.core.internal;
 import io.kestrel.rpc.api.ServiceKey;
 import io.kestrel.rpc.api.registry.ProviderInfo;
 import io.kestrel.rpc.api.registry.ProviderListener;
+import io.kestrel.rpc.api.config.RegistryConfig;
 import io.kestrel.rpc.api.registry.Registry;
 import io.kestrel.rpc.transport.ClientOptions;
 import io.kestrel.rpc.transport.ClientTransport;
+import io.kestrel.rpc.transport.ConnectionState;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.event.Level;
 
 /**
  * The providers of one reference: a fixed list (direct mode) or the registry's current list. Opens
  * (shares) a connection to each provider as soon as it appears, so the first call does not pay for
  * connecting, and releases it when the provider disappears. Thread-safe.
+ *
+ * <p><b>The registry is advice, the connection is truth</b> ({@link RegistryConfig#emptyProtection()}, on by
+ * default). A provider the registry stops listing (its list shrank or is empty: a provider cut from ZooKeeper,
+ * an expired session, a ZooKeeper that lost its data) whose connection is ready is kept, and keeps taking
+ * calls, until its connection leaves the ready state: the heartbeat or a transport failure closed it, or the
+ * provider said it is going away (a graceful shutdown). Then it is let go and not reconnected. Listed again,
+ * it is an ordinary provider again. A provider whose connection is not ready when the registry drops it is let
+ * go at once.
  */
 public final class Directory implements ProviderListener, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Directory.class);
@@ -34,12 +46,21 @@ public final class Directory implements ProviderListener, AutoCloseable {
     private final CountDownLatch firstList = new CountDownLatch(1);
     private volatile List<Endpoint> endpoints = List.of();
     private volatile List<ProviderInfo> seen = List.of();
+    private final ProviderCap cap;
     /** Why a provider was left out: its shared connection has other settings (null if none was). */
     private volatile IllegalArgumentException conflict;
     private boolean closed;
+    /** Keep providers the registry dropped while their connections are ready (registry mode). */
+    private final boolean keepConnected;
+    /**
+     * Re-checks the kept providers when one of their connections changes state; off the thread that changed it
+     * (an event loop, or one holding another directory's lock while it releases a shared connection).
+     */
+    private final Runnable recheckKept = () -> ForkJoinPool.commonPool().execute(this::letGoOfFailedKept);
 
     private Directory(ServiceKey service, ClientTransport transport, ClientOptions options, Agreement agreement,
-            Registry registry, String protocol, String source) {
+            Registry registry, String protocol, String source, boolean keepConnected) {
+        this.keepConnected = keepConnected;
         this.service = service;
         this.protocol = protocol;
         this.agreement = agreement;
@@ -47,12 +68,13 @@ public final class Directory implements ProviderListener, AutoCloseable {
         this.options = options;
         this.registry = registry;
         this.source = source;
+        this.cap = new ProviderCap(service);
     }
 
     /** Direct mode: the given providers, "host:port[,host:port...]", accepting any serialization. */
     static Directory direct(ServiceKey service, String url, ClientTransport transport, ClientOptions options,
             Agreement agreement, List<Byte> anySerialization) {
-        Directory d = new Directory(service, transport, options, agreement, null, null, "direct url " + url);
+        Directory d = new Directory(service, transport, options, agreement, null, null, "direct url " + url, false);
         List<ProviderInfo> providers = new ArrayList<>();
         for (String part : url.split(",")) {
             String hp = part.trim();
@@ -84,10 +106,10 @@ public final class Directory implements ProviderListener, AutoCloseable {
      * "dubbo", Dubbo's own layout, where stock Dubbo providers are too).
      */
     static Directory subscribe(ServiceKey service, String protocol, Registry registry, ClientTransport transport,
-            ClientOptions options, Agreement agreement) {
+            ClientOptions options, Agreement agreement, boolean keepConnected) {
         Directory d = new Directory(service, transport, options, agreement, registry, protocol,
                 "registry " + registry.address() + (protocol.equals(ProviderInfo.NATIVE_PROTOCOL) ? ""
-                        : " (" + protocol + " providers)"));
+                        : " (" + protocol + " providers)"), keepConnected);
         registry.subscribe(service, protocol, d);
         return d;
     }
@@ -105,7 +127,7 @@ public final class Directory implements ProviderListener, AutoCloseable {
 
     @Override
     public void providersChanged(ServiceKey key, List<ProviderInfo> providers) {
-        update(providers, false);
+        update(cap.limit(providers, endpoints), false);
     }
 
     private synchronized void update(List<ProviderInfo> providers, boolean awaitConnect) {
@@ -119,6 +141,10 @@ public final class Directory implements ProviderListener, AutoCloseable {
         List<Endpoint> next = new ArrayList<>();
         for (ProviderInfo p : providers) {
             Endpoint kept = old.remove(p.address());
+            if (kept != null && kept.unlisted) { // listed again
+                kept.unlisted = false;
+                kept.connection().removeStateListener(recheckKept);
+            }
             if (kept != null && kept.provider().equals(p)) {
                 next.add(kept);
             } else if (kept != null) {
@@ -126,7 +152,7 @@ public final class Directory implements ProviderListener, AutoCloseable {
             } else {
                 try {
                     next.add(new Endpoint(p, transport.acquire(p.host(), p.port(), options, "reference " + service,
-                            awaitConnect), agreement));
+                            service.toString(), awaitConnect), agreement));
                 } catch (IllegalArgumentException e) {
                     conflict = e;
                     log.error("Provider {} of {} left out: {}", p.address(), service, e.getMessage());
@@ -136,16 +162,74 @@ public final class Directory implements ProviderListener, AutoCloseable {
         for (Endpoint e : next) {
             e.terms(); // agreed now, so a provider left out is logged when it appears, not at the first call
         }
+        List<Endpoint> keptUnlisted = new ArrayList<>();
+        for (Endpoint gone : old.values()) {
+            if (keepConnected && gone.terms().usable()) {
+                if (!gone.unlisted) {
+                    gone.connection().onStateChange(recheckKept); // first, so a change from now on is not missed
+                }
+                if (gone.connection().isConnected()) {
+                    gone.unlisted = true;
+                    keptUnlisted.add(gone);
+                    continue;
+                }
+            }
+            letGo(gone);
+        }
+        next.addAll(keptUnlisted);
         endpoints = List.copyOf(next);
         seen = List.copyOf(providers);
-        for (Endpoint gone : old.values()) {
-            transport.release(gone.provider().host(), gone.provider().port());
-        }
         if (registry != null) {
             // addresses only: connections to new providers are being opened right now, not "disconnected"
-            log.info("Providers of {}: {}", service, next.stream().map(e -> e.provider().address()).toList());
+            log.info("Providers of {}: {}", service, next.stream().map(e -> e.provider().address()
+                    + (e.unlisted ? " (not listed, connected)" : "")).toList());
+            if (!keptUnlisted.isEmpty()) {
+                // an empty list is the classic registry failure; a shorter one is also what a graceful restart looks like
+                log.atLevel(providers.isEmpty() ? Level.WARN : Level.INFO).log("Registry {} lists {} for {}; keeping {}"
+                        + " connected provider(s): {}. They take calls until their connections fail or they shut down"
+                        + " (registry empty-protection)", registry.address(),
+                        providers.isEmpty() ? "none" : providers.size() + " provider(s)", service,
+                        keptUnlisted.size(), keptUnlisted.stream().map(Endpoint::address).toList());
+            }
         }
         firstList.countDown();
+    }
+
+    /** A kept provider's connection changed: let go of every kept provider whose connection is no longer ready. */
+    private synchronized void letGoOfFailedKept() {
+        if (closed) {
+            return;
+        }
+        List<Endpoint> next = new ArrayList<>(endpoints.size());
+        boolean changed = false;
+        for (Endpoint e : endpoints) {
+            if (e.unlisted && !e.connection().isConnected()) {
+                changed = true;
+                ConnectionState state = e.connection().state();
+                if (state == ConnectionState.DRAINING) { // it said it is going away: the departure is confirmed
+                    log.info("Letting go of provider {} of {}: the registry no longer lists it and it is shutting down",
+                            e.address(), service);
+                } else {
+                    log.warn("Letting go of provider {} of {}: the registry no longer lists it and its connection is {}"
+                            + " ({}); not reconnecting", e.address(), service, state, e.connection().lastError());
+                }
+                letGo(e);
+            } else {
+                next.add(e);
+            }
+        }
+        if (changed) {
+            endpoints = List.copyOf(next);
+            if (next.isEmpty()) {
+                log.warn("The registry {} lists no provider of {} and no connected provider remains", registry.address(),
+                        service);
+            }
+        }
+    }
+
+    private void letGo(Endpoint gone) {
+        gone.connection().removeStateListener(recheckKept);
+        transport.release(gone.provider().host(), gone.provider().port());
     }
 
     /**
@@ -171,7 +255,8 @@ public final class Directory implements ProviderListener, AutoCloseable {
      * serialization agreed on otherwise. For messages.
      */
     public String explainProviders() {
-        if (seen.isEmpty()) {
+        List<Endpoint> kept = endpoints.stream().filter(e -> e.unlisted).toList();
+        if (seen.isEmpty() && kept.isEmpty()) {
             return "none";
         }
         StringBuilder sb = new StringBuilder();
@@ -190,6 +275,10 @@ public final class Directory implements ProviderListener, AutoCloseable {
                 sb.append(" (").append(t.summary())
                         .append(e.connection().isConnected() ? "" : ", not reachable").append(')');
             }
+        }
+        for (Endpoint e : kept) {
+            sb.append(sb.length() == 0 ? "" : "; ").append(e.address())
+                    .append(" (not listed by the registry; kept while connected)");
         }
         return sb.toString();
     }
@@ -214,6 +303,15 @@ public final class Directory implements ProviderListener, AutoCloseable {
                 + ". Set version and group on the reference to one of those (or export the one it asks for)";
     }
 
+    /**
+     * For "no provider" messages of calls: that the registry lists none and no provider it dropped is still
+     * connected (registry mode with empty-protection); "" otherwise.
+     */
+    public String nothingKept() {
+        return registry != null && keepConnected && seen.isEmpty() && endpoints.isEmpty()
+                ? "; the registry lists none and no connected provider remains" : "";
+    }
+
     /** Where the list comes from, for messages. */
     public String source() {
         return source;
@@ -229,7 +327,7 @@ public final class Directory implements ProviderListener, AutoCloseable {
             registry.unsubscribe(service, protocol, this);
         }
         for (Endpoint e : endpoints) {
-            transport.release(e.provider().host(), e.provider().port());
+            letGo(e);
         }
         endpoints = List.of();
     }

@@ -25,6 +25,10 @@ public final class Endpoint implements Candidate {
     private volatile Agreement.Terms terms;
     final AtomicInteger active = new AtomicInteger();
     private final Warmup warmup;
+    /** The registry no longer lists it; kept while its connection is ready (see {@link Directory}). */
+    volatile boolean unlisted;
+    /** Its standing in outlier ejection (see {@link OutlierEjection}). */
+    final OutlierEjection.State outlier = new OutlierEjection.State();
 
     Endpoint(ProviderInfo provider, Connection connection, Agreement agreement) {
         this.provider = provider;
@@ -32,6 +36,16 @@ public final class Endpoint implements Candidate {
         this.connection = connection;
         this.agreement = agreement;
         this.warmup = Warmup.of(provider);
+    }
+
+    /** Whether outlier ejection has it out of balancing now. */
+    public boolean ejected() {
+        return outlier.ejected;
+    }
+
+    /** How often outlier ejection took it out of balancing. */
+    public long ejections() {
+        return outlier.ejections;
     }
 
     /** The published weight, ramped up while the provider warms up (see {@link Warmup}). */

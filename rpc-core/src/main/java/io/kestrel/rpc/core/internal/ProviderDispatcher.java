@@ -12,6 +12,7 @@ import io.kestrel.rpc.api.serialization.Serialization;
 import io.kestrel.rpc.api.serialization.SerializationOptimizer;
 import io.kestrel.rpc.api.serialization.Serializations;
 import io.kestrel.rpc.api.serialization.Serializer;
+import io.kestrel.rpc.core.internal.generic.GenericLimits;
 import io.kestrel.rpc.core.internal.generic.GenericMethod;
 import io.kestrel.rpc.core.internal.generic.MetadataDescriber;
 import io.kestrel.rpc.core.internal.generic.MetadataMethod;
@@ -23,6 +24,7 @@ import io.kestrel.rpc.transport.ServerMethod;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -35,14 +37,18 @@ public final class ProviderDispatcher implements ServerDispatcher {
     private final Map<String, ServerMethod> methods = new ConcurrentHashMap<>();
     private final Map<ServiceKey, List<String>> services = new ConcurrentHashMap<>();
     private final Map<String, Map<String, String>> facts = new ConcurrentHashMap<>();
+    private final Map<String, ServiceAccess> access = new ConcurrentHashMap<>();
     private final SerializerCache serializers;
     private final Class<? extends SerializationOptimizer> optimizer;
     private final boolean compatible;
     private final String protocolSerialization;
     private final boolean disclose;
+    /** Services exported with {@code generic="false"}: their reserved methods are answered "switched off". */
+    private final Set<ServiceKey> withoutGeneric = ConcurrentHashMap.newKeySet();
 
     /**
-     * @param disclose whether "not found" answers list what is exported (they go to any caller)
+     * @param disclose whether "not found" answers list what is exported (they go to any caller), and a
+     *     handshake that names no service is told every service its caller may call
      */
     public ProviderDispatcher(SerializerCache serializers, Class<? extends SerializationOptimizer> optimizer,
             boolean compatible, String protocolSerialization, boolean disclose) {
@@ -82,6 +88,7 @@ public final class ProviderDispatcher implements ServerDispatcher {
         }
         List<String> descriptors = new ArrayList<>();
         ServiceAccess access = ServiceAccess.of(config);
+        this.access.put(key.toString(), access);
         List<GenericMethod.Target> targets = new ArrayList<>();
         for (Method m : RemoteMethods.of(config.interfaceClass())) {
             String d = MethodRef.descriptor(key, m);
@@ -97,10 +104,17 @@ public final class ProviderDispatcher implements ServerDispatcher {
         return List.copyOf(accepted);
     }
 
-    /** The service's generic entry ({@code $invoke}) and its description ({@code $metadata}), under the same gate. */
+    /**
+     * The service's generic entry ({@code $invoke}) and its description ({@code $metadata}), under the same gate,
+     * unless the service switched them off.
+     */
     private void addReserved(ServiceConfig<?> config, Set<Byte> accepted, ServiceAccess access,
             List<GenericMethod.Target> targets) {
         ServiceKey key = config.key();
+        if (!config.generic()) {
+            withoutGeneric.add(key);
+            return;
+        }
         ReservedMethod.ServiceGate gate = new ReservedMethod.ServiceGate() {
             @Override
             public Serializer serializer(String displayName, byte id) {
@@ -118,7 +132,8 @@ public final class ProviderDispatcher implements ServerDispatcher {
         } else {
             names.addAll(config.serializations());
         }
-        methods.put(GenericMethod.descriptor(key), new GenericMethod(key, targets, serializers.allowlist(), gate));
+        methods.put(GenericMethod.descriptor(key), new GenericMethod(key, targets, serializers.allowlist(), gate,
+                GenericLimits.fromSystemProperties()));
         try {
             methods.put(MetadataMethod.descriptor(key), new MetadataMethod(key, MetadataDescriber.describe(key,
                     targets.stream().map(GenericMethod.Target::method).toList(), names), gate));
@@ -133,18 +148,33 @@ public final class ProviderDispatcher implements ServerDispatcher {
         return RemoteMethods.of(serviceInterface).stream().map(Method::getName).distinct().sorted().toList();
     }
 
-    /** Sets what consumers of an exported service must agree on, sent in every connection's handshake. */
+    /** Sets what consumers of an exported service must agree on, told in the handshake to those who may call it. */
     void describe(ServiceKey key, Map<String, String> attributes) {
         facts.put(key.toString(), Map.copyOf(attributes));
     }
 
+    /**
+     * The facts of the services asked for that exist and that {@code caller} may call; when nothing is
+     * asked, those of every service the caller may call if this provider discloses its services, else
+     * nothing. A service the caller may not call reads exactly like one that is not exported.
+     */
     @Override
-    public Map<String, Map<String, String>> handshake() {
-        return Map.copyOf(facts);
+    public Map<String, Map<String, String>> handshake(Set<String> asked, CallerIdentity caller) {
+        Map<String, Map<String, String>> told = new LinkedHashMap<>();
+        for (String key : asked.isEmpty() && disclose ? facts.keySet() : asked) {
+            Map<String, String> attributes = facts.get(key);
+            ServiceAccess gate = access.get(key);
+            if (attributes != null && gate != null && gate.admits(caller)) {
+                told.put(key, attributes);
+            }
+        }
+        return told;
     }
 
     public void remove(ServiceKey key) {
         facts.remove(key.toString());
+        access.remove(key.toString());
+        withoutGeneric.remove(key);
         List<String> descriptors = services.remove(key);
         if (descriptors != null) {
             descriptors.forEach(methods::remove);
@@ -185,6 +215,13 @@ public final class ProviderDispatcher implements ServerDispatcher {
             throw new ServiceNotFoundException("service " + service + " is not exported by this provider"
                     + (disclose ? "; exported: " + exported + NearestName.suggestion(service, exported) : "")
                     + ". Check the interface name, version and group on both sides");
+        }
+        String reserved = descriptor.substring(hash + 1);
+        if ((reserved.equals(GenericMethod.SIGNATURE) || reserved.equals(MetadataMethod.SIGNATURE))
+                && withoutGeneric.stream().anyMatch(k -> k.toString().equals(service))) {
+            throw new ServiceNotFoundException("service " + service + " does not answer generic calls ($invoke) or"
+                    + " metadata requests ($metadata): its provider exported it with generic=\"false\". Call it"
+                    + " through its interface, or have the provider switch generic invocation on");
         }
         List<String> signatures = same.stream().map(d -> d.substring(d.indexOf('#') + 1)).toList();
         throw new ServiceNotFoundException("method " + descriptor + " is not exported" + (disclose ? "; service "

@@ -9,8 +9,10 @@ import java.util.List;
 
 /**
  * Which provider of a reference an attempt goes to: one agreed with (serialization and optimizer), not
- * tried yet by this call, connected if any is, and among several the load balance's choice. With nobody
- * left, a {@link NoProviderException} that says what was seen and why none would do. Thread-safe.
+ * tried yet by this call, connected if any is, not ejected by {@link OutlierEjection} (an ejected one whose
+ * time is over takes this call as its probe; when every connected one is ejected they are used anyway), and
+ * among several the load balance's choice. With nobody left, a {@link NoProviderException} that says what was
+ * seen and why none would do. Thread-safe.
  */
 final class ProviderSelection {
     /** The call asking; its invocation is built only when the load balance needs it. */
@@ -22,9 +24,12 @@ final class ProviderSelection {
     private final Directory directory;
     private final LoadBalance loadBalance;
     private final Agreement agreement;
+    private final OutlierEjection ejection;
 
-    ProviderSelection(ReferenceConfig<?> config, Directory directory, LoadBalance loadBalance, Agreement agreement) {
+    ProviderSelection(ReferenceConfig<?> config, Directory directory, LoadBalance loadBalance, Agreement agreement,
+            OutlierEjection ejection) {
         this.config = config;
+        this.ejection = ejection;
         this.directory = directory;
         this.loadBalance = loadBalance;
         this.agreement = agreement;
@@ -46,11 +51,27 @@ final class ProviderSelection {
         }
         List<Endpoint> usable = new ArrayList<>(all.size());
         List<Endpoint> disconnected = new ArrayList<>();
+        List<Endpoint> ejected = null;
         for (Endpoint e : all) {
             if (!e.terms().usable() || tried.contains(e)) {
                 continue;
             }
-            (e.connection().isConnected() ? usable : disconnected).add(e);
+            if (!e.connection().isConnected()) {
+                disconnected.add(e);
+            } else if (OutlierEjection.isEjected(e)) {
+                if (ejection.admits(e, call)) {
+                    return e; // its ejection is over: this call is its probe
+                }
+                if (ejected == null) {
+                    ejected = new ArrayList<>(2);
+                }
+                ejected.add(e);
+            } else {
+                usable.add(e);
+            }
+        }
+        if (usable.isEmpty() && ejected != null) {
+            usable = ejected; // never leave a reference with nobody because of ejection
         }
         if (usable.isEmpty()) {
             usable = disconnected; // let the call fail with the connection's own message
@@ -68,7 +89,7 @@ final class ProviderSelection {
         throw new NoProviderException("No provider available for " + config.key() + " (interface "
                 + config.interfaceName() + ", version '" + config.version() + "', group '" + config.group()
                 + "') from " + directory.source() + "; providers seen: " + directory.explainProviders()
-                + directory.otherVersions()
+                + directory.otherVersions() + directory.nothingKept()
                 + (tried.isEmpty() ? "" : "; already tried: " + tried) + "; " + agreement.describe()
                 + ". Start a provider, or check the interface, version, group, serialization and optimizer on both sides");
     }

@@ -98,6 +98,10 @@ public final class References {
         if (options.tls() != null) {
             transport.tls(options.tls()); // reads and checks the PEM files now: errors name the file
         }
+        String unbound = TokenBinding.refusal(config.key(), options);
+        if (unbound != null) {
+            throw new IllegalArgumentException(unbound);
+        }
         if (options.token() != null && options.tls() == null) {
             log.warn("Reference {} sends a token over plaintext connections: anyone on the network path can read it."
                     + " Configure TLS (tls-trust) for it", config.key());
@@ -156,7 +160,8 @@ public final class References {
             throw new IllegalArgumentException("reference " + config.key()
                     + " has no url and this runtime has no registry; set url=\"host:port\" or configure a registry");
         }
-        Directory directory = Directory.subscribe(config.key(), config.protocol(), r, transport, options, agreement);
+        Directory directory = Directory.subscribe(config.key(), config.protocol(), r, transport, options, agreement,
+                registry.config().emptyProtection());
         try {
             directory.awaitFirstList(registry.config().connectionTimeout().toMillis());
         } catch (InterruptedException e) {
@@ -204,7 +209,8 @@ public final class References {
     public List<ReferenceView> views() {
         return referred.stream().map(r -> new ReferenceView(r.config().key().toString(), r.directory().source(),
                 r.config().check(), r.directory().endpoints().stream().map(e -> new ReferenceView.Provider(
-                        e.provider().address(), e.connection().state().name(), e.provider().weight(), e.weight()))
+                        e.provider().address(), e.connection().state().name(), e.provider().weight(), e.weight(),
+                        e.ejected(), e.ejections(), e.unlisted))
                         .toList())).toList();
     }
 

@@ -29,6 +29,11 @@ final class ServiceAccess {
                 ? new ServiceAccess(config.key(), config.allowedPrincipals(), config.allowedRoles()) : OPEN;
     }
 
+    /** Whether {@code caller} (null: anonymous) may call the service: what the handshake tells it depends on this. */
+    boolean admits(CallerIdentity caller) {
+        return service == null || caller != null && named(caller);
+    }
+
     /**
      * @throws UnauthenticatedException when the service is restricted and the caller anonymous
      * @throws PermissionDeniedException when the caller matches no allowed principal or role
@@ -42,19 +47,27 @@ final class ServiceAccess {
                     + " consumer is anonymous: " + anonymousBecause + ". Give the consumer a token (token=...) or a"
                     + " client certificate (tls-cert, tls-key) the provider accepts");
         }
-        for (String p : principals) {
-            if (caller.isNamed(p)) {
-                return;
-            }
-        }
-        for (String r : roles) {
-            if (caller.roles().contains(r)) {
-                return;
-            }
+        if (named(caller)) {
+            return;
         }
         // the allowed lists are not disclosed to the caller
         throw new PermissionDeniedException("caller " + caller + " may not call service " + service + ": it is not"
                 + " among the service's allowed principals or roles. Have it added to allowed-principals or"
                 + " allowed-roles on the provider's service, or call with another identity");
+    }
+
+    /** Whether the caller matches an allowed principal or role. */
+    private boolean named(CallerIdentity caller) {
+        for (String p : principals) {
+            if (caller.isNamed(p)) {
+                return true;
+            }
+        }
+        for (String r : roles) {
+            if (caller.roles().contains(r)) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -53,6 +53,10 @@ final class ChildJvm implements AutoCloseable {
             }
         }
         command.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
+        String embeddedDir = System.getProperty("kestrel.rpc.registry.embedded.dir");
+        if (embeddedDir != null) { // the embedded registry's secret: children join the parent's registry
+            command.add("-Dkestrel.rpc.registry.embedded.dir=" + embeddedDir);
+        }
         command.addAll(jvmArgs);
         command.add("-cp");
         command.add(classPath);

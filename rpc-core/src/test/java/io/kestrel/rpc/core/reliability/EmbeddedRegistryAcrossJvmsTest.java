@@ -10,9 +10,9 @@ import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.api.config.RegistryConfig;
 import io.kestrel.rpc.api.registry.ConsumerInfo;
 import io.kestrel.rpc.api.registry.ProviderInfo;
-import io.kestrel.rpc.core.Await;
 import io.kestrel.rpc.core.RpcRuntime;
 import io.kestrel.rpc.core.fixture.EchoService;
+import io.kestrel.rpc.testing.Await;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
@@ -172,8 +172,8 @@ class EmbeddedRegistryAcrossJvmsTest {
         }
     }
 
-    private static Path lockFile(int port) {
-        return Path.of(System.getProperty("java.io.tmpdir"), "kestrel-embedded-zookeeper-" + port + ".lock");
+    static Path lockFile(int port) {
+        return Path.of(System.getProperty("kestrel.rpc.registry.embedded.dir"), "zookeeper-" + port + ".lock");
     }
 
     /**
@@ -182,7 +182,7 @@ class EmbeddedRegistryAcrossJvmsTest {
      * ephemeral port equal to it connects the socket to itself and holds the port, so the take-over's bind
      * fails (seen here: "Address already in use" with the host lock held by the process binding).
      */
-    private static int freePort() throws Exception {
+    static int freePort() throws Exception {
         java.util.Random random = new java.util.Random();
         for (int i = 0; i < 200; i++) {
             int candidate = 20_000 + random.nextInt(12_000);

@@ -14,6 +14,7 @@ import io.kestrel.rpc.core.RpcRuntime;
 import io.kestrel.rpc.core.TestRuntimes;
 import io.kestrel.rpc.core.fixture.CallerService;
 import io.kestrel.rpc.core.fixture.CallerServiceImpl;
+import io.kestrel.rpc.testing.TestPki;
 import io.kestrel.rpc.transport.Status;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -155,5 +156,19 @@ class CallerAuthTest {
                 .tls(TlsConfig.builder().keyPair(client.cert(), client.key()).trustRoots(trust).build())
                 .token("alice-token").build());
         assertEquals("alice roles=[reader] by=token+tls sans=[URI:spiffe://example.org/a]", both.caller());
+    }
+    @Test
+    void aTokenIsNotSentOverTlsThatOnlyTheJdkDefaultTrustStoreVerifies() {
+        TestPki ca = TestPki.ca("Auth CA");
+        TestPki.Files2 server = ca.server("provider").write(dir, "server");
+        RpcRuntime provider = provider(TestRuntimes.loopback().authenticator(new TestTokens()).tls(TlsConfig.builder()
+                .keyPair(server.cert(), server.key()).build()), new CallerServiceImpl(), s -> s);
+        RpcRuntime r = RpcRuntime.builder().build();
+        runtimes.add(r);
+        String message = assertThrows(IllegalArgumentException.class, () -> r.refer(ReferenceConfig.builder(
+                CallerService.class).url(url(provider)).tls(TlsConfig.builder().build()).token("alice-token").build()))
+                .getMessage();
+        assertTrue(message.contains("sends a token over TLS without tls-trust") && message.contains("Set tls-trust")
+                && message.contains("-Dkestrel.rpc.consumer.tokenWithDefaultTrust=true"), message);
     }
 }

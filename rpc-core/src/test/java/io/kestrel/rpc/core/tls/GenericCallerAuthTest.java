@@ -21,6 +21,8 @@ import org.junit.jupiter.api.Test;
 /** Generic calls and metadata requests pass the service's caller admission like its own methods. */
 @org.junit.jupiter.api.Timeout(value = 120, unit = java.util.concurrent.TimeUnit.SECONDS)
 class GenericCallerAuthTest {
+    /** The version of the service exported for role admin only. */
+    private static final String ADMINS = "admins";
     private static RpcRuntime provider;
     private static RpcRuntime aliceRuntime;
     private static RpcRuntime bobRuntime;
@@ -29,6 +31,8 @@ class GenericCallerAuthTest {
     static void start() {
         provider = RpcRuntime.builder().protocol(TestRuntimes.loopback().authenticator(new TestTokens()).build()).build();
         provider.export(ServiceConfig.builder(OrderService.class, new OrderServiceImpl()).allowPrincipal("bob").build());
+        provider.export(ServiceConfig.builder(OrderService.class, new OrderServiceImpl()).version(ADMINS)
+                .allowRole("admin").build());
         aliceRuntime = RpcRuntime.builder().build(); // one connection per provider and runtime: one token each
         bobRuntime = RpcRuntime.builder().build();
     }
@@ -41,8 +45,26 @@ class GenericCallerAuthTest {
     }
 
     private static GenericService as(String token) {
+        return as(token, "");
+    }
+
+    private static GenericService as(String token, String version) {
         return (token.startsWith("alice") ? aliceRuntime : bobRuntime).refer(ReferenceConfig.generic(OrderService.class.getName())
-                .url("127.0.0.1:" + provider.boundPort()).token(token).timeout(Duration.ofSeconds(5)).build());
+                .version(version).url("127.0.0.1:" + provider.boundPort()).token(token).timeout(Duration.ofSeconds(5))
+                .build());
+    }
+
+    @Test
+    void aServiceForARoleAnswersGenericCallsAndMetadataOnlyToThatRole() {
+        GenericService reader = as("alice-token", ADMINS);
+        String denied = assertThrows(PermissionDeniedException.class,
+                () -> reader.$invoke("add", new String[] {"int", "int"}, new Object[] {1, 2})).getMessage();
+        assertTrue(denied.contains("caller 'alice'") && denied.contains("allowed principals or roles"), denied);
+        String described = assertThrows(PermissionDeniedException.class, reader::$metadata).getMessage();
+        assertTrue(described.contains("may not call service"), described);
+        GenericService admin = as("bob-token", ADMINS);
+        assertEquals(3, ((Number) admin.$invoke("add", new String[] {"int", "int"}, new Object[] {1, 2})).intValue());
+        assertEquals(ADMINS, admin.$metadata().version());
     }
 
     @Test

@@ -16,6 +16,7 @@ import io.kestrel.rpc.core.RpcRuntime;
 import io.kestrel.rpc.core.TestRuntimes;
 import io.kestrel.rpc.core.fixture.CallerService;
 import io.kestrel.rpc.core.fixture.CallerServiceImpl;
+import io.kestrel.rpc.testing.TestPki;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -10,6 +10,7 @@ import io.kestrel.rpc.core.RpcRuntime;
 import io.kestrel.rpc.core.TestRuntimes;
 import io.kestrel.rpc.core.fixture.CallerService;
 import io.kestrel.rpc.core.fixture.CallerServiceImpl;
+import io.kestrel.rpc.testing.TestPki;
 import java.io.DataInputStream;
 import java.io.InputStream;
 import java.net.Socket;

@@ -41,6 +41,8 @@ public final class KestrelMetrics {
     public static final String CLIENT_CALLS_PENDING = "kestrel.rpc.client.calls.pending";
     public static final String CLIENT_CONNECTION_PENDING = "kestrel.rpc.client.connection.calls.pending";
     public static final String CLIENT_CONNECTIONS = "kestrel.rpc.client.connections";
+    /** Providers outlier ejection has out of balancing now, over all references (see docs/cluster-resilience.md). */
+    public static final String CLIENT_PROVIDERS_EJECTED = "kestrel.rpc.client.providers.ejected";
     public static final String SERVER_CONNECTIONS = "kestrel.rpc.server.connections";
     public static final String CLIENT_SENT = "kestrel.rpc.client.sent";
     public static final String CLIENT_RECEIVED = "kestrel.rpc.client.received";

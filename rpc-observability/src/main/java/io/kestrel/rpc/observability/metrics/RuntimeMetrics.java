@@ -1,6 +1,7 @@
 package io.kestrel.rpc.observability.metrics;
 
 import io.kestrel.rpc.core.ConnectionView;
+import io.kestrel.rpc.core.ReferenceView;
 import io.kestrel.rpc.core.RpcRuntime;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -41,6 +42,8 @@ public final class RuntimeMetrics implements MeterBinder {
         gauge(registry, KestrelMetrics.CLIENT_CALLS_PENDING, "calls sent to providers and not yet answered or timed out",
                 RpcRuntime::pendingCalls);
         gauge(registry, KestrelMetrics.CLIENT_CONNECTIONS, "connections to providers", r -> r.connections().size());
+        gauge(registry, KestrelMetrics.CLIENT_PROVIDERS_EJECTED, "providers outlier ejection has out of balancing now",
+                r -> r.references().stream().mapToLong(ReferenceView::ejectedProviders).sum());
         gauge(registry, KestrelMetrics.SERVER_CONNECTIONS, "consumer connections to the server", RpcRuntime::serverConnections);
         gauge(registry, KestrelMetrics.SERVER_POOL_ACTIVE, "business threads running a call", RpcRuntime::businessPoolActive);
         gauge(registry, KestrelMetrics.SERVER_POOL_QUEUED, "calls waiting for a business thread", RpcRuntime::businessPoolQueued);

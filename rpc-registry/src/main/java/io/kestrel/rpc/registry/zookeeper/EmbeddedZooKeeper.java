@@ -5,20 +5,15 @@ import java.io.File;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.file.FileVisitResult;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.ServiceLoader;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.curator.framework.CuratorFramework;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,7 +24,10 @@ import org.slf4j.LoggerFactory;
  * <p><b>Across processes</b> ({@link #acquire(int)} with a port, {@value #DEFAULT_PORT} by default): the first
  * process hosts a real ZooKeeper server on that port (it needs {@value EmbeddedServerLauncher#ARTIFACT} on its
  * class path), later ones find it there and join as clients. Who hosts is decided by a lock file (see
- * {@link HostLock}). When the host ends, the processes that joined notice the lost connection: one of them takes
+ * {@link HostLock}) in the user's {@link EmbeddedDirectory}. Only processes of this user that know the secret kept
+ * there are members: a joining process checks the server's proof before it registers or reads anything, and
+ * refuses a server that cannot give it ({@link EmbeddedHosting}); every node is closed to non-members
+ * ({@link EmbeddedAccess}). When the host ends, the processes that joined notice the lost connection: one of them takes
  * over hosting on the same port, the others reconnect to it, and every registry starts a new session, so
  * providers register again and consumers see them again. A port held by something that is not ZooKeeper is
  * refused with a message naming the port and the settings to change.
@@ -47,8 +45,7 @@ public final class EmbeddedZooKeeper {
     public static final int DEFAULT_PORT = 2182;
     /** System property: the port of {@code embedded} ({@code 0}: a private server on a free port, this process only). */
     public static final String PORT_PROPERTY = "kestrel.rpc.registry.embedded.port";
-    static final String HOST = "127.0.0.1";
-    private static final Duration START_TIMEOUT = Duration.ofSeconds(15);
+    static final String HOST = EmbeddedHosting.HOST;
     /** How long a joining process waits for a host that holds the lock but does not answer yet. */
     private static final long HOST_WAIT_MS = 15_000;
 
@@ -58,19 +55,18 @@ public final class EmbeddedZooKeeper {
 
     private final int port;
     private final boolean shared;
+    private final EmbeddedHosting hosting;
     private final List<Runnable> sessionResetters = new CopyOnWriteArrayList<>();
-    /** Guarded by this: the server while this process hosts it, its data and lock. */
-    private AutoCloseable server;
-    private Path dataDir;
-    private HostLock hostLock;
     /** Guarded by LOCK. */
     private int leases;
     private final AtomicBoolean recovering = new AtomicBoolean();
     private volatile boolean stopped;
 
-    private EmbeddedZooKeeper(int port, boolean shared) {
+    /** @param directory the user's directory of the shared server; null for the private one */
+    private EmbeddedZooKeeper(int port, EmbeddedDirectory directory) {
         this.port = port;
-        this.shared = shared;
+        this.shared = directory != null;
+        this.hosting = new EmbeddedHosting(port, directory);
     }
 
     /** The port {@code embedded} means: {@value #PORT_PROPERTY}, else {@value #DEFAULT_PORT}. */
@@ -132,8 +128,31 @@ public final class EmbeddedZooKeeper {
     }
 
     /** Whether this process runs the server (rather than having joined another process's). */
-    public synchronized boolean isHostedHere() {
-        return server != null;
+    public boolean isHostedHere() {
+        return hosting.isHostedHere();
+    }
+
+    /** The credentials of the server hosted or joined now; they change when another process takes over. */
+    EmbeddedCredentials credentials() {
+        return hosting.credentials();
+    }
+
+    /**
+     * Checks, through a registry's own client, that the server it reached is the one this process hosts or
+     * joined (a server with another proof may have taken the port in between).
+     *
+     * @throws RegistryException naming the port and the fix if it is not
+     */
+    void verify(CuratorFramework client) {
+        boolean proven;
+        try {
+            proven = EmbeddedAccess.proves(client, credentials());
+        } catch (Exception e) {
+            throw new RegistryException("Could not check the embedded ZooKeeper at " + address() + ": " + e, e);
+        }
+        if (!proven) {
+            throw hosting.squatter("it did not prove that it was started with this user's secret");
+        }
     }
 
     @Override
@@ -150,10 +169,8 @@ public final class EmbeddedZooKeeper {
         } catch (IOException e) {
             throw new RegistryException("Could not find a free port on " + HOST + " for the embedded ZooKeeper: " + e, e);
         }
-        EmbeddedZooKeeper zk = new EmbeddedZooKeeper(port, false);
-        synchronized (zk) {
-            zk.host(null);
-        }
+        EmbeddedZooKeeper zk = new EmbeddedZooKeeper(port, null);
+        zk.hosting.hostPrivate();
         log.info("Embedded ZooKeeper hosted by this process on {} (private: port {}=0, other processes cannot "
                 + "join it; a process on another host needs a real ZooKeeper, zookeeper://host:port)",
                 zk.address(), PORT_PROPERTY);
@@ -162,128 +179,24 @@ public final class EmbeddedZooKeeper {
 
     private static EmbeddedZooKeeper startShared(int port) {
         EphemeralPorts.warning(port, EphemeralPorts.LINUX_RANGE).ifPresent(log::warn);
-        EmbeddedZooKeeper zk = new EmbeddedZooKeeper(port, true);
+        EmbeddedZooKeeper zk = new EmbeddedZooKeeper(port, EmbeddedDirectory.open());
         long deadline = System.nanoTime() + HOST_WAIT_MS * 1_000_000;
-        while (true) {
-            synchronized (zk) {
-                if (zk.hostOrJoin(false)) {
-                    if (zk.server != null) {
-                        log.info("Embedded ZooKeeper hosted by this process on {}; processes on this host join it "
-                                + "with the registry address 'embedded' (or embedded://{}); a process on another host "
-                                + "needs a real ZooKeeper (zookeeper://host:port)", zk.address(), port);
-                    } else {
-                        log.info("Joined the embedded ZooKeeper at {} hosted by process {} on this host (a process on "
-                                + "another host needs a real ZooKeeper, zookeeper://host:port)", zk.address(),
-                                HostLock.hostPid(port));
-                    }
-                    return zk;
-                }
-            }
+        while (!zk.hosting.hostOrJoin(false)) {
             if (System.nanoTime() > deadline) {
-                throw new RegistryException(String.format("Process %s holds the embedded ZooKeeper lock %s for %s but "
-                        + "nothing answered on that port within %d ms; if that process hangs, stop it, or use another "
-                        + "port (embedded://PORT, or -D%s=PORT)", HostLock.hostPid(port), HostLock.path(port),
-                        zk.address(), HOST_WAIT_MS, PORT_PROPERTY));
+                throw zk.hosting.noAnswer(HOST_WAIT_MS);
             }
             pause(100);
         }
-    }
-
-    /**
-     * One attempt: host the server if this process gets the lock and the port is free, or join a ZooKeeper
-     * answering there. Called with this locked.
-     *
-     * @param takeOver whether this is a take-over after the host went away (for the log line)
-     * @return false if another process holds the lock and nothing answers yet
-     * @throws RegistryException if the port is held by something that is not ZooKeeper, or hosting fails
-     */
-    private boolean hostOrJoin(boolean takeOver) {
-        HostLock lock = HostLock.tryAcquire(port);
-        ZooKeeperProbe.Result found = ZooKeeperProbe.probe(HOST, port);
-        if (found.kind() == ZooKeeperProbe.Kind.OTHER) {
-            if (lock != null) {
-                lock.close();
-            }
-            throw notZooKeeper(found);
+        if (zk.isHostedHere()) {
+            log.info("Embedded ZooKeeper hosted by this process on {}; processes on this host join it "
+                    + "with the registry address 'embedded' (or embedded://{}); a process on another host "
+                    + "needs a real ZooKeeper (zookeeper://host:port)", zk.address(), port);
+        } else {
+            log.info("Joined the embedded ZooKeeper at {} hosted by process {} on this host (a process on "
+                    + "another host needs a real ZooKeeper, zookeeper://host:port)", zk.address(),
+                    zk.hosting.hostPid());
         }
-        if (lock == null || found.kind() == ZooKeeperProbe.Kind.ZOOKEEPER) {
-            if (lock != null) {
-                lock.close(); // a ZooKeeper nobody holds the lock for (a real one, or an older Kestrel): join it
-            }
-            return found.kind() == ZooKeeperProbe.Kind.ZOOKEEPER;
-        }
-        if (!bindable(port)) {
-            lock.close(); // a host that just ended may hold its lock file and its port a moment apart
-            return false;
-        }
-        hostLock = lock;
-        try {
-            host(takeOver ? "took over" : null);
-        } catch (RuntimeException e) {
-            hostLock = null;
-            lock.close();
-            throw e;
-        }
-        return true;
-    }
-
-    private static boolean bindable(int port) {
-        try (ServerSocket s = new ServerSocket()) {
-            s.setReuseAddress(true);
-            s.bind(new java.net.InetSocketAddress(InetAddress.getByName(HOST), port), 1);
-            return true;
-        } catch (IOException e) {
-            return false;
-        }
-    }
-
-    private RegistryException notZooKeeper(ZooKeeperProbe.Result found) {
-        return new RegistryException(String.format("Port %d on %s is taken by something that is not ZooKeeper (%s), "
-                + "so the embedded ZooKeeper can neither run nor be joined there. Free the port, or give the embedded "
-                + "registry another one: <rpc:registry address=\"embedded://PORT\"/> (rpc.registry.address) or "
-                + "-D%s=PORT for 'embedded'; or use a real ZooKeeper (zookeeper://host:port)",
-                port, HOST, found.answer(), PORT_PROPERTY));
-    }
-
-    /** Starts the server here. Called with this locked. */
-    private void host(String how) {
-        EmbeddedServerLauncher launcher = launcher();
-        Path dir = null;
-        try {
-            dir = Files.createTempDirectory("kestrel-zookeeper-");
-            server = launcher.start(HOST, port, dir, START_TIMEOUT);
-            dataDir = dir;
-            if (how != null) {
-                log.info("Embedded ZooKeeper: the process hosting {} went away; this process {} hosting it", address(),
-                        how);
-            }
-            log.debug("Embedded ZooKeeper data in {}", dir);
-        } catch (Exception e) {
-            deleteRecursively(dir);
-            if (e instanceof InterruptedException) {
-                Thread.currentThread().interrupt();
-            }
-            throw new RegistryException(String.format("Could not start the embedded ZooKeeper on %s: %s; check that "
-                    + "the temp directory is writable and the port free (or use another: embedded://PORT), or point "
-                    + "the registry at a real ZooKeeper (zookeeper://host:port)", address(), e), e);
-        }
-    }
-
-    private EmbeddedServerLauncher launcher() {
-        for (ClassLoader cl : new ClassLoader[] {Thread.currentThread().getContextClassLoader(),
-                EmbeddedZooKeeper.class.getClassLoader()}) {
-            if (cl == null) {
-                continue;
-            }
-            Optional<EmbeddedServerLauncher> found = ServiceLoader.load(EmbeddedServerLauncher.class, cl).findFirst();
-            if (found.isPresent()) {
-                return found.get();
-            }
-        }
-        throw new RegistryException(String.format("No ZooKeeper answers on %s and this process cannot host the "
-                + "embedded one: the ZooKeeper server is not on its class path. Add the dependency %s (providers "
-                + "usually do), start a process that hosts it first, or use a real ZooKeeper (zookeeper://host:port)",
-                address(), EmbeddedServerLauncher.ARTIFACT));
+        return zk;
     }
 
     // ---- recovery ----
@@ -307,9 +220,7 @@ public final class EmbeddedZooKeeper {
             while (!stopped) {
                 boolean ready;
                 try {
-                    synchronized (this) {
-                        ready = server != null || hostOrJoin(true);
-                    }
+                    ready = isHostedHere() || hosting.hostOrJoin(true);
                 } catch (RegistryException e) {
                     log.warn("Embedded ZooKeeper at {} is gone and cannot be taken over yet: {}", address(),
                             e.getMessage());
@@ -319,7 +230,7 @@ public final class EmbeddedZooKeeper {
                 if (ready) {
                     if (!isHostedHere()) {
                         log.info("Embedded ZooKeeper at {} is back (hosted by process {}); reconnecting",
-                                address(), HostLock.hostPid(port));
+                                address(), hosting.hostPid());
                     }
                     sessionResetters.forEach(Runnable::run);
                     return;
@@ -341,21 +252,8 @@ public final class EmbeddedZooKeeper {
             RUNNING.remove(port, this);
         }
         stopped = true;
-        synchronized (this) {
-            if (server == null) {
-                return;
-            }
-            try {
-                server.close();
-            } catch (Exception e) {
-                log.warn("Stopping the embedded ZooKeeper at {} failed", address(), e);
-            }
-            server = null;
-            if (hostLock != null) {
-                hostLock.close();
-                hostLock = null;
-            }
-            deleteRecursively(dataDir);
+        if (!hosting.stop()) {
+            return;
         }
         log.info("Embedded ZooKeeper at {} stopped", address());
     }
@@ -365,29 +263,6 @@ public final class EmbeddedZooKeeper {
             Thread.sleep(ms);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        }
-    }
-
-    private static void deleteRecursively(Path dir) {
-        if (dir == null || !Files.exists(dir)) {
-            return;
-        }
-        try {
-            Files.walkFileTree(dir, new SimpleFileVisitor<>() {
-                @Override
-                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                    Files.deleteIfExists(file);
-                    return FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
-                    Files.deleteIfExists(d);
-                    return FileVisitResult.CONTINUE;
-                }
-            });
-        } catch (IOException e) {
-            log.warn("Could not delete the embedded ZooKeeper data directory {}; remove it by hand", dir, e);
         }
     }
 
@@ -416,6 +291,16 @@ public final class EmbeddedZooKeeper {
             server.sessionResetters.add(resetSession);
         }
 
+        /** The credentials a client of this server authenticates with now. */
+        EmbeddedCredentials credentials() {
+            return server.credentials();
+        }
+
+        /** As {@link EmbeddedZooKeeper#verify}. */
+        void verify(CuratorFramework client) {
+            server.verify(client);
+        }
+
         /** The holder's client lost its connection. */
         void connectionLost() {
             if (!closed.get()) {
@@ -441,7 +326,8 @@ public final class EmbeddedZooKeeper {
     }
 
     /** Where the data of a server hosted here lives; for tests. */
-    synchronized File dataDirectory() {
-        return dataDir == null ? null : dataDir.toFile();
+    File dataDirectory() {
+        Path dir = hosting.dataDirectory();
+        return dir == null ? null : dir.toFile();
     }
 }

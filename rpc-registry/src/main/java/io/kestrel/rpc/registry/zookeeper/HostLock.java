@@ -10,8 +10,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Which process on this host hosts the embedded ZooKeeper of a port: the one holding an exclusive lock on
- * {@code <java.io.tmpdir>/kestrel-embedded-zookeeper-<port>.lock} (holding the host's pid as text). The
+ * Which process of this user hosts the embedded ZooKeeper of a port: the one holding an exclusive lock on
+ * {@code zookeeper-<port>.lock} in the user's {@link EmbeddedDirectory} (holding the host's pid as text). The
  * operating system releases the lock when that process ends, however it ends, so exactly one survivor can
  * take over. When the file cannot be used (a read-only temp directory) hosting falls back to who binds the
  * port first.
@@ -25,15 +25,11 @@ final class HostLock implements AutoCloseable {
         this.lock = lock;
     }
 
-    static Path path(int port) {
-        return Path.of(System.getProperty("java.io.tmpdir"), "kestrel-embedded-zookeeper-" + port + ".lock");
-    }
-
-    /** The lock, or null while another process (or this one) holds it. */
-    static HostLock tryAcquire(int port) {
+    /** The lock in {@code path}, or null while another process (or this one) holds it. */
+    static HostLock tryAcquire(Path path) {
         RandomAccessFile f = null;
         try {
-            f = new RandomAccessFile(path(port).toFile(), "rw");
+            f = new RandomAccessFile(path.toFile(), "rw");
             FileLock l = f.getChannel().tryLock();
             if (l == null) {
                 f.close();
@@ -54,9 +50,9 @@ final class HostLock implements AutoCloseable {
     }
 
     /** The pid written by the current host, or "unknown". */
-    static String hostPid(int port) {
+    static String hostPid(Path path) {
         try {
-            String s = Files.readString(path(port), StandardCharsets.US_ASCII).strip();
+            String s = Files.readString(path, StandardCharsets.US_ASCII).strip();
             return s.isEmpty() ? "unknown" : s;
         } catch (IOException | RuntimeException e) {
             return "unknown";

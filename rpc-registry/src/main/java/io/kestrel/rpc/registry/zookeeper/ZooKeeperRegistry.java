@@ -55,7 +55,13 @@ import org.slf4j.LoggerFactory;
  * notification thread, only when it differs from what that listener was last told. While the
  * connection is suspended or lost nothing is told, so consumers keep the last known list; only
  * deletions seen on a live connection (a provider that unregistered or whose session ended) shrink it.
+ * After every reconnect each folder is read again with a new cache before anything is told, so the list
+ * converges to what ZooKeeper holds even when the server came back empty or was replaced ({@link ServiceWatch}).
  * Child nodes that are not provider records are logged at WARN once and skipped.
+ *
+ * <p><b>On the embedded ZooKeeper</b> the client is a member ({@link EmbeddedAccess}): it authenticates with the
+ * server's credentials, creates every node closed to non-members, connects only to a server that proves itself
+ * ({@link EmbeddedHostProvider}), and the constructor checks that proof again before anything is registered or read.
  */
 public final class ZooKeeperRegistry implements Registry {
     private static final Logger log = LoggerFactory.getLogger(ZooKeeperRegistry.class);
@@ -79,6 +85,8 @@ public final class ZooKeeperRegistry implements Registry {
     private final AtomicBoolean closed = new AtomicBoolean();
     /** System.nanoTime() of the last session reset (embedded take-over); recovery thread only. */
     private long lastSessionReset = System.nanoTime() - TimeUnit.HOURS.toNanos(1);
+    /** Embedded: the credentials the client's current ZooKeeper handle authenticated with. */
+    private volatile EmbeddedCredentials handleCredentials;
     /** How long a client gets to reconnect by itself before it is given a new session. */
     private static final int RECONNECT_GRACE_MS = 1_500;
     /** Resets closer together than this are the echo of the previous one. */
@@ -104,7 +112,14 @@ public final class ZooKeeperRegistry implements Registry {
         long connectMs = config.connectionTimeout().toMillis();
         CuratorFramework c = null;
         try {
-            c = CuratorFrameworkFactory.builder()
+            CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder();
+            if (lease != null) { // members only: authenticated, and every node closed to others
+                builder.zookeeperFactory(EmbeddedAccess.zookeeperFactory(() -> {
+                    handleCredentials = lease.credentials();
+                    return handleCredentials;
+                })).aclProvider(EmbeddedAccess.ACLS);
+            }
+            c = builder
                     .connectString(connectString)
                     .sessionTimeoutMs(toIntMillis(config.sessionTimeout()))
                     // Curator's own per-attempt wait; above the session timeout it only delays recovery.
@@ -126,6 +141,9 @@ public final class ZooKeeperRegistry implements Registry {
                                 + "registry's connection-timeout (<rpc:registry connection-timeout=\"30s\"/>, "
                                 + "rpc.registry.connection-timeout, RegistryConfig.Builder.connectionTimeout)",
                         config.address(), connectString, connectMs));
+            }
+            if (lease != null) {
+                lease.verify(c); // before anything is registered or read
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -429,7 +447,9 @@ public final class ZooKeeperRegistry implements Registry {
                 synchronized (watches) {
                     all = new ArrayList<>(watches.values());
                 }
-                all.forEach(ServiceWatch::schedulePublish);
+                // after a reconnect, read every folder afresh: the server may be a new one (empty, rebuilt,
+                // an embedded one taken over) whose folders look unchanged to the old caches
+                all.forEach(state == ConnectionState.CONNECTED ? ServiceWatch::schedulePublish : ServiceWatch::rebuild);
             }
             case SUSPENDED -> {
                 log.warn("ZooKeeper {} connection suspended; keeping the last known providers", config.address());
@@ -460,7 +480,8 @@ public final class ZooKeeperRegistry implements Registry {
         }
         try {
             // The same server came back (a pause, not a new host): the client reconnects by itself.
-            if (client.blockUntilConnected(RECONNECT_GRACE_MS, TimeUnit.MILLISECONDS)) {
+            if (client.blockUntilConnected(RECONNECT_GRACE_MS, TimeUnit.MILLISECONDS)
+                    && handleCredentials == lease.credentials()) {
                 return;
             }
             long now = System.nanoTime();

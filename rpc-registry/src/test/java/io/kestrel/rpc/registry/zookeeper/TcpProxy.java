@@ -20,11 +20,26 @@ final class TcpProxy implements AutoCloseable {
     private volatile boolean killed;
 
     TcpProxy(int targetPort) throws IOException {
+        this(0, targetPort);
+    }
+
+    /** A proxy listening on {@code port} again (after {@link #kill()} of the one that had it), to reconnect. */
+    static TcpProxy onPort(int port, int targetPort) throws IOException {
+        return new TcpProxy(port, targetPort);
+    }
+
+    private TcpProxy(int port, int targetPort) throws IOException {
         this.targetPort = targetPort;
-        this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        this.listener = new ServerSocket();
+        listener.setReuseAddress(true);
+        listener.bind(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), port), 50);
         Thread acceptor = new Thread(this::accept, "test-proxy-accept");
         acceptor.setDaemon(true);
         acceptor.start();
+    }
+
+    int port() {
+        return listener.getLocalPort();
     }
 
     String connectString() {

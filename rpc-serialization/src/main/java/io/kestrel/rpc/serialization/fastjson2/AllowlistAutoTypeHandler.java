@@ -2,6 +2,7 @@ package io.kestrel.rpc.serialization.fastjson2;
 
 import com.alibaba.fastjson2.JSONReader;
 import com.alibaba.fastjson2.util.TypeUtils;
+import io.kestrel.rpc.api.serialization.TypeNameLimits;
 import io.kestrel.rpc.serialization.internal.ClassFilter;
 import io.kestrel.rpc.serialization.internal.ClassNames;
 
@@ -22,6 +23,7 @@ final class AllowlistAutoTypeHandler implements JSONReader.AutoTypeBeforeHandler
 
     @Override
     public Class<?> apply(String typeName, Class<?> expectClass, long features) {
+        TypeNameLimits.check(typeName); // before the recursion below loads one array class per '['
         try {
             return resolve(typeName);
         } catch (ClassNotFoundException e) {

@@ -1,8 +1,10 @@
 package io.kestrel.rpc.serialization.fst;
 
+import io.kestrel.rpc.api.serialization.TypeNameLimits;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import org.nustaq.serialization.FSTClazzNameRegistry;
 import org.nustaq.serialization.FSTConfiguration;
 import org.nustaq.serialization.coders.FSTStreamDecoder;
 
@@ -20,6 +22,23 @@ import org.nustaq.serialization.coders.FSTStreamDecoder;
 final class BoundedFstDecoder extends FSTStreamDecoder {
     BoundedFstDecoder(FSTConfiguration conf) {
         super(conf);
+        clnames = new LimitedNames(conf.getClassRegistry());
+    }
+
+    /**
+     * fst's class names for this decoder, with the {@link TypeNameLimits} checked before fst loads a
+     * name: the allowlisting loader sees only an array's element, never its dimensions.
+     */
+    private static final class LimitedNames extends FSTClazzNameRegistry {
+        LimitedNames(FSTClazzNameRegistry parent) {
+            super(parent);
+        }
+
+        @Override
+        public Class classForName(String name, FSTConfiguration conf) throws ClassNotFoundException {
+            TypeNameLimits.check(name);
+            return super.classForName(name, conf);
+        }
     }
 
     @Override

@@ -1,9 +1,12 @@
 package io.kestrel.rpc.serialization.hessian2;
 
 import com.caucho.hessian.io.AbstractHessianInput;
+import com.caucho.hessian.io.ArrayDeserializer;
 import com.caucho.hessian.io.Deserializer;
 import com.caucho.hessian.io.HessianProtocolException;
 import com.caucho.hessian.io.SerializerFactory;
+import io.kestrel.rpc.api.internal.BoundedCache;
+import io.kestrel.rpc.api.serialization.TypeNameLimits;
 import io.kestrel.rpc.serialization.internal.ClassFilter;
 import java.io.IOException;
 import java.util.Set;
@@ -15,8 +18,8 @@ import java.util.Set;
  * {@link io.kestrel.rpc.api.ClassNotAllowedException}. Without this, hessian's own
  * {@code ClassFactory} would quietly turn a denied class into a {@code HashMap}.
  *
- * <p>Array types ("[com.x.Y") are passed on; hessian strips the '[' and calls back here with the
- * element name. Hessian's built-in short names ("int", "string", ...) need no check.
+ * <p>Array types ("[com.x.Y") are resolved element first, with bounded names and a bounded cache
+ * (see {@link #getDeserializer(String)}). Hessian's built-in short names ("int", "string", ...) need no check.
  *
  * <p>Lengths: {@code Hessian2Input} gets every deserializer that is handed a length from the stream
  * through {@link #getListDeserializer(String, Class)} (fixed-length lists and typed arrays,
@@ -30,6 +33,8 @@ final class AllowlistSerializerFactory extends SerializerFactory {
             "void", "boolean", "byte", "short", "int", "long", "float", "double", "char", "string", "object", "date");
 
     private final ClassFilter filter;
+    /** Array type name to its deserializer, for arrays of a resolved element only. */
+    private final BoundedCache<String, Deserializer> arrays = new BoundedCache<>(TypeNameLimits.nameCacheSize());
 
     AllowlistSerializerFactory(ClassLoader loader, ClassFilter filter) {
         super(loader);
@@ -71,12 +76,55 @@ final class AllowlistSerializerFactory extends SerializerFactory {
         }
     }
 
+    /**
+     * Array types are resolved here, not by hessian: hessian caches a deserializer for every array type
+     * name it is given, resolvable or not and each prefix of a deep one too, and loads one array class
+     * per dimension, so distinct names from callers would grow the heap and the metaspace for good. Here
+     * the name's length and dimensions are bounded first ({@link TypeNameLimits}), the element is
+     * checked against the allowlist, and only arrays of a resolved element are cached, in a bounded
+     * cache. Other names go to hessian after the allowlist: it caches only classes it could load.
+     */
     @Override
     public Deserializer getDeserializer(String type) throws HessianProtocolException {
-        if (type != null && !type.isEmpty() && type.charAt(0) != '[' && !HESSIAN_TYPE_NAMES.contains(type)) {
-            filter.check(type);
+        if (type == null || type.isEmpty()) {
+            return super.getDeserializer(type);
         }
-        return super.getDeserializer(type);
+        TypeNameLimits.check(type);
+        int dimensions = TypeNameLimits.dimensions(type);
+        String element = type.substring(dimensions);
+        if (HESSIAN_TYPE_NAMES.contains(element) && dimensions <= 1) {
+            return super.getDeserializer(type); // hessian's own static table ("int", "[string", ...)
+        }
+        if (dimensions == 0) {
+            filter.check(type);
+            return super.getDeserializer(type);
+        }
+        Deserializer cached = arrays.get(type);
+        if (cached != null) {
+            return cached;
+        }
+        Deserializer component = getDeserializer(type.substring(1));
+        if (component == null) {
+            return new UnresolvedArray(Object.class); // hessian's answer for an unknown element; not cached
+        }
+        if (component instanceof UnresolvedArray) {
+            return new UnresolvedArray(component.getType());
+        }
+        Deserializer array = new ArrayDeserializer(component.getType());
+        arrays.put(type, array);
+        return array;
+    }
+
+    /** An array whose element class is unknown (read as Object arrays, as hessian does): never cached. */
+    private static final class UnresolvedArray extends ArrayDeserializer {
+        UnresolvedArray(Class<?> componentType) {
+            super(componentType);
+        }
+    }
+
+    /** Array deserializers cached now (bounded by {@link TypeNameLimits#nameCacheSize()}). */
+    int cachedArrayTypes() {
+        return arrays.size();
     }
 
     /** Hash-based sets and maps are read by {@link HashContainerDeserializer} (hash cost before insertion). */

@@ -60,6 +60,11 @@ final class Hessian2Serializer implements Serializer {
         });
     }
 
+    /** Array deserializers its factory caches now, for tests (bounded by the name cache size). */
+    int cachedArrayTypes() {
+        return factory.cachedArrayTypes();
+    }
+
     @Override
     public byte id() {
         return SerializerIds.HESSIAN2;

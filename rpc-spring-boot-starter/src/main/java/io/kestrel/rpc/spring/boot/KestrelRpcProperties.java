@@ -111,6 +111,20 @@ public class KestrelRpcProperties {
         /** How long to wait for the registry connection (and a reference's first provider list). Default 10s. */
         private Duration connectionTimeout;
 
+        /**
+         * Keep calling providers the registry stops listing while their connections are healthy (the registry is
+         * advice, the connection is truth). Default true.
+         */
+        private Boolean emptyProtection;
+
+        public Boolean getEmptyProtection() {
+            return emptyProtection;
+        }
+
+        public void setEmptyProtection(Boolean emptyProtection) {
+            this.emptyProtection = emptyProtection;
+        }
+
         public String getAddress() {
             return address;
         }
@@ -608,6 +622,72 @@ public class KestrelRpcProperties {
             this.propagateDeadline = propagateDeadline;
         }
 
+        /** Timeouts or transport failures in a row that eject a provider from balancing; 0 = off. Default 5. */
+        private Integer outlierFailures;
+
+        /** The first ejection's length (doubling on each ejection in a row). Default 1s. */
+        private Duration outlierEjection;
+
+        /** The longest ejection. Default 30s. */
+        private Duration outlierMaxEjection;
+
+        /** Largest share of a reference's providers ejected at once, in percent. Default 50. */
+        private Integer outlierMaxEjectedPercent;
+
+        /** Failover retries allowed as a share of calls over 10 s, in percent. Default 20. */
+        private Integer retryBudgetPercent;
+
+        /** Retries allowed per second on top of the share. Default 10. */
+        private Integer retryBudgetMinPerSecond;
+
+        public Integer getOutlierFailures() {
+            return outlierFailures;
+        }
+
+        public void setOutlierFailures(Integer outlierFailures) {
+            this.outlierFailures = outlierFailures;
+        }
+
+        public Duration getOutlierEjection() {
+            return outlierEjection;
+        }
+
+        public void setOutlierEjection(Duration outlierEjection) {
+            this.outlierEjection = outlierEjection;
+        }
+
+        public Duration getOutlierMaxEjection() {
+            return outlierMaxEjection;
+        }
+
+        public void setOutlierMaxEjection(Duration outlierMaxEjection) {
+            this.outlierMaxEjection = outlierMaxEjection;
+        }
+
+        public Integer getOutlierMaxEjectedPercent() {
+            return outlierMaxEjectedPercent;
+        }
+
+        public void setOutlierMaxEjectedPercent(Integer outlierMaxEjectedPercent) {
+            this.outlierMaxEjectedPercent = outlierMaxEjectedPercent;
+        }
+
+        public Integer getRetryBudgetPercent() {
+            return retryBudgetPercent;
+        }
+
+        public void setRetryBudgetPercent(Integer retryBudgetPercent) {
+            this.retryBudgetPercent = retryBudgetPercent;
+        }
+
+        public Integer getRetryBudgetMinPerSecond() {
+            return retryBudgetMinPerSecond;
+        }
+
+        public void setRetryBudgetMinPerSecond(Integer retryBudgetMinPerSecond) {
+            this.retryBudgetMinPerSecond = retryBudgetMinPerSecond;
+        }
+
         /** Token sent once per connection for the provider's authenticator (use a placeholder). */
         private String token;
 
@@ -744,6 +824,20 @@ public class KestrelRpcProperties {
 
         public void setDispatch(String dispatch) {
             this.dispatch = dispatch;
+        }
+
+        /**
+         * Whether services answer generic calls ($invoke) and metadata requests ($metadata); only callers a
+         * service admits get either. Default true.
+         */
+        private Boolean generic;
+
+        public Boolean getGeneric() {
+            return generic;
+        }
+
+        public void setGeneric(Boolean generic) {
+            this.generic = generic;
         }
 }
 }

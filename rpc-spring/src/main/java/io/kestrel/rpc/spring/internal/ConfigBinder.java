@@ -6,6 +6,7 @@ import io.kestrel.rpc.api.config.ConsoleConfig;
 import io.kestrel.rpc.api.config.Dispatch;
 import io.kestrel.rpc.api.config.ProtocolConfig;
 import io.kestrel.rpc.api.config.ReferenceConfig;
+import io.kestrel.rpc.api.config.ResilienceConfig;
 import io.kestrel.rpc.api.config.RegistryConfig;
 import io.kestrel.rpc.api.config.ServerLimits;
 import io.kestrel.rpc.api.config.ServiceConfig;
@@ -39,10 +40,12 @@ public final class ConfigBinder {
             "disclose-services");
     /** Attributes of {@code <rpc:registry>} (and properties {@code rpc.registry.*}). */
     public static final List<String> REGISTRY_ATTRIBUTES = List.of("address", "root", "session-timeout",
-            "connection-timeout", "dubbo-root");
+            "connection-timeout", "dubbo-root", "empty-protection");
     /** Attributes of {@code <rpc:reference>} that may have defaults in {@code rpc.reference.*}. */
     public static final List<String> REFERENCE_DEFAULTS = List.of("protocol", "timeout", "retries", "loadbalance", "cluster",
-            "check", "connect-timeout", "actives", "propagate-deadline", "token", "tls-cert", "tls-key", "tls-trust",
+            "check", "connect-timeout", "actives", "propagate-deadline", "outlier-failures", "outlier-ejection",
+            "outlier-max-ejection", "outlier-max-ejected-percent", "retry-budget-percent", "retry-budget-min-per-second",
+            "token", "tls-cert", "tls-key", "tls-trust",
             "tls-protocols", "tls-ciphers", "tls-handshake-timeout", "tls-reload", "tls-verify-hostname", "tls-engine");
     /** Attributes of {@code <rpc:console>} (and properties {@code rpc.console.*}): the web console (io.kestrel:rpc-console). */
     public static final List<String> CONSOLE_ATTRIBUTES = List.of("enabled", "host", "port", "token", "allow-invoke",
@@ -62,7 +65,7 @@ public final class ConfigBinder {
         return new ApplicationConfig(name != null ? name : fallbackName);
     }
 
-    /** {@code <rpc:registry address=".." root=".." dubbo-root=".." session-timeout=".." connection-timeout=".."/>}. */
+    /** {@code <rpc:registry address=".." root=".." dubbo-root=".." session-timeout=".." connection-timeout=".." empty-protection=".."/>}. */
     public static RegistryConfig registry(ConfigSource src) {
         RegistryConfig.Builder b = RegistryConfig.builder();
         src.ifSet("address", b::address);
@@ -70,6 +73,7 @@ public final class ConfigBinder {
         src.ifSet("dubbo-root", b::dubboRoot);
         src.ifSet("session-timeout", v -> b.sessionTimeout(ConfigSource.duration(v)));
         src.ifSet("connection-timeout", v -> b.connectionTimeout(ConfigSource.duration(v)));
+        src.ifSet("empty-protection", v -> b.emptyProtection(ConfigSource.bool(v)));
         return b.build();
     }
 
@@ -130,7 +134,7 @@ public final class ConfigBinder {
     }
 
     /**
-     * {@code <rpc:service interface=".." ref=".." version group timeout weight serialization executes dispatch interceptors/>}; the
+     * {@code <rpc:service interface=".." ref=".." version group timeout weight serialization executes dispatch interceptors generic/>}; the
      * interface and the implementation are resolved by the caller.
      */
     public static <T> ServiceConfig<T> service(ConfigSource src, Class<T> iface, Object ref) {
@@ -138,7 +142,7 @@ public final class ConfigBinder {
     }
 
     /**
-     * As {@link #service(ConfigSource, Class, Object)}, with {@code executes} and {@code dispatch} taken from {@code defaults}
+     * As {@link #service(ConfigSource, Class, Object)}, with {@code executes}, {@code dispatch} and {@code generic} taken from {@code defaults}
      * (e.g. {@code rpc.service.*}) when the service does not set it.
      */
     public static <T> ServiceConfig<T> service(ConfigSource src, ConfigSource defaults, Class<T> iface, Object ref) {
@@ -160,12 +164,14 @@ public final class ConfigBinder {
         if (defaults != null) {
             defaults.ifSet("executes", v -> b.executes(ConfigSource.integer(v)));
             defaults.ifSet("dispatch", v -> b.dispatch(Dispatch.parse(v)));
+            defaults.ifSet("generic", v -> b.generic(ConfigSource.bool(v)));
         }
         src.ifSet("executes", v -> b.executes(ConfigSource.integer(v)));
         src.ifSet("dispatch", v -> b.dispatch(Dispatch.parse(v)));
         src.ifSet("interceptors", v -> instances(v, ServerInterceptor.class, loaderOf(iface)).forEach(b::interceptor));
         src.ifSet("allowed-principals", v -> split(v).forEach(b::allowPrincipal));
         src.ifSet("allowed-roles", v -> split(v).forEach(b::allowRole));
+        src.ifSet("generic", v -> b.generic(ConfigSource.bool(v)));
         return b.build();
     }
 
@@ -209,6 +215,9 @@ public final class ConfigBinder {
             applyReferenceDefaults(defaults, b);
         }
         applyReferenceDefaults(src, b);
+        if (RESILIENCE_ATTRIBUTES.stream().anyMatch(a -> src.get(a) != null || defaults != null && defaults.get(a) != null)) {
+            b.resilience(resilience(defaults, src));
+        }
         src.ifSet("version", b::version);
         src.ifSet("group", b::group);
         src.ifSet("serialization", v -> b.serialization(checkSerialization(v)));
@@ -243,6 +252,33 @@ public final class ConfigBinder {
         src.ifSet("actives", v -> b.actives(ConfigSource.integer(v)));
         src.ifSet("propagate-deadline", v -> b.propagateDeadline(ConfigSource.bool(v)));
         src.ifSet("token", b::token);
+    }
+
+    /** The outlier-ejection and retry-budget attributes of {@code <rpc:reference>}. */
+    static final List<String> RESILIENCE_ATTRIBUTES = List.of("outlier-failures", "outlier-ejection",
+            "outlier-max-ejection", "outlier-max-ejected-percent", "retry-budget-percent", "retry-budget-min-per-second");
+
+    /** The resilience attributes {@code defaults} (may be null) and then {@code src} set, over the defaults. */
+    private static ResilienceConfig resilience(ConfigSource defaults, ConfigSource src) {
+        ResilienceConfig.Builder r = ResilienceConfig.builder();
+        if (defaults != null) {
+            applyResilience(defaults, r);
+        }
+        applyResilience(src, r);
+        try {
+            return r.build();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(src.where() + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static void applyResilience(ConfigSource src, ResilienceConfig.Builder r) {
+        src.ifSet("outlier-failures", v -> r.outlierFailures(ConfigSource.integer(v)));
+        src.ifSet("outlier-ejection", v -> r.outlierEjection(ConfigSource.duration(v)));
+        src.ifSet("outlier-max-ejection", v -> r.outlierMaxEjection(ConfigSource.duration(v)));
+        src.ifSet("outlier-max-ejected-percent", v -> r.outlierMaxEjectedPercent(ConfigSource.integer(v)));
+        src.ifSet("retry-budget-percent", v -> r.retryBudgetPercent(ConfigSource.integer(v)));
+        src.ifSet("retry-budget-min-per-second", v -> r.retryBudgetMinPerSecond(ConfigSource.integer(v)));
     }
 
     /**

@@ -36,6 +36,7 @@ public final class EnvironmentKeys {
         keys.add("rpc.access-log");
         keys.add("rpc.service.executes");
         keys.add("rpc.service.dispatch");
+        keys.add("rpc.service.generic");
         ConfigBinder.REGISTRY_ATTRIBUTES.forEach(a -> keys.add("rpc.registry." + a));
         ConfigBinder.PROTOCOL_ATTRIBUTES.forEach(a -> keys.add("rpc.protocol." + a));
         ConfigBinder.PROTOCOL_LIMITS.forEach(a -> keys.add("rpc.protocol." + a));

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kestrel.rpc.api.UnauthenticatedException;
 import io.kestrel.rpc.spring.fixture.CallerService;
+import io.kestrel.rpc.testing.TestPki;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;

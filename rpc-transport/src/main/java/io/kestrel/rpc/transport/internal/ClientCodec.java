@@ -115,6 +115,7 @@ public final class ClientCodec extends ChannelDuplexHandler {
             ctx.fireChannelRead(msg);
             return;
         }
+        boolean handedOff = false;
         try {
             if (f.isEvent()) {
                 if (f.status == Status.GOING_AWAY.code()) {
@@ -130,11 +131,14 @@ public final class ClientCodec extends ChannelDuplexHandler {
                 if (call == null) {
                     log.debug("Response {} from {} arrived after its call ended; dropped", f.requestId, address);
                 } else {
-                    responses.complete(call, f);
+                    handedOff = responses.complete(call, f);
                 }
             }
         } finally {
-            f.release();
+            if (!handedOff) {
+                f.release();
+                f.done(); // the memory budget taken for it
+            }
         }
     }
 

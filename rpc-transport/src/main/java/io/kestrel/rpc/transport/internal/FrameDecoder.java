@@ -33,9 +33,14 @@ import org.slf4j.LoggerFactory;
  * any buffer for the body exists. An oversized frame is passed on as a header-only {@link Frame}
  * (so its request can be answered) and its body bytes are skipped as they arrive. A wrong magic or
  * version means the stream cannot be trusted: the decoder throws and the connection is closed.
+ *
+ * <p>Both sides hold bodies within a {@link MemoryBudget} from the moment the header is read (a provider's
+ * for requests, a consumer's for everything its provider sends) and close a connection whose frame stays
+ * incomplete past the frame timeout, so that a peer trickling a large frame cannot hold memory for long.
  */
 public final class FrameDecoder extends ByteToMessageDecoder {
     private static final Logger log = LoggerFactory.getLogger(FrameDecoder.class);
+    private static final int EVERY_FRAME = -1;
 
     private final int maxBodyBytes;
     private final TransportCounters counters;
@@ -51,8 +56,13 @@ public final class FrameDecoder extends ByteToMessageDecoder {
     /** When the first byte of the frame being received arrived (0: no frame in progress). */
     private long partialSinceNanos;
     private ScheduledFuture<?> frameCheck;
+    /**
+     * The kind of frame whose body the budget is taken for: its request and event flags (a provider's
+     * budget holds requests), or {@link #EVERY_FRAME} (a consumer's holds whatever a provider sends).
+     */
+    private final int budgetedKind;
 
-    /** A consumer's decoder: no budget, no frame deadline. */
+    /** A decoder with no budget and no frame deadline (tests, tools). */
     public FrameDecoder(int maxBodyBytes, TransportCounters counters) {
         this(maxBodyBytes, counters, null, 0);
     }
@@ -68,6 +78,24 @@ public final class FrameDecoder extends ByteToMessageDecoder {
      *     connection (0: no limit)
      */
     public FrameDecoder(int maxBodyBytes, TransportCounters counters, MemoryBudget budget, long frameTimeoutMillis) {
+        this(maxBodyBytes, counters, budget, frameTimeoutMillis, Wire.FLAG_REQUEST);
+    }
+
+    /**
+     * A consumer's decoder: {@code budget} is taken for each response's body as soon as its header is
+     * read (one that does not fit is passed on header-only, {@link Frame#overBudget}, and its call fails);
+     * a frame incomplete {@code frameTimeoutMillis} after its first byte fires a {@link FrameTimeoutException}
+     * (the connection's handler closes it and fails its calls with that message). Every frame a provider
+     * sends counts, events included.
+     */
+    public static FrameDecoder consumer(int maxBodyBytes, TransportCounters counters, MemoryBudget budget,
+            long frameTimeoutMillis) {
+        return new FrameDecoder(maxBodyBytes, counters, budget, frameTimeoutMillis, EVERY_FRAME);
+    }
+
+    private FrameDecoder(int maxBodyBytes, TransportCounters counters, MemoryBudget budget, long frameTimeoutMillis,
+            int budgetedKind) {
+        this.budgetedKind = budgetedKind;
         this.maxBodyBytes = maxBodyBytes;
         this.counters = counters;
         this.budget = budget;
@@ -115,7 +143,7 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         long reserved = 0;
         boolean overBudget = false;
         if (bodyLength <= maxBodyBytes && budget != null && bodyLength > 0
-                && (flags & (Wire.FLAG_REQUEST | Wire.FLAG_EVENT)) == Wire.FLAG_REQUEST) {
+                && ((flags & (Wire.FLAG_REQUEST | Wire.FLAG_EVENT)) == budgetedKind || budgetedKind == EVERY_FRAME)) {
             if (reservedForPartial > 0) {
                 if (complete) { // the frame that was arriving is here
                     budget.completed(reservedForPartial);
@@ -159,8 +187,10 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         in.skipBytes(Wire.HEADER_BYTES);
         ByteBuf body = in.readRetainedSlice(bodyLength);
         Frame frame = new Frame(flags, serializationId, status, requestId, bodyLength, body);
-        if (reserved > 0) {
-            frame.holdReservation(budget, reserved);
+        if (reserved > 0 && (budgetedKind != EVERY_FRAME || (flags & (Wire.FLAG_REQUEST | Wire.FLAG_EVENT)) == 0)) {
+            frame.holdReservation(budget, reserved); // a request (provider) or response (consumer): until it is done
+        } else if (reserved > 0) {
+            budget.release(reserved); // a consumer's event or stray request: handled on this thread at once
         }
         out.add(frame);
         counters.frameRead();
@@ -208,7 +238,15 @@ public final class FrameDecoder extends ByteToMessageDecoder {
             return;
         }
         long age = System.nanoTime() - since;
-        if (age >= frameTimeoutNanos) {
+        if (age >= frameTimeoutNanos && budgetedKind == EVERY_FRAME) {
+            // a consumer: the connection's handler says why, closes, and fails its calls with the reason
+            ctx.fireExceptionCaught(new FrameTimeoutException("a response frame begun "
+                    + TimeUnit.NANOSECONDS.toMillis(age) + " ms ago is still incomplete (frame timeout "
+                    + TimeUnit.NANOSECONDS.toMillis(frameTimeoutNanos) + " ms, -D"
+                    + io.kestrel.rpc.api.ConsumerLimits.FRAME_TIMEOUT_PROPERTY + "): the provider sends too slowly"
+                    + " or holds a frame half sent"));
+            ctx.close();
+        } else if (age >= frameTimeoutNanos) {
             log.warn("Closing connection from {}: a frame begun {} ms ago is still incomplete (frame-timeout {} ms)",
                     ctx.channel().remoteAddress(), TimeUnit.NANOSECONDS.toMillis(age),
                     TimeUnit.NANOSECONDS.toMillis(frameTimeoutNanos));

@@ -105,21 +105,24 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
                 out.error(f, entry.failure(), entry.error());
                 return;
             }
-            serializer = entry.serializer(f.serializationId);
         } catch (RuntimeException e) {
-            discard(f);
-            Status status = Status.ofRequestFailure(e);
-            boolean described = e instanceof CorruptedFrameException || e instanceof RpcException;
-            out.error(f, status, "bad request " + f.requestId + ": " + (described ? e.getMessage() : e.toString()));
+            badRequest(f, e);
             return;
         }
         CallerIdentity identity = caller.identity();
         try {
-            // before the arguments are decoded: a refused caller costs no deserialization
+            // before the arguments are decoded (a refused caller costs no deserialization) and before the
+            // serializer is chosen (a refusal of it would tell the service's serializations to a stranger)
             entry.method().checkCaller(identity, caller.anonymousBecause());
         } catch (UnauthenticatedException | PermissionDeniedException e) {
             discard(f);
             out.error(f, Status.ofRequestFailure(e), e.getMessage());
+            return;
+        }
+        try {
+            serializer = entry.serializer(f.serializationId);
+        } catch (RuntimeException e) {
+            badRequest(f, e);
             return;
         }
         if (admission.closing()) {
@@ -164,6 +167,13 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
     }
 
     /** The request will not run: its body and its share of the memory budget are given back. */
+    private void badRequest(Frame f, RuntimeException e) {
+        discard(f);
+        boolean described = e instanceof CorruptedFrameException || e instanceof RpcException;
+        out.error(f, Status.ofRequestFailure(e), "bad request " + f.requestId + ": "
+                + (described ? e.getMessage() : e.toString()));
+    }
+
     private static void discard(Frame f) {
         f.release();
         f.done();

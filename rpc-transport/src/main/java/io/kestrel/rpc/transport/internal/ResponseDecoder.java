@@ -1,5 +1,6 @@
 package io.kestrel.rpc.transport.internal;
 
+import io.kestrel.rpc.api.ConsumerLimits;
 import io.kestrel.rpc.api.MissingClassException;
 import io.kestrel.rpc.api.PayloadTooLargeException;
 import io.kestrel.rpc.api.RemoteInvocationException;
@@ -12,9 +13,10 @@ import io.kestrel.rpc.api.serialization.Serializer;
 import io.kestrel.rpc.transport.AttachedValue;
 import io.kestrel.rpc.transport.Status;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufInputStream;
 import java.io.IOException;
 import java.util.Map;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,6 +24,12 @@ import org.slf4j.LoggerFactory;
  * Consumer side of the response body: reads what {@link ResponseEncoder} writes (the byte diagram
  * is there) and completes the pending call with the value, the provider's exception, or the
  * exception its status stands for. One per connection.
+ *
+ * <p>What a provider sends is read within bounds: a value within its serializer's decode limits and the
+ * call's deadline; error text cut at {@link ConsumerLimits#maxErrorMessageBytes()}; a serialized
+ * exception (whose decoding is not the fast path and may be costly) on the transport's error-decoding
+ * threads, within the same limits and deadline, never on the I/O thread. When those threads are all
+ * busy, or decoding fails, the exception is rebuilt from its class name and message instead.
  */
 public final class ResponseDecoder {
     private static final Logger log = LoggerFactory.getLogger(ResponseDecoder.class);
@@ -29,6 +37,9 @@ public final class ResponseDecoder {
     private final String address;
     private final int payloadBytes;
     private final ClassAllowlist allowlist;
+    /** Where serialized exceptions are decoded (null: on the calling thread, for tests). */
+    private final Executor errorDecoding;
+    private final int maxTextBytes = ConsumerLimits.maxErrorMessageBytes();
 
     /**
      * @param address the provider, for messages
@@ -37,21 +48,51 @@ public final class ResponseDecoder {
      *     its type and message
      */
     public ResponseDecoder(String address, int payloadBytes, ClassAllowlist allowlist) {
+        this(address, payloadBytes, allowlist, null);
+    }
+
+    /** As above; serialized exceptions are decoded on {@code errorDecoding} (bounded: it may refuse). */
+    public ResponseDecoder(String address, int payloadBytes, ClassAllowlist allowlist, Executor errorDecoding) {
         this.address = address;
         this.payloadBytes = payloadBytes;
         this.allowlist = allowlist;
+        this.errorDecoding = errorDecoding;
     }
 
-    /** Completes {@code call} from its response frame; never throws. The caller releases the frame. */
-    public void complete(PendingCall call, Frame f) {
+    /**
+     * Completes {@code call} from its response frame; never throws. Returns true when the frame was
+     * handed to the error-decoding threads, which then release it (and its budget); else the caller does.
+     */
+    public boolean complete(PendingCall call, Frame f) {
         try {
             if (f.status == Status.OK.code() && !f.oversized()) {
                 call.complete(readValue(f, call));
+            } else if (errorDecoding != null && f.status == Status.SERVICE_ERROR.code() && !f.oversized()) {
+                return decodeElsewhere(call, f);
             } else {
-                call.completeExceptionally(failure(call, f));
+                call.completeExceptionally(failure(call, f, true));
             }
         } catch (Throwable t) {
             call.completeExceptionally(decodeFailure(call, t));
+        }
+        return false;
+    }
+
+    private boolean decodeElsewhere(PendingCall call, Frame f) {
+        try {
+            errorDecoding.execute(() -> {
+                try {
+                    call.completeExceptionally(failure(call, f, true));
+                } finally {
+                    f.release();
+                    f.done();
+                }
+            });
+            return true;
+        } catch (RejectedExecutionException busy) {
+            // every decoding thread is busy (a provider flooding errors, or shutdown): the name and message only
+            call.completeExceptionally(failure(call, f, false));
+            return false;
         }
     }
 
@@ -60,17 +101,26 @@ public final class ResponseDecoder {
         return call.method.displayName() + " on provider " + address;
     }
 
-    /** What a response that is not a value stands for: the provider's exception, or its status's. */
-    private Throwable failure(PendingCall call, Frame f) {
+    /**
+     * What a response that is not a value stands for: the provider's exception (deserialized only with
+     * {@code deserialize}), or its status's.
+     */
+    private Throwable failure(PendingCall call, Frame f, boolean deserialize) {
         try {
-            if (f.oversized()) {
+            if (f.overBudget) {
+                return new PayloadTooLargeException("the response of " + where(call) + " (" + f.bodyLength
+                        + " bytes) does not fit this consumer's memory budget for responses of "
+                        + ConsumerLimits.memoryBudgetBytes() + " bytes, which other responses (arriving or not yet"
+                        + " decoded) hold now; it was skipped. Retry later, or raise -D"
+                        + ConsumerLimits.MEMORY_BUDGET_PROPERTY);
+            } else if (f.oversized()) {
                 return new PayloadTooLargeException("the response of " + where(call) + " is "
                         + f.bodyLength + " bytes, over this consumer's payload limit of " + payloadBytes
                         + " bytes; return less data or raise payload on the reference");
             } else if (f.status == Status.SERVICE_ERROR.code()) {
-                return remoteException(f, call, where(call));
+                return remoteException(f, call, where(call), deserialize);
             } else {
-                return Status.toException(f.status, Wire.readString(f.body) + " [" + where(call) + "]");
+                return Status.toException(f.status, Wire.readStringCut(f.body, maxTextBytes) + " [" + where(call) + "]");
             }
         } catch (Throwable t) {
             return decodeFailure(call, t);
@@ -122,18 +172,21 @@ public final class ResponseDecoder {
      * in the interface, or from the interface's code source), else rebuilt from type and message, else
      * a {@link RemoteInvocationException}; always marked with a {@link RemoteOrigin} naming the provider.
      */
-    private Throwable remoteException(Frame f, PendingCall call, String where) {
+    private Throwable remoteException(Frame f, PendingCall call, String where, boolean deserialize) {
         ByteBuf body = f.body;
-        String className = Wire.readString(body);
-        String message = Wire.readString(body);
+        String className = Wire.readString(body, maxTextBytes);
+        String message = Wire.readStringCut(body, maxTextBytes);
         Throwable result = null;
-        if (body.isReadable()) {
-            try (ByteBufInputStream in = new ByteBufInputStream(body)) {
-                Object o = serializer(f, call).deserialize(in, Throwable.class);
+        if (deserialize && body.isReadable()) {
+            try {
+                Serializer serializer = serializer(f, call);
+                DecodeBudget budget = ThreadBudgets.start(serializer.decodeLimits(), true, call.deadlineNanos);
+                Object o = Wire.readValue(body, body.readerIndex(), body.readableBytes(), serializer, Throwable.class,
+                        budget);
                 if (o instanceof Throwable t) {
                     result = RemoteExceptions.withMessage(t, message);
                 }
-            } catch (RuntimeException | IOException e) {
+            } catch (RuntimeException | StackOverflowError e) {
                 log.debug("Cannot deserialize {} from {}: {}", className, where, e.toString());
             }
         }

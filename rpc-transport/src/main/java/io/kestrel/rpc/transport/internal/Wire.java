@@ -153,6 +153,24 @@ public final class Wire {
         return readString(in, Integer.MAX_VALUE);
     }
 
+    /**
+     * Reads a string, decoding at most its first {@code maxBytes} bytes (the rest is skipped, and the
+     * result says how long it was): for text a peer chooses that ends up in messages and logs.
+     */
+    public static String readStringCut(ByteBuf in, int maxBytes) {
+        int length = readVarint(in);
+        if (length < 0 || length > in.readableBytes()) {
+            throw new CorruptedFrameException("string of " + length + " bytes but only " + in.readableBytes()
+                    + " left in frame");
+        }
+        if (length <= maxBytes) {
+            return in.readCharSequence(length, StandardCharsets.UTF_8).toString();
+        }
+        String start = in.toString(in.readerIndex(), maxBytes, StandardCharsets.UTF_8);
+        in.skipBytes(length);
+        return start + "... (" + length + " bytes, cut at " + maxBytes + ")";
+    }
+
     /** Reads a string, refusing one longer than {@code maxBytes} before decoding it. */
     public static String readString(ByteBuf in, int maxBytes) {
         int length = readVarint(in);

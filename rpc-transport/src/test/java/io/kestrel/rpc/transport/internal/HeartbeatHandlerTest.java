@@ -44,7 +44,7 @@ class HeartbeatHandlerTest {
         Frame ping = sent.get(0);
         assertTrue(ping.isEvent() && ping.isRequest() && ping.isTwoWay());
         ch.writeInbound(event((byte) 0, Status.OK, ping.requestId));
-        assertEquals(List.of(new Handshake.Facts(java.util.Map.of()), HeartbeatHandler.Event.PEER_ANSWERED), passed,
+        assertEquals(List.of(new Handshake.Facts(java.util.Map.of(), java.util.Set.of(), true), HeartbeatHandler.Event.PEER_ANSWERED), passed,
                 "the answer is the handshake (an answer without body: the provider said nothing)");
         ch.finishAndReleaseAll();
     }

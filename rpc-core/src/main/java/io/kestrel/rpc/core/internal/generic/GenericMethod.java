@@ -2,7 +2,6 @@ package io.kestrel.rpc.core.internal.generic;
 
 import io.kestrel.rpc.api.ServiceKey;
 import io.kestrel.rpc.api.generic.GenericService;
-import io.kestrel.rpc.api.internal.NearestName;
 import io.kestrel.rpc.api.serialization.ClassAllowlist;
 import io.kestrel.rpc.transport.IncomingCall;
 import io.kestrel.rpc.transport.MethodRef;
@@ -39,13 +38,19 @@ public final class GenericMethod extends ReservedMethod {
     private final String displayName;
     private final List<Target> targets;
     private final TreeReader reader;
+    private final GenericLimits limits;
 
-    public GenericMethod(ServiceKey service, List<Target> targets, ClassAllowlist allowlist, ServiceGate gate) {
+    /**
+     * @param limits what walking one call's trees may cost ({@link GenericLimits}); the call's deadline applies too
+     */
+    public GenericMethod(ServiceKey service, List<Target> targets, ClassAllowlist allowlist, ServiceGate gate,
+            GenericLimits limits) {
         super(gate);
         this.service = service;
         this.displayName = service + "#$invoke";
         this.targets = List.copyOf(targets);
         this.reader = new TreeReader(allowlist);
+        this.limits = limits;
     }
 
     /** The descriptor consumers send for {@code service}'s generic calls. */
@@ -99,27 +104,31 @@ public final class GenericMethod extends ReservedMethod {
         }
         Object[] converted = new Object[trees.length];
         Parameter[] parameters = m.getParameters();
+        // one walk checks all the trees, another converts them: shared values are counted each time they are reached
+        TreeWalk checking = new TreeWalk(limits, call.deadlineNanos());
+        TreeWalk converting = new TreeWalk(limits, call.deadlineNanos());
         for (int i = 0; i < trees.length; i++) {
             String where = "argument " + i + " (" + parameters[i].getParameterizedType().getTypeName() + " "
                     + parameters[i].getName() + ")";
             try {
-                PlainTree.checked(trees[i], where);
-                converted[i] = reader.read(trees[i], parameters[i].getParameterizedType(), where);
+                PlainTree.checked(trees[i], where, checking);
+                converted[i] = reader.read(trees[i], parameters[i].getParameterizedType(), where, converting);
             } catch (IllegalArgumentException e) {
                 throw new RefusedException(Status.BAD_REQUEST, "generic call of " + service + "#" + signature + ": "
                         + e.getMessage(), e);
             }
         }
         Object result = target.runner().invoke(converted, call);
+        long deadline = call.deadlineNanos();
         if (result instanceof CompletionStage<?> stage) {
-            return stage.thenApply(v -> tree(v, signature));
+            return stage.thenApply(v -> tree(v, signature, deadline));
         }
-        return tree(result, signature);
+        return tree(result, signature, deadline);
     }
 
-    private Object tree(Object value, String signature) {
+    private Object tree(Object value, String signature, long deadlineNanos) {
         try {
-            return TreeWriter.write(value);
+            return TreeWriter.write(value, new TreeWalk(limits, deadlineNanos));
         } catch (IllegalArgumentException e) {
             throw new RefusedException(Status.SERVER_ERROR, "the result of " + service + "#" + signature
                     + " has no tree form for a generic caller: " + e.getMessage(), e);
@@ -131,7 +140,7 @@ public final class GenericMethod extends ReservedMethod {
         if (named.isEmpty()) {
             List<String> names = targets.stream().map(t -> t.method().getName()).distinct().sorted().toList();
             throw new RefusedException(Status.SERVICE_NOT_FOUND, "generic call: service " + service
-                    + " has no method '" + name + "'" + NearestName.suggestion(name, names) + "; its methods: "
+                    + " has no method '" + PlainTree.excerpt(name) + "'" + PlainTree.suggestion(name, names) + "; its methods: "
                     + signatures(targets), null);
         }
         List<Target> matching = new ArrayList<>();
@@ -150,7 +159,8 @@ public final class GenericMethod extends ReservedMethod {
                     + "; pass the parameter type names to choose one", null);
         }
         throw new RefusedException(Status.SERVICE_NOT_FOUND, "generic call: " + service + "#" + name + " has no"
-                + " overload (" + String.join(", ", Arrays.asList(types)) + "); its signatures: " + signatures(named)
+                + " overload (" + PlainTree.excerpt(String.join(", ", Arrays.asList(types))) + "); its signatures: "
+                + signatures(named)
                 + " (type names as Class.getName() or getTypeName() write them, e.g. long, java.lang.String,"
                 + " com.example.User, java.lang.String[])", null);
     }

@@ -15,21 +15,39 @@ public final class PlainTree {
     private PlainTree() {
     }
 
+    /** Characters of a caller's string quoted in a message. */
+    static final int EXCERPT_CHARS = 100;
+
     /**
-     * Returns {@code tree} if every node in it is a plain tree node.
+     * Returns {@code tree} if every node in it is a plain tree node, walked within the default limits
+     * ({@link TreeWalk#unbounded()}).
      *
      * @throws IllegalArgumentException naming the path and the class of the first node that is not
      */
     public static Object checked(Object tree, String path) {
-        check(tree, path, 0);
+        return checked(tree, path, TreeWalk.unbounded());
+    }
+
+    /** As {@link #checked(Object, String)}, counting the nodes in {@code walk}. */
+    public static Object checked(Object tree, String path, TreeWalk walk) {
+        check(tree, TreePath.root(path), walk);
         return tree;
     }
 
-    private static void check(Object node, String path, int depth) {
+    static Object checked(Object tree, TreePath path, TreeWalk walk) {
+        check(tree, path, walk);
+        return tree;
+    }
+
+    private static void check(Object node, TreePath path, TreeWalk walk) {
+        walk.visit(path);
         if (node == null || node instanceof String || node instanceof Boolean || isNumber(node)) {
             return;
         }
         if (node instanceof Map<?, ?> map) {
+            if (!walk.enterOnce(map, path)) {
+                return;
+            }
             for (Map.Entry<?, ?> e : map.entrySet()) {
                 if (!(e.getKey() instanceof String key)) {
                     throw new TreeException(path, "map keys are strings in a tree, this one is " + describe(e.getKey()));
@@ -38,14 +56,19 @@ public final class PlainTree {
                     throw new TreeException(path, "the key '" + key + "' names a class (" + describe(e.getValue())
                             + "); generic invocation never creates a class the caller names. Remove the key");
                 }
-                check(e.getValue(), path + "." + key, depth + 1);
+                check(e.getValue(), path.key(key), walk);
             }
+            walk.exit(map);
             return;
         }
         if (node instanceof List<?> list) {
-            for (int i = 0; i < list.size(); i++) {
-                check(list.get(i), path + "[" + i + "]", depth + 1);
+            if (!walk.enterOnce(list, path)) {
+                return;
             }
+            for (int i = 0; i < list.size(); i++) {
+                check(list.get(i), path.index(i), walk);
+            }
+            walk.exit(list);
             return;
         }
         throw new TreeException(path, "a " + node.getClass().getName() + " is not a plain tree value; generic calls"
@@ -57,7 +80,16 @@ public final class PlainTree {
                 || o instanceof Short || o instanceof Byte || o instanceof BigDecimal || o instanceof BigInteger;
     }
 
-    /** "String 'abc'", "Integer 5", "a map", for messages (values cut at 60 characters). */
+    /** {@code text} cut at {@value #EXCERPT_CHARS} characters, saying how long it was: for quoting a caller's text. */
+    static String excerpt(String text) {
+        return text.length() <= EXCERPT_CHARS ? text
+                : text.substring(0, EXCERPT_CHARS) + "... (" + text.length() + " characters)";
+    }
+
+    /**
+     * "String 'abc'", "Integer 5", "a map", for messages: text cut at {@value #EXCERPT_CHARS} characters, a large
+     * number by its size (its text would cost more than the call is worth).
+     */
     static String describe(Object tree) {
         if (tree == null) {
             return "null";
@@ -68,11 +100,17 @@ public final class PlainTree {
         if (tree instanceof List<?>) {
             return "a list";
         }
-        String text = String.valueOf(tree);
-        if (text.length() > 60) {
-            text = text.substring(0, 60) + "...";
+        if (Numbers.bits(tree) > 256) {
+            return typeOf(tree) + " of " + Numbers.bits(tree) + " bits" + (tree instanceof BigDecimal d
+                    ? " with scale " + d.scale() : "");
         }
+        String text = excerpt(String.valueOf(tree));
         return typeOf(tree) + (tree instanceof String ? " '" + text + "'" : " " + text);
+    }
+
+    /** "; did you mean 'x'?" for a short {@code wanted} (the comparison costs its length times each name's). */
+    static String suggestion(String wanted, java.util.Collection<String> known) {
+        return wanted.length() > EXCERPT_CHARS ? "" : io.kestrel.rpc.api.internal.NearestName.suggestion(wanted, known);
     }
 
     static String typeOf(Object o) {

@@ -31,6 +31,11 @@ public abstract class ReservedMethod implements ServerMethod {
     }
 
     @Override
+    public boolean reserved() {
+        return true;
+    }
+
+    @Override
     public void checkCaller(CallerIdentity caller, String anonymousBecause) {
         gate.checkCaller(caller, anonymousBecause);
     }

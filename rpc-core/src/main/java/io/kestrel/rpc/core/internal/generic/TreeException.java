@@ -4,7 +4,7 @@ package io.kestrel.rpc.core.internal.generic;
 final class TreeException extends IllegalArgumentException {
     private static final long serialVersionUID = 1L;
 
-    TreeException(String path, String problem) {
+    TreeException(Object path, String problem) {
         super("at " + path + ": " + problem);
     }
 }

@@ -92,21 +92,30 @@ public final class TreeReader {
      *     named, or a class is not allowed ({@link ClassNotAllowedException})
      */
     public Object read(Object tree, Type type, String path) {
-        return read(tree, type, path, Map.of());
+        return read(tree, type, path, TreeWalk.unbounded());
     }
 
-    private Object read(Object tree, Type type, String path, Map<TypeVariable<?>, Type> bound) {
+    /** As {@link #read(Object, Type, String)}, counting the nodes in {@code walk}, within its limits and deadline. */
+    public Object read(Object tree, Type type, String path, TreeWalk walk) {
+        return read(tree, type, TreePath.root(path), Map.of(), walk);
+    }
+
+    private Object read(Object tree, Type type, TreePath path, Map<TypeVariable<?>, Type> bound, TreeWalk walk) {
         if (type instanceof TypeVariable<?> v) {
             Type actual = bound.get(v);
-            return read(tree, actual != null ? actual : v.getBounds()[0], path, Map.of());
+            return read(tree, actual != null ? actual : v.getBounds()[0], path, Map.of(), walk);
         }
         if (type instanceof WildcardType w) {
-            return read(tree, w.getUpperBounds()[0], path, bound);
+            return read(tree, w.getUpperBounds()[0], path, bound, walk);
         }
         if (type instanceof GenericArrayType g) {
-            return array(tree, g.getGenericComponentType(), raw(g.getGenericComponentType(), bound), path, bound);
+            walk.visit(path);
+            return array(tree, g.getGenericComponentType(), raw(g.getGenericComponentType(), bound), path, bound, walk);
         }
         Class<?> raw = raw(type, bound);
+        if (raw != Object.class) {
+            walk.visit(path); // an Object's tree is counted by its plain-tree check below
+        }
         if (tree == null) {
             if (raw.isPrimitive()) {
                 throw new TreeException(path, "null for the primitive " + raw.getName());
@@ -114,7 +123,7 @@ public final class TreeReader {
             return raw == Optional.class ? Optional.empty() : null;
         }
         if (raw == Object.class) {
-            return PlainTree.checked(tree, path); // passed on as the plain tree it is: nothing is created
+            return PlainTree.checked(tree, path, walk); // passed on as the plain tree it is: nothing is created
         }
         if (raw == boolean.class || raw == Boolean.class) {
             if (tree instanceof Boolean) {
@@ -126,7 +135,7 @@ public final class TreeReader {
             throw mismatch(path, "a boolean", tree);
         }
         if (TypeShapes.NUMBERS.contains(raw)) {
-            return Numbers.convert(tree, raw, path);
+            return Numbers.convert(tree, raw, path, walk.limits());
         }
         if (raw == String.class) {
             if (tree instanceof String) {
@@ -148,16 +157,16 @@ public final class TreeReader {
                     throw new TreeException(path, "a byte[] is written as Base64, and this is not: " + e.getMessage());
                 }
             }
-            return array(tree, byte.class, byte.class, path, bound);
+            return array(tree, byte.class, byte.class, path, bound, walk);
         }
         if (raw == char[].class && tree instanceof String s) {
             return s.toCharArray(); // as TreeWriter writes it
         }
         if (raw.isArray()) {
-            return array(tree, raw.getComponentType(), raw.getComponentType(), path, bound);
+            return array(tree, raw.getComponentType(), raw.getComponentType(), path, bound, walk);
         }
         if (raw == Optional.class) {
-            return Optional.ofNullable(read(tree, argument(type, 0), path, bound));
+            return Optional.ofNullable(read(tree, argument(type, 0), path, bound, walk));
         }
         if (COLLECTIONS.containsKey(raw)) {
             if (!(tree instanceof List<?> list)) {
@@ -165,9 +174,11 @@ public final class TreeReader {
             }
             Type element = argument(type, 0);
             Collection<Object> out = COLLECTIONS.get(raw).get();
+            walk.enter(list, path);
             for (int i = 0; i < list.size(); i++) {
-                out.add(read(list.get(i), element, path + "[" + i + "]", bound));
+                out.add(read(list.get(i), element, path.index(i), bound, walk));
             }
+            walk.exit(list);
             return out;
         }
         if (MAPS.containsKey(raw)) {
@@ -178,10 +189,13 @@ public final class TreeReader {
             Type keyType = argument(type, 0);
             Type valueType = argument(type, 1);
             Map<Object, Object> out = MAPS.get(raw).get();
+            walk.enter(map, path);
             for (Map.Entry<?, ?> e : map.entrySet()) {
-                String where = path + "." + e.getKey();
-                out.put(read(e.getKey(), keyType, where + " (key)", bound), read(e.getValue(), valueType, where, bound));
+                TreePath where = path.key(e.getKey());
+                out.put(read(e.getKey(), keyType, where.suffix(" (key)"), bound, walk),
+                        read(e.getValue(), valueType, where, bound, walk));
             }
+            walk.exit(map);
             return out;
         }
         if (raw == Class.class || ClassLoader.class.isAssignableFrom(raw)) {
@@ -195,21 +209,24 @@ public final class TreeReader {
                     + "; generic invocation creates only the concrete classes a signature declares (beans, records,"
                     + " enums, JDK values, collections and maps), never one the caller chooses");
         }
-        return bean(tree, type, raw, path);
-    }
-
-    private Object bean(Object tree, Type type, Class<?> raw, String path) {
         if (!(tree instanceof Map<?, ?> map)) {
             throw mismatch(path, "a map of the properties of " + raw.getName(), tree);
         }
+        walk.enter(map, path);
+        Object bean = bean(map, type, raw, path, walk);
+        walk.exit(map);
+        return bean;
+    }
+
+    private Object bean(Map<?, ?> map, Type type, Class<?> raw, TreePath path, TreeWalk walk) {
         refuseClassKeys(map, raw, path);
         allowlist.check(raw.getName());
         Map<TypeVariable<?>, Type> bound = bindings(type, raw);
         Map<String, BeanProperties.Property> properties = BeanProperties.of(raw);
         for (Object key : map.keySet()) {
             if (!properties.containsKey(key)) {
-                throw new TreeException(path, raw.getName() + " has no property '" + key + "'; it has "
-                        + properties.keySet() + io.kestrel.rpc.api.internal.NearestName.suggestion(String.valueOf(key),
+                throw new TreeException(path, raw.getName() + " has no property '" + PlainTree.excerpt(String.valueOf(key))
+                        + "'; it has " + properties.keySet() + PlainTree.suggestion(String.valueOf(key),
                         List.copyOf(properties.keySet())));
             }
         }
@@ -224,7 +241,7 @@ public final class TreeReader {
                     Object value = map.get(c.getName());
                     values[i] = value == null && c.getType().isPrimitive()
                             ? Array.get(Array.newInstance(c.getType(), 1), 0) // a missing primitive is its zero
-                            : read(value, c.getGenericType(), path + "." + c.getName(), bound);
+                            : read(value, c.getGenericType(), path.key(c.getName()), bound, walk);
                 }
                 Constructor<?> canonical = raw.getDeclaredConstructor(types);
                 canonical.setAccessible(true);
@@ -244,18 +261,18 @@ public final class TreeReader {
                 if (e.getValue() == null && p.field().getType().isPrimitive()) {
                     continue;
                 }
-                p.field().set(bean, read(e.getValue(), p.type(), path + "." + p.name(), bound));
+                p.field().set(bean, read(e.getValue(), p.type(), path.key(p.name()), bound, walk));
             }
             return bean;
         } catch (java.lang.reflect.InvocationTargetException e) {
             throw new TreeException(path, "the constructor of " + raw.getName() + " refused the values: "
-                    + e.getCause());
+                    + PlainTree.excerpt(String.valueOf(e.getCause())));
         } catch (ReflectiveOperationException e) {
             throw new TreeException(path, "cannot build " + raw.getName() + ": " + e);
         }
     }
 
-    private static void refuseClassKeys(Map<?, ?> map, Class<?> declared, String path) {
+    private static void refuseClassKeys(Map<?, ?> map, Class<?> declared, TreePath path) {
         for (Object key : map.keySet()) {
             if (!(key instanceof String)) {
                 throw new TreeException(path, "map keys are strings in a tree, this one is a " + PlainTree.typeOf(key));
@@ -268,8 +285,8 @@ public final class TreeReader {
         }
     }
 
-    private Object array(Object tree, Type component, Class<?> rawComponent, String path,
-            Map<TypeVariable<?>, Type> bound) {
+    private Object array(Object tree, Type component, Class<?> rawComponent, TreePath path,
+            Map<TypeVariable<?>, Type> bound, TreeWalk walk) {
         if (!(tree instanceof List<?> list)) {
             throw mismatch(path, "a list", tree);
         }
@@ -277,13 +294,15 @@ public final class TreeReader {
             allowlist.check(rawComponent.getName());
         }
         Object out = Array.newInstance(rawComponent, list.size());
+        walk.enter(list, path);
         for (int i = 0; i < list.size(); i++) {
-            Array.set(out, i, read(list.get(i), component, path + "[" + i + "]", bound));
+            Array.set(out, i, read(list.get(i), component, path.index(i), bound, walk));
         }
+        walk.exit(list);
         return out;
     }
 
-    private Object enumConstant(Object tree, Class<?> raw, String path) {
+    private Object enumConstant(Object tree, Class<?> raw, TreePath path) {
         if (!(tree instanceof String name)) {
             throw mismatch(path, "the name of a constant of " + raw.getName(), tree);
         }
@@ -293,11 +312,11 @@ public final class TreeReader {
                 return constant;
             }
         }
-        throw new TreeException(path, "'" + name + "' is not a constant of " + raw.getName() + "; it has "
+        throw new TreeException(path, "'" + PlainTree.excerpt(name) + "' is not a constant of " + raw.getName() + "; it has "
                 + Arrays.toString(raw.getEnumConstants()));
     }
 
-    private static Object fromText(Object tree, Class<?> raw, String path) {
+    private static Object fromText(Object tree, Class<?> raw, TreePath path) {
         if ((raw == Date.class || raw == Instant.class) && tree instanceof Number n
                 && (n instanceof Long || n instanceof Integer)) {
             return raw == Date.class ? new Date(n.longValue()) : Instant.ofEpochMilli(n.longValue());
@@ -332,8 +351,8 @@ public final class TreeReader {
             if (e instanceof TreeException t) {
                 throw t;
             }
-            throw new TreeException(path, "'" + s + "' is not a " + raw.getSimpleName() + " (ISO-8601 for dates and"
-                    + " times): " + e.getMessage());
+            throw new TreeException(path, "'" + PlainTree.excerpt(s) + "' is not a " + raw.getSimpleName()
+                    + " (ISO-8601 for dates and times): " + PlainTree.excerpt(String.valueOf(e.getMessage())));
         }
     }
 
@@ -379,7 +398,7 @@ public final class TreeReader {
         return bound;
     }
 
-    static TreeException mismatch(String path, String expected, Object tree) {
+    static TreeException mismatch(TreePath path, String expected, Object tree) {
         return new TreeException(path, "expected " + expected + ", got " + PlainTree.describe(tree));
     }
 

@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collection;
 import java.util.Date;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,15 +26,22 @@ public final class TreeWriter {
     }
 
     /**
-     * The tree of {@code value}.
+     * The tree of {@code value}, within the default limits ({@link TreeWalk#unbounded()}).
      *
-     * @throws IllegalArgumentException when the value contains a cycle or a property cannot be read
+     * @throws IllegalArgumentException when the value contains a cycle, is larger or deeper than the limits,
+     *     or a property cannot be read
      */
     public static Object write(Object value) {
-        return write(value, "result", new IdentityHashMap<>());
+        return write(value, TreeWalk.unbounded());
     }
 
-    private static Object write(Object value, String path, IdentityHashMap<Object, Boolean> onPath) {
+    /** As {@link #write(Object)}, counting the nodes written in {@code walk}, within its limits and deadline. */
+    public static Object write(Object value, TreeWalk walk) {
+        return write(value, TreePath.root("result"), walk);
+    }
+
+    private static Object write(Object value, TreePath path, TreeWalk walk) {
+        walk.visit(path);
         if (value == null || value instanceof String || value instanceof Boolean || PlainTree.isNumber(value)) {
             return value;
         }
@@ -61,7 +67,7 @@ public final class TreeWriter {
             return new String(chars);
         }
         if (value instanceof Optional<?> o) {
-            return o.isPresent() ? write(o.get(), path, onPath) : null;
+            return o.isPresent() ? write(o.get(), path, walk) : null;
         }
         if (value instanceof Throwable t) {
             Map<String, Object> tree = new LinkedHashMap<>();
@@ -74,23 +80,20 @@ public final class TreeWriter {
         if (!container) {
             return value.toString(); // a JDK value (UUID, URI, Locale, Class, ...) or a type with no tree form
         }
-        if (onPath.put(value, Boolean.TRUE) != null) {
-            throw new TreeException(path, "the value contains itself (a " + value.getClass().getName()
-                    + "); a tree has no cycles");
-        }
+        walk.enter(value, path);
         try {
-            return container(value, path, onPath);
+            return container(value, path, walk);
         } finally {
-            onPath.remove(value);
+            walk.exit(value);
         }
     }
 
-    private static Object container(Object value, String path, IdentityHashMap<Object, Boolean> onPath) {
+    private static Object container(Object value, TreePath path, TreeWalk walk) {
         if (value.getClass().isArray()) {
             int n = Array.getLength(value);
             List<Object> list = new ArrayList<>(n);
             for (int i = 0; i < n; i++) {
-                list.add(write(Array.get(value, i), path + "[" + i + "]", onPath));
+                list.add(write(Array.get(value, i), path.index(i), walk));
             }
             return list;
         }
@@ -98,15 +101,15 @@ public final class TreeWriter {
             List<Object> list = new ArrayList<>(items instanceof Collection<?> c ? c.size() : 10);
             int i = 0;
             for (Object item : items) {
-                list.add(write(item, path + "[" + i++ + "]", onPath));
+                list.add(write(item, path.index(i++), walk));
             }
             return list;
         }
         if (value instanceof Map<?, ?> map) {
             Map<String, Object> tree = new LinkedHashMap<>();
             for (Map.Entry<?, ?> e : map.entrySet()) {
-                String key = e.getKey() instanceof Enum<?> k ? k.name() : String.valueOf(write(e.getKey(), path, onPath));
-                tree.put(key, write(e.getValue(), path + "." + key, onPath));
+                String key = e.getKey() instanceof Enum<?> k ? k.name() : String.valueOf(write(e.getKey(), path, walk));
+                tree.put(key, write(e.getValue(), path.key(key), walk));
             }
             return tree;
         }
@@ -116,10 +119,10 @@ public final class TreeWriter {
             try {
                 property = p.get(value);
             } catch (ReflectiveOperationException e) {
-                throw new TreeException(path + "." + p.name(), "cannot read the property: " + e);
+                throw new TreeException(path.key(p.name()), "cannot read the property: " + e);
             }
             if (property != null) {
-                tree.put(p.name(), write(property, path + "." + p.name(), onPath));
+                tree.put(p.name(), write(property, path.key(p.name()), walk));
             }
         }
         return tree;

@@ -65,6 +65,9 @@ public class KestrelRpcEndpoint {
             pm.put("state", p.state());
             pm.put("weight", p.weight());
             pm.put("effectiveWeight", p.effectiveWeight());
+            pm.put("ejected", p.ejected());
+            pm.put("ejections", p.ejections());
+            pm.put("unlisted", p.unlisted());
             return pm;
         }).toList();
         m.put("providers", providers);

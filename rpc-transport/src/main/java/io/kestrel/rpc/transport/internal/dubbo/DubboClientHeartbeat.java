@@ -56,7 +56,7 @@ final class DubboClientHeartbeat extends ChannelDuplexHandler {
                 }
             } else if (!answered) {
                 answered = true;
-                ctx.fireUserEventTriggered(new Handshake.Facts(Map.of()));
+                ctx.fireUserEventTriggered(new Handshake.Facts(Map.of(), java.util.Set.of(), true));
                 ctx.fireUserEventTriggered(HeartbeatHandler.Event.PEER_ANSWERED);
             }
         } finally {

@@ -2,6 +2,7 @@ package io.kestrel.rpc.transport.internal.dubbo;
 
 import io.kestrel.rpc.api.PermissionDeniedException;
 import io.kestrel.rpc.api.RpcException;
+import io.kestrel.rpc.api.ServiceNotFoundException;
 import io.kestrel.rpc.api.UnauthenticatedException;
 import io.kestrel.rpc.api.serialization.Serializer;
 import io.kestrel.rpc.transport.ServerDispatcher;
@@ -86,6 +87,13 @@ final class DubboRequestHandler extends ChannelInboundHandlerAdapter {
         try {
             head = DubboRequestHead.read(f.body, dubboId);
             method = resolve(head);
+            if (method.reserved()) {
+                throw new ServiceNotFoundException(method.displayName() + " is not available on the dubbo protocol:"
+                        + " generic invocation ($invoke) and metadata ($metadata) are answered on the provider's"
+                        + " kestrel protocol port only (Dubbo's generic calls name classes, which Kestrel never"
+                        + " builds). Call the service through its interface here, or through a Kestrel GenericService"
+                        + " on the kestrel port");
+            }
             serializer = method.serializer(kestrelId); // the service's own list: pinning before any value is read
         } catch (RuntimeException e) {
             done(f);
@@ -138,7 +146,7 @@ final class DubboRequestHandler extends ChannelInboundHandlerAdapter {
     private ServerMethod resolve(DubboRequestHead head) {
         try {
             return dispatcher.resolve(head.descriptor(""));
-        } catch (io.kestrel.rpc.api.ServiceNotFoundException notWithoutGroup) {
+        } catch (ServiceNotFoundException notWithoutGroup) {
             ServerMethod any = dispatcher.resolveInAnyGroup(head.descriptor(""));
             if (any == null) {
                 throw notWithoutGroup;
