@@ -32,7 +32,7 @@ import java.util.concurrent.locks.LockSupport;
  * </ul>
  */
 public final class ConsumerMain {
-    static final int TIMEOUT_MS = 1000;
+    static final int TIMEOUT_MS = 2000;
     static final int RETRIES = 2;
     /** At most this many calls in flight; a call that finds none free is recorded as failed. */
     private static final int MAX_IN_FLIGHT = 400;
