@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -202,7 +201,6 @@ class MultiHostTestbedTest extends TestbedFixture {
 
     @Test
     @Order(8)
-    @Disabled("waits for the bounded unregister on shutdown during a registry outage (branch h-address), see issue 35")
     void sigtermDuringARegistryOutage() throws Exception {
         Run run = new Run("sigterm-outage", 12);
         run.at(2500);
@@ -230,7 +228,6 @@ class MultiHostTestbedTest extends TestbedFixture {
 
     @Test
     @Order(9)
-    @Disabled("waits for the advertised non-loopback address with a remote registry (branch h-address), see issue 35")
     void advertisedAddress() throws Exception {
         stopProvider("p3");
         startProvider("p3", "-").awaitLine("READY ", 30_000);
