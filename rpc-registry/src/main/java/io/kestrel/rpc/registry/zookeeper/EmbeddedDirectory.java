@@ -26,7 +26,8 @@ import java.util.Set;
  * {@code ~/.kestrel/embedded-registry}. It holds
  * <ul>
  *   <li>{@code secret}: 32 random bytes (hex), made on first use; who can read it can join the registry;</li>
- *   <li>{@code zookeeper-<port>.lock}: the host lock of a port ({@link HostLock});</li>
+ *   <li>{@code zookeeper-<port>.lock} and {@code zookeeper-<port>.lock.held}: the host lock of a port
+ *       ({@link HostLock});</li>
  *   <li>{@code zookeeper-<port>.host}: the random id of the server hosted on that port now, written by its host.</li>
  * </ul>
  * The directory is created 0700 and its files 0600. A directory or file owned by another user, or one that
