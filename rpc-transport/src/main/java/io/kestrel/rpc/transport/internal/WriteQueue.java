@@ -1,8 +1,10 @@
 package io.kestrel.rpc.transport.internal;
 
 import io.netty.channel.Channel;
+import io.netty.util.ReferenceCountUtil;
 import io.netty.util.internal.PlatformDependent;
 import java.util.Queue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
@@ -44,10 +46,21 @@ public final class WriteQueue<T> implements Runnable {
         this.afterFlush = afterFlush;
     }
 
+    /**
+     * Queues {@code message} for the event loop. When the event loop has already shut down (a late answer after
+     * the server closed), nothing will ever write it: what is queued is released here instead of leaking.
+     */
     public void enqueue(T message) {
         queue.offer(message);
         if (scheduled.compareAndSet(false, true)) {
-            channel.eventLoop().execute(this);
+            try {
+                channel.eventLoop().execute(this);
+            } catch (RejectedExecutionException terminated) {
+                synchronized (this) { // the event loop, the queue's one consumer, is gone: this thread stands in
+                    drainTo(ReferenceCountUtil::release);
+                }
+                scheduled.set(false);
+            }
         }
     }
 
