@@ -8,7 +8,7 @@ import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.api.config.ServerLimits;
 import io.kestrel.rpc.core.fixture.EchoService;
 import io.kestrel.rpc.testing.Await;
-import io.kestrel.rpc.transport.NettyLeakCheck;
+import io.kestrel.rpc.testing.NettyLeakCheck;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufAllocatorMetricProvider;
 import java.io.ByteArrayOutputStream;

@@ -1,4 +1,4 @@
-package io.kestrel.rpc.transport;
+package io.kestrel.rpc.testing;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -45,7 +45,7 @@ public final class NettyLeakCheck implements AfterEachCallback, AfterAllCallback
     }
 
     /** Has the garbage collector find unreleased buffers and the detector report them (a few rounds at most). */
-    static void findLeaks() {
+    public static void findLeaks() {
         // a leaked buffer is reported when the garbage collector has found it and a later allocation is tracked
         for (int round = 0; round < 5 && LEAKS.isEmpty(); round++) {
             System.gc();
@@ -58,7 +58,7 @@ public final class NettyLeakCheck implements AfterEachCallback, AfterAllCallback
     }
 
     /** Takes the leaks reported so far. */
-    static List<String> takeLeaks() {
+    public static List<String> takeLeaks() {
         List<String> leaks = new ArrayList<>();
         String leak;
         while ((leak = LEAKS.poll()) != null) {
