@@ -44,25 +44,21 @@ import org.junit.jupiter.api.Test;
 class GenericHostileInputTest {
     private static final String[] STRINGS = {"java.lang.String", "java.lang.String"};
     private static RpcRuntime provider;
-    private static RpcRuntime consumer;
+    private static GenericOrders fixture;
     private static GenericService orders;
     private static Serializer attacker;
 
     @BeforeAll
     static void start() {
-        provider = RpcRuntime.builder().protocol(TestRuntimes.loopback().serialization("fory").build())
-                .loadInterceptors(false).build();
-        provider.export(ServiceConfig.builder(OrderService.class, new OrderServiceImpl()).build());
-        consumer = RpcRuntime.builder().loadInterceptors(false).build();
-        orders = consumer.refer(ReferenceConfig.generic(OrderService.class.getName())
-                .url("127.0.0.1:" + provider.boundPort()).timeout(Duration.ofSeconds(10)).build());
+        fixture = new GenericOrders(Duration.ofSeconds(10));
+        provider = fixture.provider;
+        orders = fixture.orders;
         attacker = TestRuntimes.serializer("fory", ClassAllowlist.withDefaults());
     }
 
     @AfterAll
     static void stop() {
-        consumer.close();
-        provider.close();
+        fixture.close();
     }
 
     /** The frame of a generic call of {@code service}, serialized by the attacker. */

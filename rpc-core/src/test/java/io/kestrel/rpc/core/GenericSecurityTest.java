@@ -10,7 +10,6 @@ import io.kestrel.rpc.api.NoProviderException;
 import io.kestrel.rpc.api.ServiceKey;
 import io.kestrel.rpc.api.ServiceNotFoundException;
 import io.kestrel.rpc.api.config.ReferenceConfig;
-import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.api.generic.GenericService;
 import io.kestrel.rpc.api.serialization.ClassAllowlist;
 import io.kestrel.rpc.api.serialization.Serializer;
@@ -19,7 +18,6 @@ import io.kestrel.rpc.core.fixture.orders.Address;
 import io.kestrel.rpc.core.fixture.orders.Circle;
 import io.kestrel.rpc.core.fixture.orders.GadgetFlags;
 import io.kestrel.rpc.core.fixture.orders.OrderService;
-import io.kestrel.rpc.core.fixture.orders.OrderServiceImpl;
 import io.kestrel.rpc.core.internal.generic.GenericMethod;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -42,26 +40,22 @@ class GenericSecurityTest {
     static final String JNDI_REF = "org.apache.xbean.naming.context.ContextUtil$ReadOnlyBinding";
     static final String HOLDER = "io.kestrel.rpc.core.fixture.orders.Holder";
     private static RpcRuntime provider;
-    private static RpcRuntime consumer;
+    private static GenericOrders fixture;
     private static GenericService orders;
     /** The attacker's serializer: it writes any class. */
     private static Serializer attacker;
 
     @BeforeAll
     static void start() {
-        provider = RpcRuntime.builder().protocol(TestRuntimes.loopback().serialization("fory").build())
-                .loadInterceptors(false).build();
-        provider.export(ServiceConfig.builder(OrderService.class, new OrderServiceImpl()).build());
-        consumer = RpcRuntime.builder().loadInterceptors(false).build();
-        orders = consumer.refer(ReferenceConfig.generic(OrderService.class.getName())
-                .url("127.0.0.1:" + provider.boundPort()).timeout(Duration.ofSeconds(5)).build());
+        fixture = new GenericOrders(Duration.ofSeconds(5));
+        provider = fixture.provider;
+        orders = fixture.orders;
         attacker = TestRuntimes.serializer("fory", ClassAllowlist.withDefaults().allowPackage("io.kestrel.rpc.core.fixture"));
     }
 
     @AfterAll
     static void stop() {
-        consumer.close();
-        provider.close();
+        fixture.close();
     }
 
     @AfterEach
