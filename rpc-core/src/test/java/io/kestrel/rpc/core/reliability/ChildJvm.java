@@ -1,5 +1,6 @@
 package io.kestrel.rpc.core.reliability;
 
+import io.kestrel.rpc.testing.OutputLines;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
@@ -11,7 +12,6 @@ import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * A main class of the test sources started in a separate JVM, with this JVM's class path and the
@@ -80,20 +80,8 @@ final class ChildJvm implements AutoCloseable {
 
     /** Waits for a line matching {@code regex} and returns its match; fails with the output so far. */
     Matcher awaitLine(String regex, long timeoutMs) throws InterruptedException {
-        Pattern pattern = Pattern.compile(regex);
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
-        while (true) {
-            long left = deadline - System.nanoTime();
-            String line = left > 0 ? lines.poll(left, TimeUnit.NANOSECONDS) : null;
-            if (line == null) {
-                throw new AssertionError(name + " printed no line matching '" + regex + "' within " + timeoutMs
-                        + " ms (alive: " + process.isAlive() + "); output: " + output());
-            }
-            Matcher m = pattern.matcher(line);
-            if (m.find()) {
-                return m;
-            }
-        }
+        return OutputLines.await(lines, regex, timeoutMs, name,
+                () -> "(alive: " + process.isAlive() + "); output: " + output());
     }
 
     String output() {

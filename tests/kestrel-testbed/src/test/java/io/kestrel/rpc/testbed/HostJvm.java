@@ -1,5 +1,6 @@
 package io.kestrel.rpc.testbed;
 
+import io.kestrel.rpc.testing.OutputLines;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
@@ -16,7 +17,6 @@ import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * A JVM running on one host of the bed ({@code ip netns exec <host> java ...}, which execs, so the process
@@ -93,20 +93,8 @@ final class HostJvm implements AutoCloseable {
 
     /** Waits for a line matching {@code regex} (skipping others) and returns its match. */
     Matcher awaitLine(String regex, long timeoutMs) throws InterruptedException {
-        Pattern pattern = Pattern.compile(regex);
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
-        while (true) {
-            long left = deadline - System.nanoTime();
-            String line = left > 0 ? lines.poll(left, TimeUnit.NANOSECONDS) : null;
-            if (line == null) {
-                throw new AssertionError(name + " printed no line matching '" + regex + "' within " + timeoutMs
-                        + " ms (alive: " + process.isAlive() + "); see " + log);
-            }
-            Matcher m = pattern.matcher(line);
-            if (m.find()) {
-                return m;
-            }
-        }
+        return OutputLines.await(lines, regex, timeoutMs, name,
+                () -> "(alive: " + process.isAlive() + "); see " + log);
     }
 
     /** Sends {@code signal} ("KILL", "TERM") to the JVM. */
