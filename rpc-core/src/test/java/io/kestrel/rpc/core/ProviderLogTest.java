@@ -15,6 +15,7 @@ import io.kestrel.rpc.core.fixture.payments.PaymentRejectedException;
 import io.kestrel.rpc.core.fixture.payments.PaymentService;
 import io.kestrel.rpc.core.fixture.payments.PaymentServiceImpl;
 import io.kestrel.rpc.testing.Await;
+import io.kestrel.rpc.testing.LogCapture;
 import io.kestrel.rpc.transport.internal.ProviderLog;
 import java.time.Duration;
 import java.util.List;

@@ -10,10 +10,7 @@ import io.kestrel.rpc.api.ServiceKey;
 import io.kestrel.rpc.api.registry.ConsumerInfo;
 import io.kestrel.rpc.api.registry.ProviderInfo;
 import io.kestrel.rpc.registry.zookeeper.ZooKeeperTestSupport.RecordingListener;
-import java.io.ByteArrayOutputStream;
-import java.io.OutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
+import io.kestrel.rpc.testing.LogCapture;
 import java.util.List;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.Test;
@@ -30,9 +27,7 @@ class RegistrationLossTest {
     void aProviderSaysWhenItIsNoLongerRegisteredAndThePartitionDoesNotFloodTheLog() throws Exception {
         ServiceKey service = uniqueService("1.0", "");
         ProviderInfo p1 = provider(service, 20011);
-        PrintStream original = System.err;
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        System.setErr(new PrintStream(tee(original, captured), true, StandardCharsets.UTF_8));
+        LogCapture log = new LogCapture();
         try (TestingServer server = ZooKeeperTestSupport.startServer();
                 TcpProxy network = new TcpProxy(server.getPort());
                 ZooKeeperRegistry provider = registry(network.connectString());
@@ -45,8 +40,8 @@ class RegistrationLossTest {
             network.blackhole(); // a partition: both processes keep running, no byte reaches ZooKeeper
             // beyond the session (3 s): Curator declares the session lost while the partition lasts
             awaitTrue("the provider says it is no longer registered",
-                    () -> text(captured).contains("session lost: this process is no longer registered"));
-            String during = text(captured);
+                    () -> log.text().contains("session lost: this process is no longer registered"));
+            String during = log.text();
             assertTrue(during.contains(p1.toString()), "names the record that is gone:\n" + during);
             // work that needs ZooKeeper during the partition: Curator retries it in the background
             consumer.registerConsumer(new ConsumerInfo("127.0.0.1", service, java.util.Map.of()));
@@ -63,9 +58,9 @@ class RegistrationLossTest {
                 seen.await("the provider's record, created again in a new session", l -> l.equals(List.of(p1)));
             }
         } finally {
-            System.setErr(original);
+            log.close();
         }
-        String all = text(captured);
+        String all = log.text();
         long zooKeeperErrors = all.lines().filter(l -> l.contains(" ERROR org.apache.")).count();
         long backgroundWarnings = all.lines().filter(l -> l.contains("WARN") && l.contains("ZooKeeper registry "))
                 .count();
@@ -75,31 +70,5 @@ class RegistrationLossTest {
         assertTrue(zooKeeperErrors <= 3, zooKeeperErrors + " ERROR lines from ZooKeeper/Curator:\n" + excerpt);
         assertTrue(backgroundWarnings <= 3, backgroundWarnings + " background warnings:\n" + excerpt);
         assertTrue(!all.contains("StackOverflowError"), "closing during the partition recursed:\n" + excerpt);
-    }
-
-    private static String text(ByteArrayOutputStream captured) {
-        synchronized (captured) {
-            return captured.toString(StandardCharsets.UTF_8);
-        }
-    }
-
-    private static OutputStream tee(PrintStream original, ByteArrayOutputStream captured) {
-        return new OutputStream() {
-            @Override
-            public void write(int b) {
-                synchronized (captured) {
-                    captured.write(b);
-                }
-                original.write(b);
-            }
-
-            @Override
-            public void write(byte[] b, int off, int len) {
-                synchronized (captured) {
-                    captured.write(b, off, len);
-                }
-                original.write(b, off, len);
-            }
-        };
     }
 }

@@ -1,4 +1,4 @@
-package io.kestrel.rpc.core;
+package io.kestrel.rpc.testing;
 
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
@@ -36,11 +36,16 @@ public final class LogCapture implements AutoCloseable {
         System.setErr(new PrintStream(tee, true, StandardCharsets.UTF_8));
     }
 
+    /** Everything captured so far (also after {@link #close()}). */
+    public String text() {
+        synchronized (captured) {
+            return captured.toString(StandardCharsets.UTF_8);
+        }
+    }
+
     /** Every captured line so far. */
     public List<String> lines() {
-        synchronized (captured) {
-            return Arrays.asList(captured.toString(StandardCharsets.UTF_8).split("\\R"));
-        }
+        return Arrays.asList(text().split("\\R"));
     }
 
     /** Captured lines logged at WARN by {@code logger}. */
