@@ -10,7 +10,7 @@ import io.kestrel.rpc.api.serialization.Serialization;
 import io.kestrel.rpc.api.serialization.SerializationOptions;
 import io.kestrel.rpc.api.serialization.Serializer;
 import io.kestrel.rpc.api.serialization.TypeProblem;
-import io.kestrel.rpc.core.internal.SignatureCheck;
+import io.kestrel.rpc.core.internal.shared.SignatureCheck;
 import io.kestrel.rpc.testing.LogCapture;
 import java.io.Serializable;
 import java.time.Duration;

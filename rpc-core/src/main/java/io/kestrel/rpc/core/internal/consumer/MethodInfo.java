@@ -1,0 +1,59 @@
+package io.kestrel.rpc.core.internal.consumer;
+
+import io.kestrel.rpc.api.ServiceKey;
+import io.kestrel.rpc.transport.MethodRef;
+import java.lang.reflect.Method;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.Type;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/** What the proxy precomputes per method: the wire reference, result type, sync or async. */
+public final class MethodInfo {
+    final ServiceKey service;
+    final Method method;
+    final MethodRef ref;
+    final boolean async;
+    final Class<?> resultType;
+    final int timeoutMillis;
+
+    MethodInfo(ServiceKey service, Method method, int timeoutMillis) {
+        this.service = service;
+        this.method = method;
+        this.ref = new MethodRef(service, method);
+        Class<?> returnType = method.getReturnType();
+        this.async = returnType == CompletableFuture.class || returnType == CompletionStage.class;
+        this.resultType = async ? futureValueType(method.getGenericReturnType()) : box(returnType);
+        this.timeoutMillis = timeoutMillis;
+    }
+
+    /** A method whose wire reference and result type are given (generic calls: one reserved method, plain trees). */
+    MethodInfo(ServiceKey service, Method method, MethodRef ref, boolean async, Class<?> resultType, int timeoutMillis) {
+        this.service = service;
+        this.method = method;
+        this.ref = ref;
+        this.async = async;
+        this.resultType = resultType;
+        this.timeoutMillis = timeoutMillis;
+    }
+
+    private static Class<?> futureValueType(Type t) {
+        if (t instanceof ParameterizedType p) {
+            Type arg = p.getActualTypeArguments()[0];
+            if (arg instanceof Class<?> c) {
+                return c;
+            }
+            if (arg instanceof ParameterizedType pa && pa.getRawType() instanceof Class<?> raw) {
+                return raw;
+            }
+        }
+        return Object.class;
+    }
+
+    private static Class<?> box(Class<?> c) {
+        if (!c.isPrimitive()) {
+            return c;
+        }
+        return java.lang.invoke.MethodType.methodType(c).wrap().returnType();
+    }
+}

@@ -1,0 +1,31 @@
+package io.kestrel.rpc.core.internal.consumer;
+
+import io.kestrel.rpc.api.ConsumerLimits;
+import io.kestrel.rpc.api.ServiceKey;
+import io.kestrel.rpc.transport.ClientOptions;
+
+/**
+ * Whether a reference's token may be sent to the providers the registry names. Over TLS the token
+ * goes only to a provider this consumer can verify against trust it chose ({@code tls-trust}): with
+ * the JDK's default trust store, any host with a public certificate passes, for a host name the
+ * registry writer chose, and would collect the token (which every other provider then accepts).
+ * Sending anyway needs {@value ConsumerLimits#TOKEN_WITH_DEFAULT_TRUST_PROPERTY}. Stateless.
+ */
+final class TokenBinding {
+    private TokenBinding() {
+    }
+
+    /** Why {@code options} must not be used for {@code service}, or null when they may. */
+    static String refusal(ServiceKey service, ClientOptions options) {
+        if (options.token() == null || options.tls() == null || options.tls().trustRoots() != null
+                || ConsumerLimits.tokenWithDefaultTrust()) {
+            return null;
+        }
+        return "reference " + service + " sends a token over TLS without tls-trust: the provider's certificate would"
+                + " be checked against the JDK's default trust store, so any host with a public certificate for a host"
+                + " name written into the registry could collect the token. Set tls-trust to the PEM file of the CA"
+                + " that signs your providers' certificates, or, if every provider really has a publicly trusted"
+                + " certificate and the registry is trusted, start the JVM with -D"
+                + ConsumerLimits.TOKEN_WITH_DEFAULT_TRUST_PROPERTY + "=true";
+    }
+}
