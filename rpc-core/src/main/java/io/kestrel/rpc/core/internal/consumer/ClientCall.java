@@ -4,7 +4,7 @@ import io.kestrel.rpc.api.AttachmentLimits;
 import io.kestrel.rpc.api.ServiceKey;
 import io.kestrel.rpc.api.interceptor.ClientCallInfo;
 import io.kestrel.rpc.api.interceptor.ClientInterceptor;
-import io.kestrel.rpc.api.interceptor.InterceptorException;
+import io.kestrel.rpc.core.internal.shared.InterceptorChain;
 import io.kestrel.rpc.transport.AttachedValue;
 import java.lang.reflect.Method;
 import java.time.Duration;
@@ -18,7 +18,8 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
  * One consumer call passing through its reference's interceptors, then the cluster. Created only
  * when the reference has interceptors; without them the proxy calls the cluster directly.
  */
-final class ClientCall implements ClientCallInfo {
+final class ClientCall extends InterceptorChain<ClientInterceptor>
+        implements ClientCallInfo, ClusterInvoker.AttemptListener {
     private static final Object[] NO_ARGS = new Object[0];
     private static final int OPEN = 0;
     private static final int CALLER_DELIVERS = 1;
@@ -28,7 +29,6 @@ final class ClientCall implements ClientCallInfo {
 
     private final MethodInfo method;
     private final ClusterInvoker cluster;
-    private final ClientInterceptor[] interceptors;
     private final Object[] arguments;
     private final Map<String, String> requestAttachments;
     private final long referenceTimeoutMillis; // NO_DEADLINE when the reference sets none
@@ -46,9 +46,9 @@ final class ClientCall implements ClientCallInfo {
 
     ClientCall(MethodInfo method, ClusterInvoker cluster, ClientInterceptor[] interceptors, Object[] arguments,
             Map<String, String> attachments, long deadlineNanos) {
+        super(interceptors);
         this.method = method;
         this.cluster = cluster;
-        this.interceptors = interceptors;
         this.arguments = arguments == null ? NO_ARGS : arguments;
         this.requestAttachments = new HashMap<>(attachments);
         this.deadlineNanos = deadlineNanos;
@@ -117,49 +117,42 @@ final class ClientCall implements ClientCallInfo {
         }
     }
 
-    private CompletableFuture<Object> proceedFrom(int index) {
-        if (index == interceptors.length) {
-            // interceptors may have added attachments: refuse here rather than have the provider drop the connection
-            String tooMany = AttachmentLimits.violation(requestAttachments, this::describeRequest);
-            if (tooMany != null) {
-                return CompletableFuture.failedFuture(new IllegalArgumentException(tooMany));
-            }
-            CompletableFuture<Object> sent = cluster.invoke(method, arguments, Map.copyOf(requestAttachments),
-                    deadlineNanos, this);
-            if (starting && answer == null && Thread.currentThread() == caller) {
-                answer = sent;
-                delivered = new CompletableFuture<>();
-                CompletableFuture<Object> result = delivered.thenApply(this::received);
-                sent.whenComplete(this::arrived);
-                return result;
-            }
-            return sent.thenApply(this::received);
+    @Override
+    protected CompletableFuture<Object> proceedPastInterceptors() {
+        // interceptors may have added attachments: refuse here rather than have the provider drop the connection
+        String tooMany = AttachmentLimits.violation(requestAttachments, this::describeRequest);
+        if (tooMany != null) {
+            return CompletableFuture.failedFuture(new IllegalArgumentException(tooMany));
         }
-        ClientInterceptor interceptor = interceptors[index];
-        CompletableFuture<Object> result;
-        try {
-            result = interceptor.intercept(new Step(index));
-        } catch (Throwable t) {
-            return CompletableFuture.failedFuture(new InterceptorException("client interceptor " + name(interceptor)
-                    + " failed on " + displayName() + ": " + t, t));
+        CompletableFuture<Object> sent = cluster.invoke(method, arguments, Map.copyOf(requestAttachments),
+                deadlineNanos, this);
+        if (starting && answer == null && Thread.currentThread() == caller) {
+            answer = sent;
+            delivered = new CompletableFuture<>();
+            CompletableFuture<Object> result = delivered.thenApply(this::received);
+            sent.whenComplete(this::arrived);
+            return result;
         }
-        if (result == null) {
-            return CompletableFuture.failedFuture(new InterceptorException("client interceptor " + name(interceptor)
-                    + " returned null instead of a future on " + displayName()));
-        }
-        return result;
+        return sent.thenApply(this::received);
+    }
+
+    @Override
+    protected CompletableFuture<Object> intercept(ClientInterceptor interceptor, int index) {
+        return interceptor.intercept(new Step(index));
+    }
+
+    @Override
+    protected String nameOf(ClientInterceptor interceptor) {
+        return interceptor.name();
+    }
+
+    @Override
+    protected String side() {
+        return "client";
     }
 
     private String describeRequest() {
         return "the request of " + displayName() + " (with what its interceptors added)";
-    }
-
-    private static String name(ClientInterceptor interceptor) {
-        try {
-            return interceptor.name();
-        } catch (RuntimeException e) {
-            return interceptor.getClass().getName();
-        }
     }
 
     private Object received(Object result) {
@@ -170,8 +163,8 @@ final class ClientCall implements ClientCallInfo {
         return AttachedValue.valueOf(result);
     }
 
-    /** The provider a cluster attempt is sent to. */
-    void sentTo(String address, String serialization) {
+    @Override
+    public void sentTo(String address, String serialization) {
         this.peer = address;
         this.serialization = serialization;
     }

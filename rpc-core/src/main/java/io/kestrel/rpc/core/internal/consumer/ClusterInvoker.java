@@ -10,7 +10,6 @@ import io.kestrel.rpc.api.config.ClusterMode;
 import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.api.registry.ProviderInfo;
 import io.kestrel.rpc.api.serialization.Serializer;
-import io.kestrel.rpc.core.internal.provider.ProviderDispatcher;
 import io.kestrel.rpc.transport.Status;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -38,7 +37,7 @@ import org.slf4j.LoggerFactory;
  *       not matter, such as audit logging).</li>
  * </ul>
  */
-public final class ClusterInvoker {
+final class ClusterInvoker {
     private static final Logger log = LoggerFactory.getLogger(ClusterInvoker.class);
 
     private final ReferenceConfig<?> config;
@@ -137,10 +136,10 @@ public final class ClusterInvoker {
      *
      * @param deadlineNanos the call's own deadline on {@link System#nanoTime()}'s clock, 0 for none: no
      *     attempt is given more than what is left of it, and none is sent once it has passed
-     * @param observer the call passing through interceptors, told which provider each attempt goes to; or null
+     * @param observer told which provider each attempt goes to (the call passing through interceptors); or null
      */
     public CompletableFuture<Object> invoke(MethodInfo method, Object[] args, Map<String, String> attachments,
-            long deadlineNanos, ClientCall observer) {
+            long deadlineNanos, AttemptListener observer) {
         Attempts call = new Attempts(method, args, attachments, deadlineNanos, observer);
         call.send();
         return call;
@@ -174,7 +173,7 @@ public final class ClusterInvoker {
         private final Object[] args;
         private final Map<String, String> attachments;
         private final long deadlineNanos;
-        private final ClientCall observer;
+        private final AttemptListener observer;
         private Invocation invocation; // what the load balance sees; built when it is first asked
         // the providers that failed, one per retry: its size is the attempt's number, from 0 (no counter field)
         private List<Endpoint> tried = List.of();
@@ -182,7 +181,7 @@ public final class ClusterInvoker {
         private Throwable previous;
 
         Attempts(MethodInfo method, Object[] args, Map<String, String> attachments, long deadlineNanos,
-                ClientCall observer) {
+                AttemptListener observer) {
             this.method = method;
             this.args = args;
             this.attachments = attachments;
@@ -235,7 +234,7 @@ public final class ClusterInvoker {
                 succeed(value);
                 return;
             }
-            Throwable failure = explained(error, done.provider());
+            Throwable failure = explained(error, done.provider(), method.method.getName());
             Throwable cause = failure instanceof CompletionException && failure.getCause() != null
                     ? failure.getCause() : failure;
             ejection.failed(done, this, cause);
@@ -336,15 +335,22 @@ public final class ClusterInvoker {
 
     /**
      * A provider does not tell unknown callers what it exports; the consumer adds what the
-     * provider's registry record says, which it may know.
+     * provider's registry record says, which it may know, and the nearest of its methods to the one called.
+     *
+     * @param methodName the name of the method this call invoked
      */
-    public static Throwable explained(Throwable e, ProviderInfo provider) {
+    static Throwable explained(Throwable e, ProviderInfo provider, String methodName) {
         if (e instanceof ServiceNotFoundException && !provider.methods().isEmpty()) {
-            String wanted = e.getMessage().contains("#") ? ProviderDispatcher.methodName(e.getMessage()) : null;
             return new ServiceNotFoundException(e.getMessage() + " (this consumer's registry record of "
                     + provider.address() + " lists the methods " + provider.methods()
-                    + io.kestrel.rpc.api.internal.NearestName.suggestion(wanted, provider.methods()) + ")");
+                    + io.kestrel.rpc.api.internal.NearestName.suggestion(methodName, provider.methods()) + ")");
         }
         return e;
+    }
+
+    /** Told of each attempt of a call as it is sent (the interceptors' view of the call reads it). */
+    interface AttemptListener {
+        /** The attempt goes to the provider at {@code address}, in {@code serialization}. */
+        void sentTo(String address, String serialization);
     }
 }

@@ -32,7 +32,7 @@ import org.slf4j.event.Level;
  * it is an ordinary provider again. A provider whose connection is not ready when the registry drops it is let
  * go at once.
  */
-public final class Directory implements ProviderListener, AutoCloseable {
+final class Directory implements ProviderListener, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Directory.class);
 
     private final ServiceKey service;

@@ -15,7 +15,7 @@ import org.slf4j.LoggerFactory;
  * The terms are worked out once per record, or once per handshake of the connection when the record
  * says nothing (direct mode), and kept: a call only compares two references.
  */
-public final class Endpoint implements Candidate {
+final class Endpoint implements Candidate {
     private static final Logger log = LoggerFactory.getLogger(Endpoint.class);
 
     private final ProviderInfo provider;

@@ -9,7 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /** What the proxy precomputes per method: the wire reference, result type, sync or async. */
-public final class MethodInfo {
+final class MethodInfo {
     final ServiceKey service;
     final Method method;
     final MethodRef ref;

@@ -27,7 +27,7 @@ import java.util.concurrent.TimeoutException;
  * an event-loop thread); methods returning {@link CompletableFuture} return at once, and their future
  * completes on the callback executor, never on an event loop.
  */
-public final class ReferenceHandler implements InvocationHandler {
+final class ReferenceHandler implements InvocationHandler {
     private final ReferenceConfig<?> config;
     private final ClusterInvoker cluster;
     private final ClientTransport transport;

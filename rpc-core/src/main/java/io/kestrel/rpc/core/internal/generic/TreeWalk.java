@@ -10,7 +10,7 @@ import java.util.IdentityHashMap;
  * the current path (a value that contains itself is refused, not followed forever) and the depth, and checks
  * the call's deadline every {@value #DEADLINE_EVERY} nodes. Not thread-safe: one per walk.
  */
-public final class TreeWalk {
+final class TreeWalk {
     /** Nodes between two looks at the clock. */
     static final int DEADLINE_EVERY = 256;
 

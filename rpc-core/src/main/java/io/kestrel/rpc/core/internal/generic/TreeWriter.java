@@ -21,7 +21,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * value or null, other JDK values (UUID, URI, Locale, ...) to {@code toString()}, exceptions to a map of
  * {@code type} and {@code message}. A value that contains itself is refused, naming the path. Thread-safe.
  */
-public final class TreeWriter {
+final class TreeWriter {
     private TreeWriter() {
     }
 

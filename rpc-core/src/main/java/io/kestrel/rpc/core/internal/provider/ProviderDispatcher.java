@@ -35,7 +35,7 @@ import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
 /** The provider's table of exported methods, looked up by descriptor. Thread-safe. */
-public final class ProviderDispatcher implements ServerDispatcher {
+final class ProviderDispatcher implements ServerDispatcher {
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ProviderDispatcher.class);
     private final Map<String, ServerMethod> methods = new ConcurrentHashMap<>();
     private final Map<ServiceKey, List<String>> services = new ConcurrentHashMap<>();
@@ -274,7 +274,7 @@ public final class ProviderDispatcher implements ServerDispatcher {
     }
 
     /** "remove" of "...#remove(long)" or of "remove(long)". */
-    public static String methodName(String descriptor) {
+    private static String methodName(String descriptor) {
         int hash = descriptor.indexOf('#');
         int paren = descriptor.indexOf('(', hash + 1);
         return descriptor.substring(hash + 1, paren < 0 ? descriptor.length() : paren);

@@ -5,6 +5,7 @@ import io.kestrel.rpc.api.ServiceKey;
 import io.kestrel.rpc.api.interceptor.InterceptorException;
 import io.kestrel.rpc.api.interceptor.ServerCallInfo;
 import io.kestrel.rpc.api.interceptor.ServerInterceptor;
+import io.kestrel.rpc.core.internal.shared.InterceptorChain;
 import io.kestrel.rpc.transport.IncomingCall;
 import io.kestrel.rpc.transport.RefusedException;
 import io.kestrel.rpc.transport.Status;
@@ -23,11 +24,10 @@ import java.util.concurrent.CompletionStage;
  * busy" for a {@link ServerBusyException} (failover may retry: it did not run), "server error" for
  * an interceptor that threw; anything else is answered as the service's exception.
  */
-final class ServerInvocation implements ServerCallInfo {
+final class ServerInvocation extends InterceptorChain<ServerInterceptor> implements ServerCallInfo {
     private final ServiceKey service;
     private final Method method;
     private final Object target;
-    private final ServerInterceptor[] interceptors;
     private final Object[] arguments;
     private final IncomingCall call;
     private final Map<String, String> requestAttachments;
@@ -35,10 +35,10 @@ final class ServerInvocation implements ServerCallInfo {
 
     ServerInvocation(ServiceKey service, Method method, Object target, ServerInterceptor[] interceptors,
             Object[] arguments, IncomingCall call) {
+        super(interceptors);
         this.service = service;
         this.method = method;
         this.target = target;
-        this.interceptors = interceptors;
         this.arguments = arguments;
         this.call = call;
         this.requestAttachments = Collections.unmodifiableMap(call.attachments());
@@ -65,35 +65,25 @@ final class ServerInvocation implements ServerCallInfo {
         return t;
     }
 
-    private CompletableFuture<Object> proceedFrom(int index) {
-        if (index == interceptors.length) {
-            return invokeService();
-        }
-        ServerInterceptor interceptor = interceptors[index];
-        CompletableFuture<Object> result;
-        try {
-            result = interceptor.intercept(new Step(index));
-        } catch (Throwable t) {
-            return CompletableFuture.failedFuture(new InterceptorException("server interceptor " + name(interceptor)
-                    + " failed on " + displayName() + ": " + t, t));
-        }
-        if (result == null) {
-            return CompletableFuture.failedFuture(new InterceptorException("server interceptor " + name(interceptor)
-                    + " returned null instead of a future on " + displayName()));
-        }
-        return result;
+    @Override
+    protected CompletableFuture<Object> intercept(ServerInterceptor interceptor, int index) {
+        return interceptor.intercept(new Step(index));
     }
 
-    private static String name(ServerInterceptor interceptor) {
-        try {
-            return interceptor.name();
-        } catch (RuntimeException e) {
-            return interceptor.getClass().getName();
-        }
+    @Override
+    protected String nameOf(ServerInterceptor interceptor) {
+        return interceptor.name();
     }
 
+    @Override
+    protected String side() {
+        return "server";
+    }
+
+    /** Runs the service's method. */
+    @Override
     @SuppressWarnings("unchecked")
-    private CompletableFuture<Object> invokeService() {
+    protected CompletableFuture<Object> proceedPastInterceptors() {
         serviceRan = true;
         Object result;
         try {

@@ -53,7 +53,7 @@ final class AccessLogInterceptor {
 
         @Override
         public int order() {
-            return Interceptors.ACCESS_LOG_ORDER;
+            return InterceptorOrder.ACCESS_LOG;
         }
 
         @Override
@@ -73,7 +73,7 @@ final class AccessLogInterceptor {
 
         @Override
         public int order() {
-            return Interceptors.ACCESS_LOG_ORDER;
+            return InterceptorOrder.ACCESS_LOG;
         }
 
         @Override

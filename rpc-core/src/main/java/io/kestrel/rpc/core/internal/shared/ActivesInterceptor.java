@@ -23,7 +23,7 @@ final class ActivesInterceptor implements ClientInterceptor {
 
     @Override
     public int order() {
-        return Interceptors.LIMIT_ORDER;
+        return InterceptorOrder.LIMIT;
     }
 
     @Override

@@ -25,7 +25,7 @@ final class ExecutesInterceptor implements ServerInterceptor {
 
     @Override
     public int order() {
-        return Interceptors.LIMIT_ORDER;
+        return InterceptorOrder.LIMIT;
     }
 
     @Override

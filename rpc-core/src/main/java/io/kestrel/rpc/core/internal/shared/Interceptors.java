@@ -14,15 +14,10 @@ import java.util.ServiceLoader;
  * Builds the interceptor chain of each reference and service: the runtime's interceptors
  * (programmatic, then ServiceLoader, then Spring beans), then the reference's or service's own, then
  * the framework's (access log, {@code actives}/{@code executes} limits) when configured; sorted by
- * {@code order()}, stably, so equal orders keep that sequence. Nothing configured: an empty chain,
- * and calls skip the chain altogether.
+ * {@code order()}, stably, so equal orders keep that sequence (the framework's sit at {@link InterceptorOrder}).
+ * Nothing configured: an empty chain, and calls skip the chain altogether.
  */
 public final class Interceptors {
-    /** The access log is outermost: it sees every call, refusals by the limits included. */
-    static final int ACCESS_LOG_ORDER = -2000;
-    /** The limits run before user interceptors of order 0, so a refused call costs them nothing. */
-    static final int LIMIT_ORDER = -1000;
-
     private final List<ClientInterceptor> client;
     private final List<ServerInterceptor> server;
     private final boolean accessLog;

@@ -27,7 +27,7 @@ import java.util.Map;
 public record ServiceFacts(List<Byte> accepted, String preferred, boolean compatible, String optimizer,
         List<String> optimizerClasses, String fingerprint) {
     /** Handshake attribute holding the accepted serialization ids, comma-separated. */
-    public static final String ACCEPTED = "serialization";
+    static final String ACCEPTED = "serialization";
 
     /** The provider's facts for a service. */
     public static ServiceFacts of(List<Byte> accepted, String preferred, boolean compatible, String optimizer,
@@ -98,7 +98,7 @@ public record ServiceFacts(List<Byte> accepted, String preferred, boolean compat
      * The class list as published: comma-separated, a name in the same package as the one before it written
      * as ".SimpleName" (the demo's 20 classes take 246 characters instead of 662).
      */
-    public static String compact(List<String> classNames) {
+    static String compact(List<String> classNames) {
         StringBuilder sb = new StringBuilder();
         String previousPackage = null;
         for (String name : classNames) {
@@ -112,7 +112,7 @@ public record ServiceFacts(List<Byte> accepted, String preferred, boolean compat
     }
 
     /** Reads {@link #compact}'s form (plain comma-separated names read as themselves); null reads as none. */
-    public static List<String> expand(String list) {
+    static List<String> expand(String list) {
         List<String> names = new ArrayList<>();
         if (list == null) {
             return names;

@@ -22,7 +22,7 @@ class NotFoundExplanationTest {
         ProviderInfo record = new ProviderInfo("10.0.0.7", 20880, KEY, List.of((byte) 28), 100, List.of("find", "list"));
         ServiceNotFoundException fromProvider = new ServiceNotFoundException(
                 "method com.example.Users:1.0#remove(long) is not exported by service com.example.Users:1.0.");
-        Throwable explained = ClusterInvoker.explained(fromProvider, record);
+        Throwable explained = ClusterInvoker.explained(fromProvider, record, "remove");
         assertInstanceOf(ServiceNotFoundException.class, explained);
         assertEquals(fromProvider.getMessage() + " (this consumer's registry record of 10.0.0.7:20880 lists the methods"
                 + " [find, list])", explained.getMessage());
@@ -32,9 +32,20 @@ class NotFoundExplanationTest {
     void withoutARecordOrForOtherFailuresNothingIsAdded() {
         ProviderInfo direct = new ProviderInfo("127.0.0.1", 20880, KEY, List.of((byte) 28), 100, List.of());
         ServiceNotFoundException notFound = new ServiceNotFoundException("service x is not exported");
-        assertSame(notFound, ClusterInvoker.explained(notFound, direct));
+        assertSame(notFound, ClusterInvoker.explained(notFound, direct, "remove"));
         IllegalStateException other = new IllegalStateException("thrown by the service");
         assertSame(other, ClusterInvoker.explained(other,
-                new ProviderInfo("h", 1, KEY, List.of((byte) 28), 100, List.of("find"))));
+                new ProviderInfo("h", 1, KEY, List.of((byte) 28), 100, List.of("find")), "find"));
+    }
+
+    @Test
+    void aNearMissOfTheMethodCalledIsSuggestedFromTheRecordWhateverTheProviderSaid() {
+        // the method name is the call's own, not read back from the provider's message
+        ServiceNotFoundException fromProvider = new ServiceNotFoundException("not exported");
+        ProviderInfo record = new ProviderInfo("10.0.0.7", 20880, KEY, List.of((byte) 28), 100,
+                List.of("foreign", "nameLength", "pay", "withdraw"));
+        assertEquals("not exported (this consumer's registry record of 10.0.0.7:20880 lists the methods [foreign,"
+                + " nameLength, pay, withdraw]; did you mean 'withdraw'?)",
+                ClusterInvoker.explained(fromProvider, record, "withdrew").getMessage());
     }
 }

@@ -1,4 +1,4 @@
-package io.kestrel.rpc.core.internal.consumer;
+package io.kestrel.rpc.core.internal.shared;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -6,12 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.kestrel.rpc.api.ServiceKey;
 import io.kestrel.rpc.api.registry.ProviderInfo;
-import io.kestrel.rpc.core.internal.shared.ServiceFacts;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The facts a provider publishes: their record and handshake forms, the class list's compact form, the diff. */
+/** The facts a provider publishes: their record and handshake forms, the class list's compact form. */
 class ServiceFactsTest {
     private static final List<String> CLASSES = List.of("com.x.Order", "com.x.Customer", "com.y.Money", "com.y.Money$Unit",
             "com.x.Line", "Plain");
@@ -48,15 +47,5 @@ class ServiceFactsTest {
                 100, List.of())));
         assertNull(ServiceFacts.fromHandshake(null));
         assertNull(ServiceFacts.fromHandshake(Map.of()));
-    }
-
-    @Test
-    void theDiffNamesTheFirstDifferenceAndWhatEachSideLacks() {
-        assertEquals("first difference at position 2: provider registers b, this consumer c; missing here: [b];"
-                + " extra here: [c]", Agreement.diff(List.of("a", "b"), List.of("a", "c")));
-        assertEquals("first difference at position 1: provider registers a, this consumer b (the same classes in"
-                + " another order)", Agreement.diff(List.of("a", "b"), List.of("b", "a")));
-        assertEquals("first difference at position 2: provider registers nothing more, this consumer b; extra here: [b]",
-                Agreement.diff(List.of("a"), List.of("a", "b")));
     }
 }
