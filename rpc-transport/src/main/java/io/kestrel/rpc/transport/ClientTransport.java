@@ -16,6 +16,7 @@ import io.kestrel.rpc.transport.internal.MemoryBudget;
 import io.kestrel.rpc.transport.internal.WriteIdleHandler;
 import io.kestrel.rpc.transport.internal.PendingCalls;
 import io.kestrel.rpc.transport.internal.ResponseDecoder;
+import io.kestrel.rpc.transport.spi.ClientOptions;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;

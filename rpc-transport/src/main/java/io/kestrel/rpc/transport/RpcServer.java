@@ -16,6 +16,7 @@ import io.kestrel.rpc.transport.internal.ServerPipeline;
 import io.kestrel.rpc.transport.internal.GoAwayHandler;
 import io.kestrel.rpc.transport.internal.VirtualThreads;
 import io.kestrel.rpc.transport.internal.dubbo.DubboPipeline;
+import io.kestrel.rpc.transport.spi.ServerDispatcher;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;

@@ -2,9 +2,9 @@ package io.kestrel.rpc.transport.internal;
 
 import io.kestrel.rpc.api.ServiceNotFoundException;
 import io.kestrel.rpc.api.serialization.Serializer;
-import io.kestrel.rpc.transport.ServerDispatcher;
-import io.kestrel.rpc.transport.ServerMethod;
 import io.kestrel.rpc.transport.Status;
+import io.kestrel.rpc.transport.spi.ServerDispatcher;
+import io.kestrel.rpc.transport.spi.ServerMethod;
 import io.netty.handler.codec.CorruptedFrameException;
 import io.netty.util.collection.IntObjectHashMap;
 

@@ -2,11 +2,11 @@ package io.kestrel.rpc.transport.internal;
 
 import io.kestrel.rpc.api.config.TlsConfig;
 import io.kestrel.rpc.api.security.Authenticator;
-import io.kestrel.rpc.transport.ServerDispatcher;
 import io.kestrel.rpc.transport.internal.tls.CallerState;
 import io.kestrel.rpc.transport.internal.tls.IdentityHandler;
 import io.kestrel.rpc.transport.internal.tls.ServerProtocolDetector;
 import io.kestrel.rpc.transport.internal.tls.TlsContext;
+import io.kestrel.rpc.transport.spi.ServerDispatcher;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.socket.SocketChannel;
 

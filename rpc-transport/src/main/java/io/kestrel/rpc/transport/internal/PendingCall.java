@@ -1,8 +1,8 @@
 package io.kestrel.rpc.transport.internal;
 
 import io.kestrel.rpc.api.serialization.Serializer;
-import io.kestrel.rpc.transport.MethodRef;
-import io.kestrel.rpc.transport.RpcRequest;
+import io.kestrel.rpc.transport.spi.MethodRef;
+import io.kestrel.rpc.transport.spi.RpcRequest;
 import io.netty.buffer.ByteBuf;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;

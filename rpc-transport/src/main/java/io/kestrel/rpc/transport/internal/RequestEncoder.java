@@ -2,7 +2,7 @@ package io.kestrel.rpc.transport.internal;
 
 import io.kestrel.rpc.api.SerializationException;
 import io.kestrel.rpc.api.serialization.Serializer;
-import io.kestrel.rpc.transport.MethodRef;
+import io.kestrel.rpc.transport.spi.MethodRef;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.CompositeByteBuf;

@@ -8,8 +8,8 @@ import io.kestrel.rpc.transport.internal.tls.CallerState;
 import io.kestrel.rpc.transport.internal.tls.IdentityHandler;
 import io.kestrel.rpc.transport.internal.tls.TlsFailures;
 import io.kestrel.rpc.api.serialization.Serializer;
-import io.kestrel.rpc.transport.ServerDispatcher;
 import io.kestrel.rpc.transport.Status;
+import io.kestrel.rpc.transport.spi.ServerDispatcher;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.CorruptedFrameException;
@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * the arguments ({@link RequestDecoder}), binds its method reference to the method and serializer
  * ({@link MethodTable}), refuses callers the method's service does not admit, and hands the call to
  * the business executor ({@link Admission}) as a {@link ServerCall}, or runs it here when its method
- * is dispatched direct ({@link io.kestrel.rpc.transport.ServerMethod#direct()}). Whatever fails here
+ * is dispatched direct ({@link io.kestrel.rpc.transport.spi.ServerMethod#direct()}). Whatever fails here
  * is answered with the status that says so; the connection is closed only when the frame stream
  * itself cannot be trusted.
  */

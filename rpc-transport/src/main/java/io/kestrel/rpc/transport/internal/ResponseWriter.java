@@ -2,9 +2,9 @@ package io.kestrel.rpc.transport.internal;
 
 import io.kestrel.rpc.api.AttachmentLimits;
 import io.kestrel.rpc.api.serialization.Serializer;
-import io.kestrel.rpc.transport.ServerMethod;
 import io.kestrel.rpc.transport.Status;
 import io.kestrel.rpc.transport.TransportCounters;
+import io.kestrel.rpc.transport.spi.ServerMethod;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import java.util.Map;

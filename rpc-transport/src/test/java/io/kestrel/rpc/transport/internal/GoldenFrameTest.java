@@ -3,9 +3,9 @@ package io.kestrel.rpc.transport.internal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.kestrel.rpc.transport.MethodRef;
-import io.kestrel.rpc.transport.RpcRequest;
 import io.kestrel.rpc.transport.TransportCounters;
+import io.kestrel.rpc.transport.spi.MethodRef;
+import io.kestrel.rpc.transport.spi.RpcRequest;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;

@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kestrel.rpc.api.RpcTimeoutException;
 import io.kestrel.rpc.api.TransportException;
-import io.kestrel.rpc.transport.MethodRef;
+import io.kestrel.rpc.transport.spi.MethodRef;
 import io.netty.util.HashedWheelTimer;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;

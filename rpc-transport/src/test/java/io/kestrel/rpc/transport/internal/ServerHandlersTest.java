@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.kestrel.rpc.transport.MethodRef;
 import io.kestrel.rpc.transport.Status;
 import io.kestrel.rpc.transport.TransportCounters;
+import io.kestrel.rpc.transport.spi.MethodRef;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;

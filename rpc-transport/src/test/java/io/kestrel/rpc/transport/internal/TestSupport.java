@@ -4,10 +4,10 @@ import io.kestrel.rpc.api.SerializationException;
 import io.kestrel.rpc.api.ServiceKey;
 import io.kestrel.rpc.api.serialization.ClassAllowlist;
 import io.kestrel.rpc.api.serialization.Serializer;
-import io.kestrel.rpc.transport.MethodRef;
-import io.kestrel.rpc.transport.RpcRequest;
-import io.kestrel.rpc.transport.ServerDispatcher;
-import io.kestrel.rpc.transport.ServerMethod;
+import io.kestrel.rpc.transport.spi.MethodRef;
+import io.kestrel.rpc.transport.spi.RpcRequest;
+import io.kestrel.rpc.transport.spi.ServerDispatcher;
+import io.kestrel.rpc.transport.spi.ServerMethod;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.util.HashedWheelTimer;
@@ -138,7 +138,7 @@ final class TestSupport {
                 }
 
                 @Override
-                public Object invoke(Object[] arguments, io.kestrel.rpc.transport.IncomingCall call) {
+                public Object invoke(Object[] arguments, io.kestrel.rpc.transport.spi.IncomingCall call) {
                     invocations++;
                     if ("Eve".equals(arguments[0])) {
                         call.responseAttachments().put("srv", "b1");

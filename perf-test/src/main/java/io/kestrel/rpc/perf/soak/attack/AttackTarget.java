@@ -5,7 +5,7 @@ import io.kestrel.rpc.perf.soak.SoakService;
 import io.kestrel.rpc.perf.support.BenchmarkService;
 import io.kestrel.rpc.perf.support.Encodings;
 import io.kestrel.rpc.perf.support.SerializationVariant;
-import io.kestrel.rpc.transport.MethodRef;
+import io.kestrel.rpc.transport.spi.MethodRef;
 import java.lang.reflect.Method;
 import java.net.InetSocketAddress;
 

@@ -2,7 +2,7 @@ package io.kestrel.rpc.core.internal.consumer;
 
 import io.kestrel.rpc.api.RpcContext;
 import io.kestrel.rpc.api.RpcException;
-import io.kestrel.rpc.transport.AttachedValue;
+import io.kestrel.rpc.transport.spi.AttachedValue;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;

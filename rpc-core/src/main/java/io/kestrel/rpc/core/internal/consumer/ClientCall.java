@@ -5,7 +5,7 @@ import io.kestrel.rpc.api.ServiceKey;
 import io.kestrel.rpc.api.interceptor.ClientCallInfo;
 import io.kestrel.rpc.api.interceptor.ClientInterceptor;
 import io.kestrel.rpc.core.internal.shared.InterceptorChain;
-import io.kestrel.rpc.transport.AttachedValue;
+import io.kestrel.rpc.transport.spi.AttachedValue;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.Collections;

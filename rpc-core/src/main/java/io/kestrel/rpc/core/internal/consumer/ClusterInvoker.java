@@ -130,7 +130,7 @@ final class ClusterInvoker {
     }
 
     /**
-     * Sends the call; the future completes with the result (an {@link io.kestrel.rpc.transport.AttachedValue}
+     * Sends the call; the future completes with the result (an {@link io.kestrel.rpc.transport.spi.AttachedValue}
      * when the provider sent response attachments) or the (final) failure; under {@code failsafe}, a failure
      * is logged and the call completes with null.
      *

@@ -2,7 +2,7 @@ package io.kestrel.rpc.core.internal.consumer;
 
 import io.kestrel.rpc.api.config.ProtocolConfig;
 import io.kestrel.rpc.api.config.ReferenceConfig;
-import io.kestrel.rpc.transport.ClientOptions;
+import io.kestrel.rpc.transport.spi.ClientOptions;
 
 /** What a reference on Apache Dubbo's dubbo protocol may ask for, checked at refer with the fix named. */
 final class DubboReferences {

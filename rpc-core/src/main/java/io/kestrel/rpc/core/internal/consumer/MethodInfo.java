@@ -1,7 +1,7 @@
 package io.kestrel.rpc.core.internal.consumer;
 
 import io.kestrel.rpc.api.ServiceKey;
-import io.kestrel.rpc.transport.MethodRef;
+import io.kestrel.rpc.transport.spi.MethodRef;
 import java.lang.reflect.Method;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;

@@ -2,7 +2,7 @@ package io.kestrel.rpc.core.internal.consumer;
 
 import io.kestrel.rpc.api.ConsumerLimits;
 import io.kestrel.rpc.api.ServiceKey;
-import io.kestrel.rpc.transport.ClientOptions;
+import io.kestrel.rpc.transport.spi.ClientOptions;
 
 /**
  * Whether a reference's token may be sent to the providers the registry names. Over TLS the token

@@ -2,8 +2,8 @@ package io.kestrel.rpc.core.internal.generic;
 
 import io.kestrel.rpc.api.ServiceKey;
 import io.kestrel.rpc.api.generic.GenericService;
-import io.kestrel.rpc.transport.IncomingCall;
-import io.kestrel.rpc.transport.MethodRef;
+import io.kestrel.rpc.transport.spi.IncomingCall;
+import io.kestrel.rpc.transport.spi.MethodRef;
 
 /**
  * A service's reserved {@code $metadata()}: answers the service's description as a plain tree (the

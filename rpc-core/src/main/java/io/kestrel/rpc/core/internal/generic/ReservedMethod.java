@@ -2,7 +2,7 @@ package io.kestrel.rpc.core.internal.generic;
 
 import io.kestrel.rpc.api.security.CallerIdentity;
 import io.kestrel.rpc.api.serialization.Serializer;
-import io.kestrel.rpc.transport.ServerMethod;
+import io.kestrel.rpc.transport.spi.ServerMethod;
 
 /**
  * What the reserved methods of a service ({@code $invoke}, {@code $metadata}) share with its own methods:

@@ -1,7 +1,7 @@
 package io.kestrel.rpc.core.internal.generic;
 
-import io.kestrel.rpc.transport.RefusedException;
 import io.kestrel.rpc.transport.Status;
+import io.kestrel.rpc.transport.spi.RefusedException;
 import java.util.IdentityHashMap;
 
 /**

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kestrel.rpc.api.serialization.ClassAllowlist;
-import io.kestrel.rpc.transport.RefusedException;
 import io.kestrel.rpc.transport.Status;
+import io.kestrel.rpc.transport.spi.RefusedException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

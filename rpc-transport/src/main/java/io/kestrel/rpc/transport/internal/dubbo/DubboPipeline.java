@@ -1,11 +1,11 @@
 package io.kestrel.rpc.transport.internal.dubbo;
 
-import io.kestrel.rpc.transport.ServerDispatcher;
 import io.kestrel.rpc.transport.TransportCounters;
 import io.kestrel.rpc.transport.internal.BoundedFrameDecoder;
 import io.kestrel.rpc.transport.internal.PendingCalls;
 import io.kestrel.rpc.transport.internal.ResponseQueue;
 import io.kestrel.rpc.transport.internal.ServerPipeline;
+import io.kestrel.rpc.transport.spi.ServerDispatcher;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.timeout.IdleStateHandler;

@@ -1,8 +1,8 @@
 package io.kestrel.rpc.transport.internal.dubbo;
 
 import io.kestrel.rpc.api.ServiceKey;
-import io.kestrel.rpc.transport.MethodRef;
-import io.kestrel.rpc.transport.RpcRequest;
+import io.kestrel.rpc.transport.spi.MethodRef;
+import io.kestrel.rpc.transport.spi.RpcRequest;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufOutputStream;

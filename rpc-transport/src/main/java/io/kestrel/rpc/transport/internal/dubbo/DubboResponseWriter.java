@@ -1,10 +1,10 @@
 package io.kestrel.rpc.transport.internal.dubbo;
 
 import io.kestrel.rpc.api.serialization.Serializer;
-import io.kestrel.rpc.transport.ServerMethod;
 import io.kestrel.rpc.transport.Status;
 import io.kestrel.rpc.transport.internal.ProviderLog;
 import io.kestrel.rpc.transport.internal.ResponseQueue;
+import io.kestrel.rpc.transport.spi.ServerMethod;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufOutputStream;
 import io.netty.channel.Channel;

@@ -1,4 +1,4 @@
-package io.kestrel.rpc.transport;
+package io.kestrel.rpc.transport.spi;
 
 import io.kestrel.rpc.api.config.ClientConfig;
 import io.kestrel.rpc.api.config.TlsConfig;

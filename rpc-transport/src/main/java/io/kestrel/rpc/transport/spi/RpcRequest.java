@@ -1,4 +1,4 @@
-package io.kestrel.rpc.transport;
+package io.kestrel.rpc.transport.spi;
 
 import io.kestrel.rpc.api.serialization.Serializer;
 import java.lang.reflect.Type;

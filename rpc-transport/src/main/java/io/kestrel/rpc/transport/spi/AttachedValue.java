@@ -1,4 +1,4 @@
-package io.kestrel.rpc.transport;
+package io.kestrel.rpc.transport.spi;
 
 import java.util.Map;
 

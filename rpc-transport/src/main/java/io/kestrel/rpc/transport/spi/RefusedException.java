@@ -1,6 +1,7 @@
-package io.kestrel.rpc.transport;
+package io.kestrel.rpc.transport.spi;
 
 import io.kestrel.rpc.api.RpcException;
+import io.kestrel.rpc.transport.Status;
 
 /**
  * Thrown by (or failing the result of) {@link ServerMethod#invoke} to answer the call with
