@@ -1,7 +1,6 @@
 package io.kestrel.rpc.transport;
 
 import io.kestrel.rpc.api.BadRequestException;
-import io.kestrel.rpc.api.ConnectionUnavailableException;
 import io.kestrel.rpc.api.PayloadTooLargeException;
 import io.kestrel.rpc.api.PermissionDeniedException;
 import io.kestrel.rpc.api.RpcException;
@@ -9,7 +8,6 @@ import io.kestrel.rpc.api.RpcTimeoutException;
 import io.kestrel.rpc.api.SerializationException;
 import io.kestrel.rpc.api.ServerBusyException;
 import io.kestrel.rpc.api.ServiceNotFoundException;
-import io.kestrel.rpc.api.TransportException;
 import io.kestrel.rpc.api.UnauthenticatedException;
 import java.util.function.Function;
 
@@ -18,7 +16,8 @@ import java.util.function.Function;
  * where Dubbo has the code; {@link #PAYLOAD_TOO_LARGE}, {@link #GOING_AWAY}, the caller statuses and TLS events are ours), what it
  * means for failover, and the exception the consumer raises for it. The provider picks a status for
  * a failure with {@link #ofRequestFailure}; the consumer turns a status back into an exception with
- * {@link #toException}; the cluster asks {@link #retryOf} whether a failed call may be sent again.
+ * {@link #toException}; the consumer's failover rule (in rpc-core) reads {@link #retry()} of the status a
+ * failure was raised for.
  */
 public enum Status {
     OK(20, Retry.NEVER, null, null),
@@ -145,23 +144,11 @@ public enum Status {
     }
 
     /**
-     * The failover rule, in one place: whether a call that failed with {@code failure} certainly did
-     * not run (not sent, refused unrun), may have run (timeout, connection lost in flight), or ran.
-     * A failure raised for a status has that status's rule; failures raised by the consumer itself
-     * follow the same meanings.
+     * The exception the consumer raises for this status ({@link #toException}); null for statuses that raise
+     * none (OK, the service's own exception, events). The failover rule reads it to give a failure its
+     * status's {@link #retry()}.
      */
-    public static Retry retryOf(Throwable failure) {
-        if (failure instanceof ConnectionUnavailableException) {
-            return Retry.SAFE; // refused before it was written
-        }
-        for (Status s : values()) {
-            if (failure.getClass() == s.exceptionType) {
-                return s.retry;
-            }
-        }
-        if (failure instanceof TransportException && !(failure instanceof PayloadTooLargeException)) {
-            return Retry.IF_IDEMPOTENT; // the connection was lost with the call in flight
-        }
-        return Retry.NEVER;
+    public Class<? extends RpcException> exceptionType() {
+        return exceptionType;
     }
 }

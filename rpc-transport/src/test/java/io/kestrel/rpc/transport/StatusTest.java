@@ -6,17 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 import io.kestrel.rpc.api.BadRequestException;
-import io.kestrel.rpc.api.ClassNotAllowedException;
-import io.kestrel.rpc.api.ConnectionUnavailableException;
 import io.kestrel.rpc.api.PayloadTooLargeException;
-import io.kestrel.rpc.api.RemoteInvocationException;
 import io.kestrel.rpc.api.RpcException;
 import io.kestrel.rpc.api.RpcTimeoutException;
 import io.kestrel.rpc.api.SerializationException;
 import io.kestrel.rpc.api.ServerBusyException;
 import io.kestrel.rpc.api.ServiceNotFoundException;
-import io.kestrel.rpc.api.TransportException;
-import io.kestrel.rpc.transport.Status.Retry;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -58,20 +53,14 @@ class StatusTest {
     }
 
     @Test
-    void theFailoverRule() {
-        // certainly did not run: safe anywhere
-        assertEquals(Retry.SAFE, Status.retryOf(new ConnectionUnavailableException("not sent")));
-        assertEquals(Retry.SAFE, Status.retryOf(Status.toException(Status.SERVER_BUSY.code(), "busy")));
-        assertEquals(Retry.SAFE, Status.retryOf(Status.toException(Status.SERVICE_NOT_FOUND.code(), "gone")));
-        // may have run: only for idempotent references
-        assertEquals(Retry.IF_IDEMPOTENT, Status.retryOf(new RpcTimeoutException("late")));
-        assertEquals(Retry.IF_IDEMPOTENT, Status.retryOf(new TransportException("lost in flight")));
-        // ran, or retrying cannot help
-        assertEquals(Retry.NEVER, Status.retryOf(new PayloadTooLargeException("big")));
-        assertEquals(Retry.NEVER, Status.retryOf(new BadRequestException("bad")));
-        assertEquals(Retry.NEVER, Status.retryOf(new ClassNotAllowedException("refused")));
-        assertEquals(Retry.NEVER, Status.retryOf(new RemoteInvocationException("X", "y", "z")));
-        assertEquals(Retry.NEVER, Status.retryOf(new IllegalStateException("thrown by the service")));
+    void eachStatusNamesTheExceptionItRaisesForTheFailoverRule() {
+        for (Status s : Status.values()) {
+            if (s.exceptionType() != null) {
+                assertSame(s.exceptionType(), Status.toException(s.code(), "m").getClass(), s.name());
+            }
+        }
+        assertNull(Status.OK.exceptionType());
+        assertNull(Status.SERVICE_ERROR.exceptionType());
     }
 
     @Test

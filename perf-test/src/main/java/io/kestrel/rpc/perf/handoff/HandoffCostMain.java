@@ -1,14 +1,14 @@
 package io.kestrel.rpc.perf.handoff;
 
 import io.kestrel.rpc.perf.support.ProcessCpu;
-import io.kestrel.rpc.transport.internal.BusinessExecutor;
-import io.kestrel.rpc.transport.internal.EventLoops;
+import io.kestrel.rpc.transport.spi.TransportThreads;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -21,7 +21,7 @@ import java.util.concurrent.locks.LockSupport;
  * <ul>
  *   <li>{@code direct}: driver -> a Netty NIO event loop, which ends the trip (the shape of a call the I/O
  *       thread answers itself: direct dispatch, or the minimal raw-Netty RPC);</li>
- *   <li>{@code pool}: driver -> event loop -> the provider's {@link BusinessExecutor} -> back to the event
+ *   <li>{@code pool}: driver -> event loop -> the provider's business pool ({@link TransportThreads#businessPool}) -> back to the event
  *       loop (as the answer's write is), which ends the trip: the default dispatch's two extra hand-offs;</li>
  *   <li>{@code threads}: driver -> a parked platform thread -> driver, {@code LockSupport} only: the price of
  *       one wake-up of a parked thread, twice.</li>
@@ -67,8 +67,8 @@ public final class HandoffCostMain {
 
     /** Runs every scenario {@code rounds} times (after one warm-up round); results in the class comment's order. */
     public static List<Result> measure(int trips, int rounds) {
-        EventLoopGroup group = EventLoops.nio(1, "handoff-loop");
-        BusinessExecutor pool = new BusinessExecutor(200, 0, Duration.ofMinutes(1), Thread::new);
+        EventLoopGroup group = TransportThreads.eventLoops(1, "handoff-loop");
+        ExecutorService pool = TransportThreads.businessPool(200, 0, Duration.ofMinutes(1), Thread::new);
         PingPong pingPong = new PingPong();
         try {
             EventLoop loop = group.next();

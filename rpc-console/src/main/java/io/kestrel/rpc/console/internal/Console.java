@@ -6,7 +6,7 @@ import io.kestrel.rpc.api.interceptor.ClientInterceptor;
 import io.kestrel.rpc.api.interceptor.ServerInterceptor;
 import io.kestrel.rpc.core.RpcRuntime;
 import io.kestrel.rpc.core.RuntimeConsole;
-import io.kestrel.rpc.transport.internal.EventLoops;
+import io.kestrel.rpc.transport.spi.TransportThreads;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -77,7 +77,7 @@ public final class Console implements RuntimeConsole {
                 new ConsoleInvoker(runtime), loopback(config.host()));
         ConsoleHandler handler = new ConsoleHandler(router, worker);
         int maxBody = config.maxRequestBytes();
-        group = EventLoops.nio(1, "kestrel-console-io");
+        group = TransportThreads.eventLoops(1, "kestrel-console-io");
         ServerBootstrap b = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override

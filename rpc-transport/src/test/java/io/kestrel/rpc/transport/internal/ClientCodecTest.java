@@ -215,7 +215,6 @@ class ClientCodecTest {
         ExecutionException e = assertThrows(ExecutionException.class, () -> call.future().get(1, TimeUnit.SECONDS));
         PayloadTooLargeException p = assertInstanceOf(PayloadTooLargeException.class, e.getCause());
         assertTrue(p.getMessage().contains("payload limit of 4096 bytes"), p.getMessage());
-        assertEquals(Status.Retry.NEVER, Status.retryOf(p));
     }
 
     @Test
@@ -231,7 +230,6 @@ class ClientCodecTest {
         assertEquals(0, TestSupport.drain(ch).length);
         ExecutionException e = assertThrows(ExecutionException.class, () -> call.future().get(1, TimeUnit.SECONDS));
         assertInstanceOf(ConnectionUnavailableException.class, e.getCause());
-        assertEquals(Status.Retry.SAFE, Status.retryOf(e.getCause()));
     }
 
     private static ByteBuf valueBody(String value) {

@@ -83,9 +83,27 @@ class LayeringTest {
 
     @Test
     void theTransportsInternalsAreUsedOnlyByTheTransport() {
-        assertOnlyListedCross(ROOT + ".transport", ROOT + ".transport.internal", Set.of(
-                "io.kestrel.rpc.console.internal.Console",            // event loop groups for the console's HTTP server
-                "io.kestrel.rpc.perf.handoff.HandoffCostMain"));      // measures BusinessExecutor's hand-off alone
+        // other modules reach the transport through io.kestrel.rpc.transport and its seam, transport.spi
+        noClasses().that().resideOutsideOfPackage(ROOT + ".transport..")
+                .should().dependOnClassesThat().resideInAPackage(ROOT + ".transport.internal..")
+                .because("the transport's internals are its own; rpc-core plugs in through io.kestrel.rpc.transport.spi")
+                .check(main);
+    }
+
+    @Test
+    void theCoresConsumerAndProviderSidesDoNotImportEachOther() {
+        noClasses().that().resideInAPackage(ROOT + ".core.internal.consumer..")
+                .should().dependOnClassesThat().resideInAPackage(ROOT + ".core.internal.provider..")
+                .because("the consumer learns about a provider from the wire and the registry, never from its classes")
+                .check(main);
+        noClasses().that().resideInAPackage(ROOT + ".core.internal.provider..")
+                .should().dependOnClassesThat().resideInAPackage(ROOT + ".core.internal.consumer..")
+                .check(main);
+        noClasses().that().resideInAnyPackage(ROOT + ".core.internal.shared..", ROOT + ".core.internal.generic..")
+                .should().dependOnClassesThat().resideInAnyPackage(ROOT + ".core.internal.consumer..",
+                        ROOT + ".core.internal.provider..")
+                .because("what both sides share depends on neither")
+                .check(main);
     }
 
     @Test

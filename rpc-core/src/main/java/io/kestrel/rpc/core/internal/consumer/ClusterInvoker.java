@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>{@code failover} (default): a call that certainly did not run on the provider is retried on
  *       another provider, up to {@code retries} times. Which failures those are is decided by
- *       {@link Status#retryOf}: not connected / refused / closed before sending, provider busy or
+ *       {@link FailoverRule#retryOf}: not connected / refused / closed before sending, provider busy or
  *       shutting down, service not exported there. Not retried, because the call may have run:
  *       timeouts, a connection lost while the call was in flight; nor exceptions thrown by the
  *       service or bad requests. A reference marked {@code idempotent} opts in to retrying the
@@ -243,7 +243,7 @@ final class ClusterInvoker {
                 fail(failure);
                 return;
             }
-            Status.Retry retry = Status.retryOf(cause);
+            Status.Retry retry = FailoverRule.retryOf(cause);
             if (retry != Status.Retry.SAFE && !(config.idempotent() && retry == Status.Retry.IF_IDEMPOTENT)) {
                 fail(cause);
                 return;
