@@ -188,8 +188,8 @@ public final class RpcRuntime implements AutoCloseable {
     }
 
     /**
-     * Shuts down in the safe order: unregister every service (and give consumers a moment to see
-     * it), refuse new calls, finish in-flight calls within the protocol's shutdown timeout, close the
+     * Shuts down in the safe order: close the add-ons (last attached first), unregister every service (and give
+     * consumers a moment to see it), refuse new calls, finish in-flight calls within the protocol's shutdown timeout, close the
      * server, then the client connections and the registry.
      */
     @Override

@@ -29,7 +29,7 @@ public interface RuntimeAddOn extends AutoCloseable {
      */
     void start(RpcRuntime runtime);
 
-    /** Stops; called when the runtime closes, and when a build fails after it started. Idempotent. */
+    /** Stops; called when the runtime closes, also when its build failed (started or not). Idempotent. */
     @Override
     void close();
 }
