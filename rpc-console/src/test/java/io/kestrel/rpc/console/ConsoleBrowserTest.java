@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kestrel.rpc.api.ServiceKey;
 import io.kestrel.rpc.api.config.ApplicationConfig;
-import io.kestrel.rpc.api.config.ConsoleConfig;
 import io.kestrel.rpc.api.config.ProtocolConfig;
 import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.api.config.RegistryConfig;
@@ -61,12 +60,12 @@ class ConsoleBrowserTest {
         billing.export(ServiceConfig.builder(Greeter.class, new GreeterImpl()).version("1.0").build());
         runtime = RpcRuntime.builder().application(new ApplicationConfig(HOSTILE_APP))
                 .protocol(ProtocolConfig.builder().port(0).build()).registry(registry)
-                .console(ConsoleConfig.builder().enabled(true).port(0).token(TOKEN).allowInvoke(true)
-                        .allowMutations(true).build()).build();
+                .addOn(KestrelConsole.of(ConsoleConfig.builder().enabled(true).port(0).token(TOKEN).allowInvoke(true)
+                        .allowMutations(true).build())).build();
         runtime.export(ServiceConfig.builder(Greeter.class, new GreeterImpl()).version("1.0").build());
         runtime.export(ServiceConfig.builder(Greeter.class, new GreeterImpl()).version(HOSTILE_VERSION).build());
         greeter = runtime.refer(ReferenceConfig.builder(Greeter.class).version("1.0").build());
-        Await.until("both providers ready", () -> runtime.references().get(0).providers().stream()
+        Await.until("both providers ready", () -> runtime.inspect().references().get(0).providers().stream()
                 .filter(p -> p.ready()).count() == 2);
         for (int i = 0; i < 20; i++) {
             greeter.greet("caller " + i);
@@ -74,7 +73,7 @@ class ConsoleBrowserTest {
         for (int i = 0; i < 2; i++) {
             assertThrows(IllegalStateException.class, () -> greeter.fail("on purpose"));
         }
-        base = "http://127.0.0.1:" + runtime.consolePort() + "/";
+        base = "http://127.0.0.1:" + runtime.addOn(KestrelConsole.class).orElseThrow().port() + "/";
     }
 
     @AfterAll
@@ -238,8 +237,8 @@ class ConsoleBrowserTest {
         clickToggle();
         confirm();
         waitForText("notice", "HTTP 401", "needs the console token");
-        assertTrue(runtime.isOnline(KEY));
-        assertEquals(2, runtime.providers(KEY).size());
+        assertTrue(runtime.exporter(KEY).orElseThrow().isOnline());
+        assertEquals(2, runtime.inspect().providers(KEY).size());
 
         browser.driver.findElement(By.id("token")).sendKeys(TOKEN);
         clickToggle();
@@ -247,16 +246,16 @@ class ConsoleBrowserTest {
         browser.screenshot("offline-confirm");
         confirm();
         waitForText("notice", KEY + " is now offline");
-        Await.until("the registry without this runtime's record", () -> runtime.providers(KEY).size() == 1);
-        assertEquals(billing.boundPort(), runtime.providers(KEY).get(0).port());
+        Await.until("the registry without this runtime's record", () -> runtime.inspect().providers(KEY).size() == 1);
+        assertEquals(billing.boundPort(), runtime.inspect().providers(KEY).get(0).port());
         waitForText("exported", "offline", "Bring online");
         assertEquals("Hello, still served", greeter.greet("still served")); // the other provider serves on
 
         clickToggle();
         confirm();
         waitForText("notice", KEY + " is now online");
-        Await.until("this runtime's record back in the registry", () -> runtime.providers(KEY).size() == 2);
-        assertTrue(runtime.isOnline(KEY));
+        Await.until("this runtime's record back in the registry", () -> runtime.inspect().providers(KEY).size() == 2);
+        assertTrue(runtime.exporter(KEY).orElseThrow().isOnline());
         waitForText("exported", "Take offline");
         assertFalse(textOf("exported").contains("Bring online"));
     }
@@ -271,15 +270,15 @@ class ConsoleBrowserTest {
         RegistryConfig registry = RegistryConfig.builder().address("zookeeper://" + zookeeper.getConnectString()).build();
         try (RpcRuntime orders = RpcRuntime.builder().application(new ApplicationConfig("orders"))
                 .protocol(ProtocolConfig.builder().port(0).build()).registry(registry)
-                .console(ConsoleConfig.builder().enabled(true).port(0).build()).build()) {
+                .addOn(KestrelConsole.of(ConsoleConfig.builder().enabled(true).port(0).build())).build()) {
             orders.export(ServiceConfig.builder(Greeter.class, new GreeterImpl()).version("1.0").build());
             Greeter ordersGreeter = orders.refer(ReferenceConfig.builder(Greeter.class).version("1.0").build());
-            Await.until("orders sees three providers ready", () -> orders.references().get(0).providers().stream()
+            Await.until("orders sees three providers ready", () -> orders.inspect().references().get(0).providers().stream()
                     .filter(p -> p.ready()).count() == 3);
             for (int i = 0; i < 30; i++) {
                 ordersGreeter.greet("customer " + i);
             }
-            browser.driver.get("http://127.0.0.1:" + orders.consolePort() + "/#services");
+            browser.driver.get("http://127.0.0.1:" + orders.addOn(KestrelConsole.class).orElseThrow().port() + "/#services");
             browser.driver.navigate().refresh();
             browser.waiting().until(d -> d.findElement(By.id("exported")));
             waitForText("app", "orders");

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kestrel.rpc.api.TransportException;
-import io.kestrel.rpc.api.config.ConsoleConfig;
 import io.kestrel.rpc.api.config.ProtocolConfig;
 import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.api.config.ServiceConfig;
@@ -25,9 +24,9 @@ class ConsoleHttpTest {
 
     private int start(ConsoleConfig.Builder console) {
         runtime = RpcRuntime.builder().protocol(ProtocolConfig.builder().port(0).build())
-                .console(console.enabled(true).port(0).build()).build();
+                .addOn(KestrelConsole.of(console.enabled(true).port(0).build())).build();
         runtime.export(ServiceConfig.builder(Greeter.class, new GreeterImpl()).version("1.0").build());
-        return runtime.consolePort();
+        return runtime.addOn(KestrelConsole.class).orElseThrow().port();
     }
 
     @AfterEach
@@ -47,7 +46,7 @@ class ConsoleHttpTest {
         var invoke = ConsoleHttp.send(port, "POST", "/api/invoke", Map.of("Content-Type", "application/json"), "{}");
         assertEquals(403, invoke.status());
         assertTrue(invoke.body().contains("rpc.console.allow-invoke=true"), invoke.body());
-        assertTrue(runtime.isOnline(io.kestrel.rpc.api.ServiceKey.parse(Greeter.class.getName() + ":1.0")));
+        assertTrue(runtime.exporter(io.kestrel.rpc.api.ServiceKey.parse(Greeter.class.getName() + ":1.0")).orElseThrow().isOnline());
     }
 
     @Test
@@ -154,7 +153,7 @@ class ConsoleHttpTest {
     void aTakenPortFailsStartupNamingTheSetting() throws Exception {
         int port = start(ConsoleConfig.builder());
         TransportException e = assertThrows(TransportException.class, () -> RpcRuntime.builder()
-                .console(ConsoleConfig.builder().enabled(true).port(port).build()).build());
+                .addOn(KestrelConsole.of(ConsoleConfig.builder().enabled(true).port(port).build())).build());
         assertTrue(e.getMessage().contains("rpc.console.port"), e.getMessage());
     }
 

@@ -5,32 +5,25 @@ import io.kestrel.rpc.api.RegistryException;
 import io.kestrel.rpc.api.ServiceKey;
 import io.kestrel.rpc.api.config.ApplicationConfig;
 import io.kestrel.rpc.api.config.ClientConfig;
-import io.kestrel.rpc.api.config.ConsoleConfig;
 import io.kestrel.rpc.api.config.ProtocolConfig;
 import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.api.config.RegistryConfig;
-import io.kestrel.rpc.api.registry.Registry;
 import io.kestrel.rpc.api.config.ServiceConfig;
-import io.kestrel.rpc.api.generic.ServiceMetadata;
-import io.kestrel.rpc.api.registry.ConsumerInfo;
 import io.kestrel.rpc.api.interceptor.ClientInterceptor;
 import io.kestrel.rpc.api.interceptor.ServerInterceptor;
-import io.kestrel.rpc.api.registry.ProviderInfo;
 import io.kestrel.rpc.api.serialization.ClassAllowlist;
 import io.kestrel.rpc.core.internal.consumer.CallbackPool;
-import io.kestrel.rpc.core.internal.shared.Consoles;
 import io.kestrel.rpc.core.internal.provider.Exports;
 import io.kestrel.rpc.core.internal.shared.Interceptors;
 import io.kestrel.rpc.core.internal.shared.LazyRegistry;
-import io.kestrel.rpc.core.internal.consumer.MetadataClient;
 import io.kestrel.rpc.core.internal.consumer.References;
 import io.kestrel.rpc.core.internal.shared.SerializerCache;
-import io.kestrel.rpc.transport.Connection;
-import io.kestrel.rpc.transport.TransportCounters;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
 import org.slf4j.Logger;
@@ -41,7 +34,10 @@ import org.slf4j.LoggerFactory;
  * facade over the provider side (server, exported methods, registrations), the consumer side (one
  * connection per provider address shared by every reference, directories, proxies) and what both
  * share (the registry connection and the deserialization allowlist). One runtime per application is
- * typical. What it exposes besides export and refer are read-only figures. Thread-safe.
+ * typical. Its three faces: this class (lifecycle, export, refer, configuration), the read-only
+ * {@link #inspect() inspector} (figures and views for health, metrics, console and actuator) and the
+ * per-export {@link Exporter} handles (offline/online, unexport). Add-ons such as the web console attach from
+ * outside ({@link Builder#addOn}). Thread-safe.
  *
  * <pre>{@code
  * RpcRuntime provider = RpcRuntime.builder().protocol(ProtocolConfig.builder().port(20880).build())
@@ -65,8 +61,9 @@ public final class RpcRuntime implements AutoCloseable {
     private final Exports exports;
     private final References references;
     private final ForkJoinPool ownCallbacks; // null when the application gave a callback executor
-    private final RuntimeConsole console;
-    private final MetadataClient metadata;
+    private final List<RuntimeAddOn> addOns;
+    private final Map<ServiceKey, Exporter> exporters = new ConcurrentHashMap<>();
+    private final RuntimeInspector inspector;
     private volatile boolean closed;
 
     private RpcRuntime(Builder b) {
@@ -83,10 +80,10 @@ public final class RpcRuntime implements AutoCloseable {
             clientInterceptors.addAll(Interceptors.loaded(ClientInterceptor.class));
             serverInterceptors.addAll(Interceptors.loaded(ServerInterceptor.class));
         }
-        this.console = Consoles.create(b.console);
-        if (console != null) {
-            clientInterceptors.add(console.clientInterceptor());
-            serverInterceptors.add(console.serverInterceptor());
+        this.addOns = List.copyOf(b.addOns);
+        for (RuntimeAddOn addOn : addOns) {
+            clientInterceptors.addAll(addOn.clientInterceptors());
+            serverInterceptors.addAll(addOn.serverInterceptors());
         }
         Interceptors interceptors = new Interceptors(clientInterceptors, serverInterceptors,
                 b.accessLog || Boolean.getBoolean(ACCESS_LOG_PROPERTY));
@@ -94,7 +91,7 @@ public final class RpcRuntime implements AutoCloseable {
         this.ownCallbacks = b.callbackExecutor == null ? CallbackPool.create() : null;
         this.references = new References(client, protocol, serializers, registry,
                 b.callbackExecutor != null ? b.callbackExecutor : ownCallbacks, application, interceptors);
-        this.metadata = new MetadataClient(references, this::providers);
+        this.inspector = new RuntimeInspector(this, exports, references, registry);
     }
 
     public static Builder builder() {
@@ -129,18 +126,14 @@ public final class RpcRuntime implements AutoCloseable {
     public synchronized <T> Exporter export(ServiceConfig<T> config) {
         ensureOpen();
         allowlist.trustTypesOf(config.interfaceClass());
-        Exports.Exported exported = exports.export(config);
-        return new Exporter() {
-            @Override
-            public ProviderInfo provider() {
-                return exported.info();
-            }
+        Exporter exporter = new ExportHandle(exports, exports.export(config), exporters);
+        exporters.put(exporter.provider().service(), exporter);
+        return exporter;
+    }
 
-            @Override
-            public void unexport() {
-                exported.unexport();
-            }
-        };
+    /** The handle of this runtime's export of {@code service}, if it exports it now. */
+    public Optional<Exporter> exporter(ServiceKey service) {
+        return Optional.ofNullable(exporters.get(service));
     }
 
     /** The server's bound port; throws if nothing was exported yet. */
@@ -166,230 +159,16 @@ public final class RpcRuntime implements AutoCloseable {
     }
 
     /**
-     * The metadata of {@code service} as one of its providers in the registry describes it (methods with parameter
-     * and return types, parameter names when compiled with {@code -parameters}, beans and enums reached,
-     * serializations accepted). Asked once per provider address and cached; the interface class is not needed.
-     *
-     * @throws IllegalStateException if this runtime has no registry (use {@link #metadata(ServiceKey, String)})
-     * @throws NoProviderException when no provider of the service is registered
+     * The read-only face of this runtime: a snapshot of its figures (server, client, pool, registry), the services
+     * it exports, its references and connections, and the provider and consumer records and metadata of a service.
      */
-    public ServiceMetadata metadata(ServiceKey service) {
-        ensureOpen();
-        return metadata.of(service);
+    public RuntimeInspector inspect() {
+        return inspector;
     }
 
-    /**
-     * The metadata of {@code service} as the provider at {@code address} ("host:port") describes it, asked directly
-     * (no registry needed) once and cached per address.
-     *
-     * @throws io.kestrel.rpc.api.ServiceNotFoundException when that provider does not export the service
-     */
-    public ServiceMetadata metadata(ServiceKey service, String address) {
-        ensureOpen();
-        return metadata.of(service, address);
-    }
-
-    /**
-     * Who calls a service: the consumers recorded in the registry for {@code service} (each process that refers
-     * it, with host, application, pid, start time and framework version), read now. Connects to the registry if
-     * needed.
-     *
-     * @throws IllegalStateException if this runtime has no registry (direct mode only)
-     * @throws UnsupportedOperationException if the registry does not record consumers
-     * @throws RegistryException if the registry cannot be read
-     */
-    public List<ConsumerInfo> consumers(ServiceKey service) {
-        ensureOpen();
-        Registry r = registry.get();
-        if (r == null) {
-            throw new IllegalStateException("this RpcRuntime has no registry, so no consumer records; configure one "
-                    + "(RpcRuntime.builder().registry(...))");
-        }
-        return r.consumers(service);
-    }
-
-    /**
-     * Who provides a service: the provider records in the registry for {@code service} now (address, accepted
-     * serializations, methods, and application, pid, start time, framework version). Subscribes once and
-     * stops; connects to the registry if needed.
-     *
-     * @throws IllegalStateException if this runtime has no registry (direct mode only)
-     */
-    public List<ProviderInfo> providers(ServiceKey service) {
-        ensureOpen();
-        Registry r = registry.get();
-        if (r == null) {
-            throw new IllegalStateException("this RpcRuntime has no registry, so no provider records; configure one "
-                    + "(RpcRuntime.builder().registry(...))");
-        }
-        java.util.concurrent.atomic.AtomicReference<List<ProviderInfo>> seen =
-                new java.util.concurrent.atomic.AtomicReference<>(List.of());
-        io.kestrel.rpc.api.registry.ProviderListener listener = (key, list) -> seen.set(list);
-        r.subscribe(service, listener);
-        r.unsubscribe(service, listener);
-        return seen.get();
-    }
-
-    /** Wire counters of everything this runtime moved: its client connections and its server. */
-    public TransportStats transportStats() {
-        return TransportStats.sum(references.counters(), exports.counters());
-    }
-
-    /** Wire counters of this runtime's connections to providers. */
-    public TransportStats clientStats() {
-        return TransportStats.sum(references.counters(), null);
-    }
-
-    /** Wire counters of this runtime's server (zeros when nothing is exported). */
-    public TransportStats serverStats() {
-        return TransportStats.sum(null, exports.counters());
-    }
-
-    /** Calls this runtime's server has taken on and not yet answered. */
-    public int inFlightCalls() {
-        return exports.inFlight();
-    }
-
-    /** Whether this runtime's server is bound and takes new calls (false before the first export and once closing). */
-    public boolean serverAccepting() {
-        return !closed && exports.accepting();
-    }
-
-    /**
-     * Whether the registry is connected right now; false in direct-only mode (no registry config) and before
-     * the first export or registry reference connected it.
-     */
-    public boolean registryConnected() {
-        return !closed && registryState() == RegistryState.CONNECTED;
-    }
-
-    /** Consumer connections open to this runtime's server. */
-    public int serverConnections() {
-        return exports.connections();
-    }
-
-    /**
-     * Bytes this runtime's server holds for requests in progress and responses not yet written,
-     * counted against the protocol's memory budget.
-     */
-    public long serverMemoryInUse() {
-        return exports.memoryInUse();
-    }
-
-    /** Connections this runtime's server refused at its connection limits. */
-    public long refusedConnections() {
-        return exports.refusedConnections();
-    }
-
-    /** Business threads of this runtime's server running a call now (0 when nothing is exported). */
-    public int businessPoolActive() {
-        return exports.businessActive();
-    }
-
-    /** Calls waiting for a business thread of this runtime's server (the protocol's {@code queues}). */
-    public int businessPoolQueued() {
-        return exports.businessQueued();
-    }
-
-    /** Where this runtime's registry connection is now; never connects. */
-    public RegistryState registryState() {
-        if (registry.config() == null) {
-            return RegistryState.NONE;
-        }
-        Registry r = registry.ifConnected();
-        if (r == null) {
-            return RegistryState.NOT_STARTED;
-        }
-        return r.isConnected() ? RegistryState.CONNECTED : RegistryState.DISCONNECTED;
-    }
-
-    /** The state of a runtime's registry connection ({@link #registryState()}). */
-    public enum RegistryState {
-        /** No registry configured (direct mode only). */
-        NONE,
-        /** Configured, not used yet: it connects on the first export or registry reference. */
-        NOT_STARTED,
-        /** Reachable. */
-        CONNECTED,
-        /** Unreachable now; registrations are kept and consumers use the last known providers. */
-        DISCONNECTED
-    }
-
-    /** Calls this runtime sent to providers and not yet answered or timed out. */
-    public int pendingCalls() {
-        return references.connections().stream().mapToInt(Connection::pendingCalls).sum();
-    }
-
-    /** The services this runtime exports, as snapshots (empty before the first export). */
-    public List<ServiceView> services() {
-        return exports.views();
-    }
-
-    /** This runtime's references with the providers each knows and their connection states, as snapshots. */
-    public List<ReferenceView> references() {
-        return references.views();
-    }
-
-    /** This runtime's connections to providers, as snapshots. */
-    public List<ConnectionView> connections() {
-        return references.connections().stream().map(RpcRuntime::view).toList();
-    }
-
-    /** The connection to {@code address} ("host:port"), if this runtime has one. */
-    public Optional<ConnectionView> connection(String address) {
-        return references.connections().stream().filter(c -> c.address().equals(address)).findFirst()
-                .map(RpcRuntime::view);
-    }
-
-    private static ConnectionView view(Connection c) {
-        return new ConnectionView(c.address(), c.state().name(), c.pendingCalls());
-    }
-
-    /**
-     * Takes this runtime's provider of {@code service} out of the registry (consumers stop choosing it within
-     * about a second) while it keeps serving calls already routed to it; {@link #online} publishes it again.
-     *
-     * @return false if it was offline already
-     * @throws IllegalArgumentException if this runtime does not export {@code service}
-     */
-    public boolean offline(ServiceKey service) {
-        ensureOpen();
-        return exports.setOnline(service, false);
-    }
-
-    /**
-     * Publishes this runtime's provider of {@code service} in the registry again after {@link #offline}.
-     *
-     * @return false if it was online already
-     * @throws IllegalArgumentException if this runtime does not export {@code service}
-     */
-    public boolean online(ServiceKey service) {
-        ensureOpen();
-        return exports.setOnline(service, true);
-    }
-
-    /** Whether this runtime's provider of {@code service} is published (false once {@link #offline}). */
-    public boolean isOnline(ServiceKey service) {
-        return exports.isOnline(service);
-    }
-
-    /**
-     * One of the web console's JSON documents ({@code overview}, {@code services}, {@code registry},
-     * {@code connections}, {@code calls}) as plain maps and lists.
-     *
-     * @throws IllegalStateException when this runtime serves no console
-     * @throws IllegalArgumentException for an unknown document name
-     */
-    public java.util.Map<String, Object> consoleDocument(String name) {
-        if (console == null) {
-            throw new IllegalStateException("this RpcRuntime serves no web console (rpc.console.enabled)");
-        }
-        return console.document(name);
-    }
-
-    /** The port of this runtime's web console, or -1 when it has none ({@link Builder#console}). */
-    public int consolePort() {
-        return console == null ? -1 : console.port();
+    /** The add-on of {@code type} attached to this runtime ({@link Builder#addOn}), if there is one. */
+    public <A extends RuntimeAddOn> Optional<A> addOn(Class<A> type) {
+        return addOns.stream().filter(type::isInstance).map(type::cast).findFirst();
     }
 
     /** Test hook: drops the server and the registry session at once, as a crashed process would. */
@@ -398,15 +177,19 @@ public final class RpcRuntime implements AutoCloseable {
         registry.close();
     }
 
-    private void ensureOpen() {
+    boolean isClosed() {
+        return closed;
+    }
+
+    void ensureOpen() {
         if (closed) {
             throw new IllegalStateException("this RpcRuntime is closed");
         }
     }
 
     /**
-     * Shuts down in the safe order: unregister every service (and give consumers a moment to see
-     * it), refuse new calls, finish in-flight calls within the protocol's shutdown timeout, close the
+     * Shuts down in the safe order: close the add-ons (last attached first), unregister every service (and give
+     * consumers a moment to see it), refuse new calls, finish in-flight calls within the protocol's shutdown timeout, close the
      * server, then the client connections and the registry.
      */
     @Override
@@ -417,8 +200,8 @@ public final class RpcRuntime implements AutoCloseable {
             }
             closed = true;
         }
-        if (console != null) {
-            console.close();
+        for (int i = addOns.size() - 1; i >= 0; i--) {
+            addOns.get(i).close();
         }
         exports.close();
         references.close();
@@ -439,7 +222,7 @@ public final class RpcRuntime implements AutoCloseable {
         private final List<ServerInterceptor> serverInterceptors = new ArrayList<>();
         private boolean loadInterceptors = true;
         private boolean accessLog;
-        private ConsoleConfig console = ConsoleConfig.disabled();
+        private final List<RuntimeAddOn> addOns = new ArrayList<>();
 
         private Builder() {
         }
@@ -516,27 +299,29 @@ public final class RpcRuntime implements AutoCloseable {
         }
 
         /**
-         * The web console this runtime serves on its own port (needs {@code io.kestrel:rpc-console} on the class
-         * path when enabled). Default: none.
+         * Attaches an add-on from outside, such as the web console ({@code io.kestrel:rpc-console}): its interceptors
+         * join this runtime's, it starts once the runtime is built and closes first when the runtime closes
+         * ({@link RuntimeAddOn}). Found again with {@link RpcRuntime#addOn(Class)}.
          */
-        public Builder console(ConsoleConfig console) {
-            this.console = Objects.requireNonNull(console, "console");
+        public Builder addOn(RuntimeAddOn addOn) {
+            this.addOns.add(Objects.requireNonNull(addOn, "addOn"));
             return this;
         }
 
         /**
-         * @throws IllegalStateException when the console is enabled and {@code io.kestrel:rpc-console} is missing
-         * @throws io.kestrel.rpc.api.TransportException when the console's port cannot be bound
+         * @throws RuntimeException what an add-on's {@link RuntimeAddOn#start} threw (for example a
+         *     {@link io.kestrel.rpc.api.TransportException} when the console's port cannot be bound); the runtime is
+         *     closed then
          */
         public RpcRuntime build() {
             RpcRuntime runtime = new RpcRuntime(this);
-            if (runtime.console != null) {
-                try {
-                    runtime.console.start(runtime);
-                } catch (RuntimeException e) {
-                    runtime.close();
-                    throw e;
+            try {
+                for (RuntimeAddOn addOn : runtime.addOns) {
+                    addOn.start(runtime);
                 }
+            } catch (RuntimeException e) {
+                runtime.close();
+                throw e;
             }
             return runtime;
         }

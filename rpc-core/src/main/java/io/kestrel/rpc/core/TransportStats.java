@@ -9,21 +9,16 @@ import io.kestrel.rpc.transport.TransportCounters;
 public record TransportStats(long bytesWritten, long bytesRead, long framesWritten, long framesRead,
         long connectionsOpened) {
 
-    static TransportStats sum(TransportCounters a, TransportCounters b) {
-        long bw = 0;
-        long br = 0;
-        long fw = 0;
-        long fr = 0;
-        long conns = 0;
-        for (TransportCounters c : new TransportCounters[] {a, b}) {
-            if (c != null) {
-                bw += c.bytesWritten();
-                br += c.bytesRead();
-                fw += c.framesWritten();
-                fr += c.framesRead();
-                conns += c.connectionsOpened();
-            }
-        }
-        return new TransportStats(bw, br, fw, fr, conns);
+    /** The sum of this and {@code other}, counter by counter. */
+    public TransportStats plus(TransportStats other) {
+        return new TransportStats(bytesWritten + other.bytesWritten, bytesRead + other.bytesRead,
+                framesWritten + other.framesWritten, framesRead + other.framesRead,
+                connectionsOpened + other.connectionsOpened);
+    }
+
+    /** The counters of {@code c}, zeros when it is null (nothing exported, or no connection yet). */
+    static TransportStats of(TransportCounters c) {
+        return c == null ? new TransportStats(0, 0, 0, 0, 0) : new TransportStats(c.bytesWritten(), c.bytesRead(),
+                c.framesWritten(), c.framesRead(), c.connectionsOpened());
     }
 }

@@ -78,7 +78,7 @@ class BusinessPoolTest {
             // at most 10 calls are in flight; a thread that has just written its answer may not be idle yet when
             // that caller's next call arrives, so a few more than 10 may start; the old pool started 200
             assertTrue(impl.threads.size() <= 16, "10 callers used " + impl.threads.size() + " business threads");
-            Await.until("business threads idle", () -> provider.businessPoolActive() == 0);
+            Await.until("business threads idle", () -> provider.inspect().snapshot().pool().active() == 0);
         } finally {
             consumer.close();
             provider.close();
@@ -101,8 +101,8 @@ class BusinessPoolTest {
             CompletableFuture<String> running = CompletableFuture.supplyAsync(who::held);
             impl.awaitEntered(1, Duration.ofSeconds(10));
             CompletableFuture<String> queued = CompletableFuture.supplyAsync(who::held);
-            Await.until("the second call waits in the queue", () -> provider.businessPoolQueued() == 1);
-            assertEquals(1, provider.businessPoolActive());
+            Await.until("the second call waits in the queue", () -> provider.inspect().snapshot().pool().queued() == 1);
+            assertEquals(1, provider.inspect().snapshot().pool().active());
             ServerBusyException e = assertThrows(ServerBusyException.class, who::who);
             assertTrue(e.getMessage().contains("busy") && e.getMessage().contains("did not run")
                     && e.getMessage().contains("threads/queues"), e.getMessage());
@@ -110,7 +110,7 @@ class BusinessPoolTest {
             impl.release();
             assertEquals("p", running.get(10, TimeUnit.SECONDS));
             assertEquals("p", queued.get(10, TimeUnit.SECONDS));
-            Await.until("pool empty", () -> provider.businessPoolActive() == 0 && provider.businessPoolQueued() == 0);
+            Await.until("pool empty", () -> provider.inspect().snapshot().pool().active() == 0 && provider.inspect().snapshot().pool().queued() == 0);
             assertEquals("p", who.who());
         } finally {
             impl.release();

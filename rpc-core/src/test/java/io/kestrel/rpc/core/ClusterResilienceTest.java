@@ -90,9 +90,9 @@ class ClusterResilienceTest {
     }
 
     private static ReferenceView.Provider view(RpcRuntime consumer, String address) {
-        return consumer.references().get(0).providers().stream().filter(p -> p.address().equals(address))
+        return consumer.inspect().references().get(0).providers().stream().filter(p -> p.address().equals(address))
                 .findFirst().orElseThrow(() -> new AssertionError(address + " is not among "
-                        + consumer.references().get(0).providers()));
+                        + consumer.inspect().references().get(0).providers()));
     }
 
     /** Who answered {@code n} calls; a call that fails counts as nobody (for waiting until some answer). */
@@ -123,9 +123,9 @@ class ClusterResilienceTest {
         await("both providers take calls", () -> answers(who::who, 4).equals(Set.of("a", "b")));
 
         // both records leave ZooKeeper while both providers keep serving on healthy connections
-        pa.offline(WHO);
-        pb.offline(WHO);
-        await("the consumer's registry lists none", () -> consumer.references().get(0).providers().stream()
+        pa.exporter(WHO).orElseThrow().offline();
+        pb.exporter(WHO).orElseThrow().offline();
+        await("the consumer's registry lists none", () -> consumer.inspect().references().get(0).providers().stream()
                 .allMatch(ReferenceView.Provider::unlisted));
         Map<String, Integer> served = new HashMap<>();
         for (int i = 0; i < 200; i++) {
@@ -136,16 +136,16 @@ class ClusterResilienceTest {
         // a graceful shutdown (going away, then close) confirms the departure: b is let go and not reconnected
         pb.close();
         runtimes.remove(pb);
-        await("b is let go", () -> consumer.references().get(0).providers().size() == 1);
+        await("b is let go", () -> consumer.inspect().references().get(0).providers().size() == 1);
         for (int i = 0; i < 50; i++) {
             assertEquals("a", who.who());
         }
-        assertTrue(consumer.connections().stream().noneMatch(c -> c.address().equals(address(pb)) && !c.state()
-                .equals("CLOSED")), "no connection to b is kept or reopened: " + consumer.connections());
+        assertTrue(consumer.inspect().connections().stream().noneMatch(c -> c.address().equals(address(pb)) && !c.state()
+                .equals("CLOSED")), "no connection to b is kept or reopened: " + consumer.inspect().connections());
 
         pa.close();
         runtimes.remove(pa);
-        await("a is let go", () -> consumer.references().get(0).providers().isEmpty());
+        await("a is let go", () -> consumer.inspect().references().get(0).providers().isEmpty());
         NoProviderException e = assertThrows(NoProviderException.class, who::who);
         assertTrue(e.getMessage().contains("the registry lists none and no connected provider remains"), e.getMessage());
     }
@@ -160,8 +160,8 @@ class ClusterResilienceTest {
         runtimes.add(consumer);
         WhoService who = consumer.refer(ReferenceConfig.builder(WhoService.class).build());
         assertEquals("a", who.who());
-        pa.offline(WHO);
-        await("the provider is dropped", () -> consumer.references().get(0).providers().isEmpty());
+        pa.exporter(WHO).orElseThrow().offline();
+        await("the provider is dropped", () -> consumer.inspect().references().get(0).providers().isEmpty());
         assertThrows(NoProviderException.class, who::who);
     }
 
@@ -181,12 +181,12 @@ class ClusterResilienceTest {
         }
         // sessions expire on the empty server; the provider registers again and the consumer reads it again
         await("the consumer lists a from the new ZooKeeper", () -> !view(consumer, address(pa)).unlisted()
-                && consumer.references().get(0).providers().size() == 1);
+                && consumer.inspect().references().get(0).providers().size() == 1);
         NamedWho c = new NamedWho("c");
         provider(c);
-        await("a provider registered later is found too", () -> consumer.references().get(0).providers().size() == 2);
+        await("a provider registered later is found too", () -> consumer.inspect().references().get(0).providers().size() == 2);
         await("it takes calls", () -> answers(who::who, 5).contains("c"));
-        assertTrue(consumer.references().get(0).providers().stream().noneMatch(ReferenceView.Provider::unlisted));
+        assertTrue(consumer.inspect().references().get(0).providers().stream().noneMatch(ReferenceView.Provider::unlisted));
     }
 
     @Test
@@ -241,7 +241,7 @@ class ClusterResilienceTest {
             assertTrue(e.getMessage().contains("boom"), e.getMessage());
         }
         assertTrue(a.failCalls.get() > 5 && b.failCalls.get() > 5, "both kept taking calls");
-        assertTrue(consumer.references().get(0).providers().stream().noneMatch(ReferenceView.Provider::ejected));
+        assertTrue(consumer.inspect().references().get(0).providers().stream().noneMatch(ReferenceView.Provider::ejected));
     }
 
     @Test

@@ -64,11 +64,11 @@ class ConcurrencyTest {
             } finally {
                 pool.shutdownNow();
             }
-            assertEquals(1, provider.serverStats().connectionsOpened(),
+            assertEquals(1, provider.inspect().snapshot().server().wire().connectionsOpened(),
                     "exactly one TCP connection must carry all calls");
-            assertEquals(1, consumer.transportStats().connectionsOpened());
-            assertTrue(consumer.transportStats().framesWritten() >= THREADS * CALLS_PER_THREAD);
-            assertEquals(0, consumer.connection("127.0.0.1:" + provider.boundPort()).orElseThrow().pendingCalls());
+            assertEquals(1, consumer.inspect().snapshot().wire().connectionsOpened());
+            assertTrue(consumer.inspect().snapshot().wire().framesWritten() >= THREADS * CALLS_PER_THREAD);
+            assertEquals(0, consumer.inspect().connection("127.0.0.1:" + provider.boundPort()).orElseThrow().pendingCalls());
         }
     }
 }

@@ -76,29 +76,29 @@ class GenericRegistryAndMetadataTest {
         assertEquals(address(), viaReference.provider());
         assertSame(viaReference, orders.$metadata(), "cached per provider");
         // the generic consumer is recorded like any other
-        assertTrue(consumer.consumers(KEY).stream().anyMatch(c -> c.toString().contains(OrderService.class.getName())));
+        assertTrue(consumer.inspect().consumers(KEY).stream().anyMatch(c -> c.toString().contains(OrderService.class.getName())));
     }
 
     @Test
     void metadataThroughTheRegistryAndDirectlyIsCachedPerProvider() {
-        ServiceMetadata viaRegistry = consumer.metadata(KEY);
-        assertSame(viaRegistry, consumer.metadata(KEY));
-        assertSame(viaRegistry, consumer.metadata(KEY, address()));
+        ServiceMetadata viaRegistry = consumer.inspect().metadata(KEY);
+        assertSame(viaRegistry, consumer.inspect().metadata(KEY));
+        assertSame(viaRegistry, consumer.inspect().metadata(KEY, address()));
         try (RpcRuntime direct = RpcRuntime.builder().loadInterceptors(false).build()) {
-            ServiceMetadata asked = direct.metadata(KEY, address());
+            ServiceMetadata asked = direct.inspect().metadata(KEY, address());
             assertEquals(viaRegistry, asked);
-            IllegalStateException noRegistry = assertThrows(IllegalStateException.class, () -> direct.metadata(KEY));
+            IllegalStateException noRegistry = assertThrows(IllegalStateException.class, () -> direct.inspect().metadata(KEY));
             assertTrue(noRegistry.getMessage().contains("has no registry"), noRegistry.getMessage());
         }
         NoProviderException none = assertThrows(NoProviderException.class,
-                () -> consumer.metadata(new ServiceKey(OrderService.class.getName(), "9.9", "shop")));
+                () -> consumer.inspect().metadata(new ServiceKey(OrderService.class.getName(), "9.9", "shop")));
         assertTrue(none.getMessage().contains("No provider of shop/" + OrderService.class.getName() + ":9.9"),
                 none.getMessage());
     }
 
     @Test
     void metadataDescribesMethodsParametersTypesAndBeans() {
-        ServiceMetadata m = consumer.metadata(KEY, address());
+        ServiceMetadata m = consumer.inspect().metadata(KEY, address());
         assertEquals(OrderService.class.getName(), m.interfaceName());
         assertEquals("1.0", m.version());
         assertEquals("shop", m.group());

@@ -50,7 +50,7 @@ class GenericSwitchTest {
                 + " calls ($invoke) or metadata requests ($metadata): its provider exported it with generic=\"false\""),
                 invoke.getMessage());
         ServiceNotFoundException metadata = assertThrows(ServiceNotFoundException.class,
-                () -> consumer.metadata(ServiceKey.of(OrderService.class), address));
+                () -> consumer.inspect().metadata(ServiceKey.of(OrderService.class), address));
         assertTrue(metadata.getMessage().contains("generic=\"false\""), metadata.getMessage());
     }
 
@@ -62,7 +62,7 @@ class GenericSwitchTest {
         GenericService echo = consumer.refer(ReferenceConfig.generic(EchoService.class.getName()).url(address)
                 .timeout(Duration.ofSeconds(5)).build());
         assertEquals("hi", echo.$invoke("echo", new String[] {"java.lang.String"}, new Object[] {"hi"}));
-        assertEquals(EchoService.class.getName(), consumer.metadata(ServiceKey.of(EchoService.class), address)
+        assertEquals(EchoService.class.getName(), consumer.inspect().metadata(ServiceKey.of(EchoService.class), address)
                 .interfaceName());
     }
 }

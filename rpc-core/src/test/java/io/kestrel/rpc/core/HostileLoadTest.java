@@ -95,8 +95,8 @@ class HostileLoadTest {
         memory.stop();
         assertEquals(0, client.failed.get(), "the good client's calls failed: " + client.firstFailure.get());
         assertTrue(memory.max.get() <= BUDGET, "provider memory reached " + memory.max.get() + " of a budget of " + BUDGET);
-        await("every connection but the good client's is closed", () -> provider.serverConnections() == 1);
-        await("the provider holds no memory for requests or responses", () -> provider.serverMemoryInUse() == 0);
+        await("every connection but the good client's is closed", () -> provider.inspect().snapshot().server().connections() == 1);
+        await("the provider holds no memory for requests or responses", () -> provider.inspect().snapshot().server().memoryInUseBytes() == 0);
     }
 
     @Test
@@ -217,7 +217,7 @@ class HostileLoadTest {
                 out.write(new byte[1024]);
                 out.flush();
             }
-            await("the trickling connections were accepted", () -> provider.serverConnections() == 31);
+            await("the trickling connections were accepted", () -> provider.inspect().snapshot().server().connections() == 31);
             AtomicLong cut = new AtomicLong();
             // a byte now and then from each: the idle timer alone would keep them open for ever
             await("every trickling connection is cut", () -> {
@@ -228,7 +228,7 @@ class HostileLoadTest {
                         cut.incrementAndGet();
                     }
                 }
-                return provider.serverConnections() == 1;
+                return provider.inspect().snapshot().server().connections() == 1;
             });
         } finally {
             for (Socket s : sockets) {
@@ -241,15 +241,15 @@ class HostileLoadTest {
 
     @Test
     void aConnectionFloodBeyondTheLimitsIsRefusedAtOnce() throws Exception {
-        long refusedBefore = provider.refusedConnections();
+        long refusedBefore = provider.inspect().snapshot().server().refusedConnections();
         List<Socket> sockets = new ArrayList<>();
         try {
             for (int i = 0; i < 120; i++) {
                 sockets.add(new Socket("127.0.0.1", provider.boundPort()));
             }
             await("the flood beyond the per-host limit was refused",
-                    () -> provider.refusedConnections() - refusedBefore >= 120 - 49);
-            assertTrue(provider.serverConnections() <= 50, "open: " + provider.serverConnections());
+                    () -> provider.inspect().snapshot().server().refusedConnections() - refusedBefore >= 120 - 49);
+            assertTrue(provider.inspect().snapshot().server().connections() <= 50, "open: " + provider.inspect().snapshot().server().connections());
         } finally {
             for (Socket s : sockets) {
                 s.close();
@@ -307,7 +307,7 @@ class HostileLoadTest {
         private volatile boolean running = true;
         private final Thread thread = new Thread(() -> {
             while (running) {
-                max.accumulateAndGet(provider.serverMemoryInUse(), Math::max);
+                max.accumulateAndGet(provider.inspect().snapshot().server().memoryInUseBytes(), Math::max);
                 java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
             }
         }, "memory-sampler");

@@ -158,7 +158,7 @@ class InvocationTest {
         assertTrue(m.contains(EchoService.class.getName() + "#sleep"), m);
         assertTrue(m.contains("limit 200 ms"), m);
         assertTrue(m.contains("127.0.0.1:" + provider.boundPort()), m);
-        assertEquals(0, consumer.connection("127.0.0.1:" + provider.boundPort()).orElseThrow().pendingCalls(),
+        assertEquals(0, consumer.inspect().connection("127.0.0.1:" + provider.boundPort()).orElseThrow().pendingCalls(),
                 "pending-call table must be empty after a timeout");
     }
 

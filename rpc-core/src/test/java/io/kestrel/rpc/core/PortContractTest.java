@@ -114,7 +114,7 @@ class PortContractTest {
                     out.flush();
                 }
                 await("the frame timeout closes every half-sent frame's connection",
-                        () -> provider.serverConnections() == 1);
+                        () -> provider.inspect().snapshot().server().connections() == 1);
             } finally {
                 for (Socket s : sockets) {
                     s.close();
@@ -183,8 +183,8 @@ class PortContractTest {
         assertEquals(0, client.failed.get(), protocol + ": the good client's calls failed: "
                 + client.firstFailure.get());
         assertTrue(memory.budget.get() <= BUDGET, protocol + ": " + memory);
-        await("every connection but the good client's is closed", () -> provider.serverConnections() == 1);
-        await("the provider holds no memory for requests or responses", () -> provider.serverMemoryInUse() == 0);
+        await("every connection but the good client's is closed", () -> provider.inspect().snapshot().server().connections() == 1);
+        await("the provider holds no memory for requests or responses", () -> provider.inspect().snapshot().server().memoryInUseBytes() == 0);
     }
 
     /**
@@ -213,7 +213,7 @@ class PortContractTest {
             }
             long end = System.nanoTime() + Duration.ofSeconds(3).toNanos();
             while (System.nanoTime() < end) {
-                long held = provider.serverMemoryInUse();
+                long held = provider.inspect().snapshot().server().memoryInUseBytes();
                 assertTrue(held <= FLOODERS * 2L * WRITE_BUFFER + (1 << 20), "answers nobody reads held " + held + " bytes");
                 LockSupport.parkNanos(1_000_000);
             }
@@ -291,7 +291,7 @@ class PortContractTest {
         PeakMemory(RpcRuntime provider) {
             thread = new Thread(() -> {
                 while (running) {
-                    budget.accumulateAndGet(provider.serverMemoryInUse(), Math::max);
+                    budget.accumulateAndGet(provider.inspect().snapshot().server().memoryInUseBytes(), Math::max);
                     if (ByteBufAllocator.DEFAULT instanceof ByteBufAllocatorMetricProvider m) {
                         direct.accumulateAndGet(m.metric().usedDirectMemory(), Math::max);
                     }

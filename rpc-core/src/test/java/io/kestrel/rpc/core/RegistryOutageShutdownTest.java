@@ -53,10 +53,10 @@ class RegistryOutageShutdownTest {
                         .timeout(Duration.ofSeconds(5)).build());
                 assertEquals("p", who.who());
                 ServiceKey key = new ServiceKey(WhoService.class.getName(), "", "");
-                List<ProviderInfo> providers = consumer.providers(key);
+                List<ProviderInfo> providers = consumer.inspect().providers(key);
                 assertEquals(1, providers.size(), providers.toString());
                 assertEquals("127.0.0.1", providers.get(0).host());
-                List<ConsumerInfo> consumers = p.consumers(key);
+                List<ConsumerInfo> consumers = p.inspect().consumers(key);
                 assertEquals(1, consumers.size(), consumers.toString());
                 assertEquals("127.0.0.1", consumers.get(0).host());
             } finally {
@@ -90,7 +90,7 @@ class RegistryOutageShutdownTest {
                 impl.awaitEntered(1, Duration.ofSeconds(10));
                 zk.stop();
                 if (awaitDisconnect) {
-                    Await.until("the provider notices ZooKeeper is gone", () -> !p.registryConnected());
+                    Await.until("the provider notices ZooKeeper is gone", () -> !p.inspect().snapshot().registryConnected());
                 }
                 long start = System.nanoTime();
                 Thread closer = new Thread(p::close, "closer");
@@ -116,7 +116,7 @@ class RegistryOutageShutdownTest {
                 long boundMs = UNREGISTER.toMillis() + 1_000 /* notice pause */ + 3_000 /* slack for a busy host */;
                 assertTrue(tookMs < boundMs, "close took " + tookMs + " ms, more than " + boundMs
                         + " ms: it waited on the unreachable registry");
-                assertEquals(0, p.inFlightCalls());
+                assertEquals(0, p.inspect().snapshot().server().inFlightCalls());
             } finally {
                 impl.release();
                 consumer.close();

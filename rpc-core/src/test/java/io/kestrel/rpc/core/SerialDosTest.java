@@ -112,7 +112,7 @@ class SerialDosTest {
         }
         assertEquals(0, client.failed.get(), "the good client's calls failed: " + client.firstFailure.get());
         assertTrue(client.ok.get() > 0, "the good client was served during the attack");
-        Await.until("every call answered", () -> provider.inFlightCalls() == 0);
+        Await.until("every call answered", () -> provider.inspect().snapshot().server().inFlightCalls() == 0);
     }
 
     static byte[] bytes(Serializer serializer, Object value) {

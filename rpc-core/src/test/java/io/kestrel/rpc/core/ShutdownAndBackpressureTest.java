@@ -148,7 +148,7 @@ class ShutdownAndBackpressureTest {
             assertEquals("p", inFlight.get(10, TimeUnit.SECONDS), "the in-flight call completes");
             closer.join(10_000);
             assertFalse(closer.isAlive(), "close() did not return after the drain");
-            assertEquals(0, provider.inFlightCalls());
+            assertEquals(0, provider.inspect().snapshot().server().inFlightCalls());
         } finally {
             impl.release();
             consumer.close();

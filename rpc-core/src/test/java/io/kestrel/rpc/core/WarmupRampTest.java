@@ -81,7 +81,7 @@ class WarmupRampTest {
         long uptime = System.currentTimeMillis() - start;
         Duration warmup = Duration.ofMillis(Math.max(5 * uptime, 20_000));
         RpcRuntime warmingRuntime = provider(warming, warmup);
-        Await.until("both providers known", () -> consumer.references().get(0).providers().size() == 2);
+        Await.until("both providers known", () -> consumer.inspect().references().get(0).providers().size() == 2);
 
         int warmBefore = warm.whoCalls.get();
         int warmingBefore = warming.whoCalls.get();
@@ -100,15 +100,15 @@ class WarmupRampTest {
         System.out.printf("warm-up ramp: %d of %d calls on the warming provider (expected %d..%d +- %d, uptime %d ms,"
                 + " warm-up %d ms, %d ms for the calls)%n", onWarming, CALLS, Math.round(low), Math.round(high),
                 Math.round(margin), first - start, warmup.toMillis(), last - first);
-        ReferenceView.Provider seen = consumer.references().get(0).providers().stream()
+        ReferenceView.Provider seen = consumer.inspect().references().get(0).providers().stream()
                 .filter(p -> p.effectiveWeight() < 100).findFirst().orElseThrow();
         assertEquals(100, seen.weight(), "the published weight is unchanged");
 
         // the same provider with its warm-up over: full weight, half of the calls
         warmingRuntime.close();
         provider(warming, Duration.ofMillis(Math.max(1, uptime / 2)));
-        Await.until("the re-exported provider known", () -> consumer.references().get(0).providers().size() == 2
-                && consumer.references().get(0).providers().stream().allMatch(p -> p.effectiveWeight() == 100));
+        Await.until("the re-exported provider known", () -> consumer.inspect().references().get(0).providers().size() == 2
+                && consumer.inspect().references().get(0).providers().stream().allMatch(p -> p.effectiveWeight() == 100));
         int warmingAgain = warming.whoCalls.get();
         call(who);
         int now = warming.whoCalls.get() - warmingAgain;

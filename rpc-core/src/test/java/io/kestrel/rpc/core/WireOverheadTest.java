@@ -30,12 +30,12 @@ class WireOverheadTest {
             Payload arg = Payload.sample(42);
             echo.echoPayload(arg); // first call defines the method on this connection
 
-            long before = consumer.transportStats().bytesWritten();
+            long before = consumer.inspect().snapshot().wire().bytesWritten();
             int calls = 20;
             for (int i = 0; i < calls; i++) {
                 echo.echoPayload(arg);
             }
-            long written = consumer.transportStats().bytesWritten() - before;
+            long written = consumer.inspect().snapshot().wire().bytesWritten() - before;
 
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             TestRuntimes.serializer(serialization, ClassAllowlist.withDefaults().trustTypesOf(EchoService.class))

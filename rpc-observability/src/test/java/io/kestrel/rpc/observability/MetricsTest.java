@@ -164,10 +164,10 @@ class MetricsTest {
         double sent = counter(consumerMeters, KestrelMetrics.CLIENT_SENT);
         double received = counter(providerMeters, KestrelMetrics.SERVER_RECEIVED);
         assertTrue(sent > 20 * 100, "20 calls of 100+ bytes were sent, counter says " + sent);
-        assertEquals(consumer.clientStats().bytesWritten(), sent);
-        assertEquals(provider.serverStats().bytesRead(), received);
+        assertEquals(consumer.inspect().snapshot().client().wire().bytesWritten(), sent);
+        assertEquals(provider.inspect().snapshot().server().wire().bytesRead(), received);
         assertTrue(counter(providerMeters, KestrelMetrics.SERVER_SENT) > 0);
-        assertEquals(consumer.clientStats().bytesRead(), counter(consumerMeters, KestrelMetrics.CLIENT_RECEIVED));
+        assertEquals(consumer.inspect().snapshot().client().wire().bytesRead(), counter(consumerMeters, KestrelMetrics.CLIENT_RECEIVED));
         assertNull(consumerMeters.find(KestrelMetrics.REGISTRY_CONNECTED).gauge(), "no registry, no registry gauge");
     }
 

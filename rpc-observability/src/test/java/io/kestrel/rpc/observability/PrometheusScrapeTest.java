@@ -61,7 +61,7 @@ class PrometheusScrapeTest {
                 assertEquals(3, value(scrape, "rpc_server_duration_seconds_count{" + served.formatted("greet", "ok") + "}"));
                 assertEquals(1, value(scrape, "rpc_server_duration_seconds_count{"
                         + served.formatted("fail", "service_error") + "}"));
-                assertEquals(consumer.clientStats().bytesWritten(),
+                assertEquals(consumer.inspect().snapshot().client().wire().bytesWritten(),
                         value(scrape, "kestrel_rpc_client_sent_bytes_total{application=\"consumer\"}"));
                 assertEquals(1, value(scrape, "kestrel_rpc_client_connections{application=\"consumer\"}"));
                 assertEquals(1, value(scrape, "kestrel_rpc_server_connections{application=\"provider\"}"));

@@ -1,12 +1,13 @@
 package io.kestrel.rpc.spring;
 
-import io.kestrel.rpc.api.config.ConsoleConfig;
+import io.kestrel.rpc.console.ConsoleConfig;
 import io.kestrel.rpc.spring.internal.ConfigBinder;
 import io.kestrel.rpc.spring.internal.ConfigSource;
 
 /**
  * The bean behind {@code <rpc:console enabled="true" port=".." token=".." allow-invoke=".." allow-mutations=".."/>};
- * produces a {@link ConsoleConfig}. Serving it needs {@code io.kestrel:rpc-console} on the class path.
+ * produces a {@link ConsoleConfig}, from which the context's runtime attaches the console. Registered only when
+ * {@code io.kestrel:rpc-console} is on the class path.
  */
 public class ConsoleConfigBean extends AbstractConfigBean<ConsoleConfig> {
     @Override

@@ -1,12 +1,12 @@
 package io.kestrel.rpc.spring;
 
 import io.kestrel.rpc.api.config.ApplicationConfig;
-import io.kestrel.rpc.api.config.ConsoleConfig;
 import io.kestrel.rpc.api.config.ProtocolConfig;
 import io.kestrel.rpc.api.config.RegistryConfig;
 import io.kestrel.rpc.api.interceptor.ClientInterceptor;
 import io.kestrel.rpc.api.interceptor.ServerInterceptor;
 import io.kestrel.rpc.core.RpcRuntime;
+import io.kestrel.rpc.core.RuntimeAddOn;
 import io.kestrel.rpc.spring.internal.ConfigBinder;
 import io.kestrel.rpc.spring.internal.ConfigSource;
 import io.kestrel.rpc.spring.internal.EnvironmentKeys;
@@ -45,8 +45,10 @@ import org.springframework.core.env.Environment;
  * <p>Every bean of type {@link ClientInterceptor} or {@link ServerInterceptor} is added to the runtime
  * (all its references or services; {@code <bean class="..."/>}, {@code @Bean} or {@code @Component}),
  * in bean definition order; interceptors for one service or reference are named by class in its
- * {@code interceptors} attribute instead. {@code rpc.access-log=true} turns on the access log. The web console
- * ({@code io.kestrel:rpc-console}) comes from {@code <rpc:console>}, else {@code rpc.console.*}; it is off by default.
+ * {@code interceptors} attribute instead. Every bean of type {@link RuntimeAddOn} is attached the same way.
+ * {@code rpc.access-log=true} turns on the access log. The web console (the optional artifact
+ * {@code io.kestrel:rpc-console}) is attached from {@code <rpc:console>}, else {@code rpc.console.*}; it is off by
+ * default, and enabling it without the artifact fails startup naming it.
  *
  * <p>The runtime is closed by {@link KestrelRpcLifecycle#stop()} when the context closes (and, as a
  * fallback, when this bean is destroyed). Thread-safe.
@@ -92,16 +94,13 @@ public class RpcRuntimeFactoryBean implements FactoryBean<RpcRuntime>, BeanFacto
             if (protocol == null) {
                 protocol = ConfigBinder.protocol(ConfigSource.environment("rpc.protocol.", environment), classLoader);
             }
-            ConsoleConfig console = unique(ConsoleConfig.class, "<rpc:console>");
-            if (console == null) {
-                console = ConfigBinder.console(ConfigSource.environment("rpc.console.", environment));
-            }
             RpcRuntime.Builder builder = RpcRuntime.builder().application(application).registry(registry).protocol(protocol)
-                    .console(console)
                     .accessLog(Boolean.parseBoolean(environment.getProperty("rpc.access-log", "false").trim()));
             // every interceptor bean applies to the whole runtime, in bean definition order (then by order())
             beanFactory.getBeansOfType(ClientInterceptor.class, false, true).values().forEach(builder::clientInterceptor);
             beanFactory.getBeansOfType(ServerInterceptor.class, false, true).values().forEach(builder::serverInterceptor);
+            beanFactory.getBeansOfType(RuntimeAddOn.class, false, true).values().forEach(builder::addOn);
+            ConsoleAttachment.attach(builder, this::unique, environment, classLoader);
             runtime = builder.build();
             log.info("RpcRuntime of {} created: {}, {}", application.name(), registry, protocol);
         }
@@ -124,7 +123,8 @@ public class RpcRuntimeFactoryBean implements FactoryBean<RpcRuntime>, BeanFacto
         }
     }
 
-    private <T> T unique(Class<T> type, String element) {
+    /** The one bean of {@code type}, null when there is none; more than one fails naming {@code element}. */
+    <T> T unique(Class<T> type, String element) {
         Map<String, T> beans = beanFactory.getBeansOfType(type, false, true);
         if (beans.size() > 1) {
             throw new IllegalStateException("Found " + beans.size() + " " + type.getSimpleName() + " beans " + beans.keySet()

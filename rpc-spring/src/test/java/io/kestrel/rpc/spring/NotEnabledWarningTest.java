@@ -58,7 +58,7 @@ class NotEnabledWarningTest {
             String log = stderrOf(() -> {
                 try (AnnotationConfigApplicationContext ctx = AnnotationConfigTest.context(Enabled.class, Map.of(
                         "rpc.registry.address", "zookeeper://" + zookeeper.getConnectString(), "rpc.protocol.port", "0"))) {
-                    assertEquals(1, ctx.getBean(RpcRuntime.class).services().size(), "the service is exported");
+                    assertEquals(1, ctx.getBean(RpcRuntime.class).inspect().services().size(), "the service is exported");
                 }
             });
             assertFalse(log.contains("not enabled"), log);

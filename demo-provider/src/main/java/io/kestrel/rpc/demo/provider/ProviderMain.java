@@ -35,8 +35,8 @@ public final class ProviderMain {
         String registry = runtime.registryConfig().isEmbedded()
                 ? EmbeddedZooKeeper.current().map(zk -> "embedded://" + zk.port()).orElse("embedded (not started)")
                 : runtime.registryConfig().address();
-        String published = runtime.services().isEmpty() ? runtime.protocol().advertisedHost() + ":" + runtime.boundPort()
-                : runtime.services().get(0).address(); // the address chosen for the registry (docs/across-hosts.md)
+        String published = runtime.inspect().services().isEmpty() ? runtime.protocol().advertisedHost() + ":" + runtime.boundPort()
+                : runtime.inspect().services().get(0).address(); // the address chosen for the registry (docs/across-hosts.md)
         log.info("{}: {} on {}, serialization {} by default; registry {}", READY, "UserService, BidService",
                 published, runtime.protocol().serialization(), registry);
         new CountDownLatch(1).await(); // the shutdown hook closes the context

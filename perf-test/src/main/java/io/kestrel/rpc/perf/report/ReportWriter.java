@@ -255,7 +255,7 @@ public final class ReportWriter {
                 - Latency: per-thread HdrHistogram in nanoseconds (3 significant digits), merged; shown in microseconds.
                 - `req B/call`, `resp B/call`: bytes the client wrote to / read from its sockets during the window,
                   divided by the counted calls. For REST and raw Netty a handler at the head of the client pipeline
-                  counts them; for the framework `RpcRuntime.transportStats()`.
+                  counts them; for the framework `RpcRuntime.inspect().snapshot().wire()`.
                 - `req - arg B`: request bytes per call minus the argument in the system's own encoding (serialized
                   argument, JSON body, raw payload): headers, framing, method and service names.
                 - `client alloc/call`, `server alloc/call`: sum of `ThreadMXBean.getThreadAllocatedBytes` over all

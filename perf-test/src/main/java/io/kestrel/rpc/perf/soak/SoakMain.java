@@ -198,7 +198,7 @@ public final class SoakMain {
 
     /** Calls pending on all of the consumer's connections. */
     private static int pending(RpcRuntime runtime) {
-        return runtime.pendingCalls();
+        return runtime.inspect().snapshot().client().pendingCalls();
     }
 
     /**
@@ -213,7 +213,7 @@ public final class SoakMain {
         while (true) {
             ServerProcess.Limits lim = server.limits();
             max = Math.max(max, lim.maxMemoryInUse());
-            boolean idle = lim.memoryInUse() == 0 && lim.connections() <= runtime.connections().size();
+            boolean idle = lim.memoryInUse() == 0 && lim.connections() <= runtime.inspect().connections().size();
             if (idle || System.nanoTime() - deadline > 0) {
                 return new ServerProcess.Limits(lim.memoryInUse(), max, lim.refusedConnections(), lim.connections(),
                         lim.budget());
@@ -231,7 +231,7 @@ public final class SoakMain {
             int inFlight = server.inFlight();
             long now = System.nanoTime();
             if ((pending == 0 && inFlight == 0) || now - deadline > 0) {
-                return new SoakReport.Quiet(pending, inFlight, runtime.connections().size(),
+                return new SoakReport.Quiet(pending, inFlight, runtime.inspect().connections().size(),
                         TimeUnit.NANOSECONDS.toMillis(now - start));
             }
             Thread.sleep(100);

@@ -67,14 +67,14 @@ public final class SoakServer implements BenchServer {
 
     /** Calls accepted and not yet answered by the provider. */
     public int inFlight() {
-        return runtime.inFlightCalls();
+        return runtime.inspect().snapshot().server().inFlightCalls();
     }
 
     private void startSampler() {
         sampling = true;
         Thread t = new Thread(() -> {
             while (sampling) {
-                maxMemory.accumulateAndGet(runtime.serverMemoryInUse(), Math::max);
+                maxMemory.accumulateAndGet(runtime.inspect().snapshot().server().memoryInUseBytes(), Math::max);
                 LockSupport.parkNanos(1_000_000);
             }
         }, "soak-memory-sampler");
@@ -87,10 +87,10 @@ public final class SoakServer implements BenchServer {
      * the last call (without the sampler: now), connections refused so far, connections open, budget.
      */
     public String limitsLine() {
-        long now = runtime.serverMemoryInUse();
+        long now = runtime.inspect().snapshot().server().memoryInUseBytes();
         long max = Math.max(now, maxMemory.getAndSet(now));
-        return "LIMITS memory=" + now + " max=" + max + " refused=" + runtime.refusedConnections()
-                + " connections=" + runtime.serverConnections() + " budget=" + budget;
+        return "LIMITS memory=" + now + " max=" + max + " refused=" + runtime.inspect().snapshot().server().refusedConnections()
+                + " connections=" + runtime.inspect().snapshot().server().connections() + " budget=" + budget;
     }
 
     @Override

@@ -1,11 +1,10 @@
 package io.kestrel.rpc.console.internal;
 
 import io.kestrel.rpc.api.TransportException;
-import io.kestrel.rpc.api.config.ConsoleConfig;
+import io.kestrel.rpc.console.ConsoleConfig;
 import io.kestrel.rpc.api.interceptor.ClientInterceptor;
 import io.kestrel.rpc.api.interceptor.ServerInterceptor;
 import io.kestrel.rpc.core.RpcRuntime;
-import io.kestrel.rpc.core.RuntimeConsole;
 import io.kestrel.rpc.transport.spi.TransportThreads;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -36,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * The web console of one runtime: an HTTP/1.1 server on its own port (one event loop), a worker pool of two
  * threads that answers requests, a timer that moves the live call figures into their time slots each second.
  */
-public final class Console implements RuntimeConsole {
+public final class Console {
     private static final Logger log = LoggerFactory.getLogger(Console.class);
     /** Requests waiting for a worker beyond this are answered 503. */
     private static final int QUEUE = 64;
@@ -60,17 +59,15 @@ public final class Console implements RuntimeConsole {
                 daemon("kestrel-console-worker"));
     }
 
-    @Override
     public ClientInterceptor clientInterceptor() {
         return stats.clientInterceptor();
     }
 
-    @Override
     public ServerInterceptor serverInterceptor() {
         return stats.serverInterceptor();
     }
 
-    @Override
+    /** Binds the admin port and serves {@code runtime}. */
     public synchronized void start(RpcRuntime runtime) {
         api = new ConsoleApi(runtime, config, access);
         ConsoleRouter router = new ConsoleRouter(new StaticPages(), api, stats, access,
@@ -107,7 +104,7 @@ public final class Console implements RuntimeConsole {
                 access.allowed(ConsoleAccess.Action.MUTATE) ? ", offline/online on" : ", offline/online off");
     }
 
-    @Override
+    /** One JSON document of the console ({@link io.kestrel.rpc.console.KestrelConsole#document}). */
     public Map<String, Object> document(String name) {
         ConsoleApi a;
         synchronized (this) {
@@ -127,12 +124,10 @@ public final class Console implements RuntimeConsole {
         };
     }
 
-    @Override
     public synchronized int port() {
         return channel == null ? -1 : ((InetSocketAddress) channel.localAddress()).getPort();
     }
 
-    @Override
     public synchronized void close() {
         if (closed) {
             return;

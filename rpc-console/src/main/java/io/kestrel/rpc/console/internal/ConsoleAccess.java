@@ -1,6 +1,6 @@
 package io.kestrel.rpc.console.internal;
 
-import io.kestrel.rpc.api.config.ConsoleConfig;
+import io.kestrel.rpc.console.ConsoleConfig;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

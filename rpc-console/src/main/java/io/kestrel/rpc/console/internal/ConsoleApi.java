@@ -1,13 +1,16 @@
 package io.kestrel.rpc.console.internal;
 
 import io.kestrel.rpc.api.ServiceKey;
-import io.kestrel.rpc.api.config.ConsoleConfig;
+import io.kestrel.rpc.console.ConsoleConfig;
 import io.kestrel.rpc.api.registry.ConsumerInfo;
 import io.kestrel.rpc.api.registry.ProviderInfo;
 import io.kestrel.rpc.api.serialization.Serializations;
 import io.kestrel.rpc.core.ConnectionView;
+import io.kestrel.rpc.core.Exporter;
 import io.kestrel.rpc.core.ReferenceView;
 import io.kestrel.rpc.core.RpcRuntime;
+import io.kestrel.rpc.core.RuntimeInspector;
+import io.kestrel.rpc.core.RuntimeSnapshot;
 import io.kestrel.rpc.core.ServiceView;
 import io.kestrel.rpc.core.TransportStats;
 import java.util.ArrayList;
@@ -17,22 +20,25 @@ import java.util.Map;
 import java.util.TreeSet;
 
 /**
- * The console's read-only JSON documents, built from the runtime's views and the registry at each request,
- * and its two mutations (offline, online). Runs on the console's worker thread, never on an event loop: the
+ * The console's read-only JSON documents, built from the runtime's inspector (views, one snapshot of its figures,
+ * the registry's records) at each request, and its two mutations (offline, online, on the export's handle). Runs on the console's worker thread, never on an event loop: the
  * registry reads may block.
  */
 final class ConsoleApi {
     private final RpcRuntime runtime;
+    private final RuntimeInspector inspector;
     private final ConsoleConfig config;
     private final ConsoleAccess access;
 
     ConsoleApi(RpcRuntime runtime, ConsoleConfig config, ConsoleAccess access) {
         this.runtime = runtime;
+        this.inspector = runtime.inspect();
         this.config = config;
         this.access = access;
     }
 
     Map<String, Object> overview() {
+        RuntimeSnapshot now = inspector.snapshot();
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("application", runtime.application() == null ? null : runtime.application().name());
         Map<String, Object> console = new LinkedHashMap<>();
@@ -42,23 +48,18 @@ final class ConsoleApi {
         out.put("console", console);
         Map<String, Object> registry = new LinkedHashMap<>();
         registry.put("address", runtime.registryConfig() == null ? null : runtime.registryConfig().address());
-        registry.put("state", runtime.registryState().name());
+        registry.put("state", now.registry().name());
         out.put("registry", registry);
-        Map<String, Object> server = new LinkedHashMap<>();
-        server.put("accepting", runtime.serverAccepting());
-        server.put("port", runtime.serverAccepting() ? runtime.boundPort() : null);
-        server.put("connections", runtime.serverConnections());
-        server.put("inFlightCalls", runtime.inFlightCalls());
-        server.put("memoryInUseBytes", runtime.serverMemoryInUse());
-        server.put("businessThreadsActive", runtime.businessPoolActive());
-        server.put("businessQueue", runtime.businessPoolQueued());
-        server.put("refusedConnections", runtime.refusedConnections());
-        server.put("wire", stats(runtime.serverStats()));
+        Map<String, Object> server = server(now);
+        server.put("port", now.server().accepting() ? now.server().port() : null);
+        server.put("memoryInUseBytes", now.server().memoryInUseBytes());
+        server.put("refusedConnections", now.server().refusedConnections());
+        server.put("wire", stats(now.server().wire()));
         out.put("server", server);
         Map<String, Object> client = new LinkedHashMap<>();
-        client.put("connections", runtime.connections().size());
-        client.put("pendingCalls", runtime.pendingCalls());
-        client.put("wire", stats(runtime.clientStats()));
+        client.put("connections", now.client().connections());
+        client.put("pendingCalls", now.client().pendingCalls());
+        client.put("wire", stats(now.client().wire()));
         out.put("client", client);
         return out;
     }
@@ -76,11 +77,11 @@ final class ConsoleApi {
     /** Exported and referenced services, with their methods. */
     Map<String, Object> services() {
         List<Map<String, Object>> exported = new ArrayList<>();
-        for (ServiceView v : runtime.services()) {
+        for (ServiceView v : inspector.services()) {
             Map<String, Object> s = new LinkedHashMap<>();
             s.put("service", v.service());
             s.put("address", v.address());
-            s.put("online", runtime.isOnline(ServiceKey.parse(v.service())));
+            s.put("online", runtime.exporter(ServiceKey.parse(v.service())).map(Exporter::isOnline).orElse(false));
             s.put("weight", v.weight());
             s.put("warmupMillis", v.warmupMillis());
             s.put("serializations", v.serializations());
@@ -88,7 +89,7 @@ final class ConsoleApi {
             exported.add(s);
         }
         List<Map<String, Object>> referenced = new ArrayList<>();
-        for (ReferenceView v : runtime.references()) {
+        for (ReferenceView v : inspector.references()) {
             Map<String, Object> s = new LinkedHashMap<>();
             s.put("service", v.service());
             s.put("source", v.source());
@@ -121,8 +122,8 @@ final class ConsoleApi {
         List<Map<String, Object>> services = new ArrayList<>();
         if (runtime.registryConfig() != null) {
             TreeSet<String> keys = new TreeSet<>();
-            runtime.services().forEach(v -> keys.add(v.service()));
-            runtime.references().forEach(v -> keys.add(v.service()));
+            inspector.services().forEach(v -> keys.add(v.service()));
+            inspector.references().forEach(v -> keys.add(v.service()));
             for (String key : keys) {
                 services.add(registryOf(ServiceKey.parse(key)));
             }
@@ -136,7 +137,7 @@ final class ConsoleApi {
         s.put("service", key.toString());
         try {
             List<Map<String, Object>> providers = new ArrayList<>();
-            for (ProviderInfo p : runtime.providers(key)) {
+            for (ProviderInfo p : inspector.providers(key)) {
                 Map<String, Object> row = new LinkedHashMap<>();
                 row.put("address", p.address());
                 row.put("application", p.attribute(ProviderInfo.APPLICATION).orElse(null));
@@ -156,7 +157,7 @@ final class ConsoleApi {
         }
         try {
             List<Map<String, Object>> consumers = new ArrayList<>();
-            for (ConsumerInfo c : runtime.consumers(key)) {
+            for (ConsumerInfo c : inspector.consumers(key)) {
                 Map<String, Object> row = new LinkedHashMap<>();
                 row.put("host", c.host());
                 row.put("application", c.attribute(ProviderInfo.APPLICATION).orElse(null));
@@ -174,8 +175,9 @@ final class ConsoleApi {
 
     /** This runtime's connections to providers, and its server's side. */
     Map<String, Object> connections() {
+        RuntimeSnapshot now = inspector.snapshot();
         List<Map<String, Object>> client = new ArrayList<>();
-        for (ConnectionView c : runtime.connections()) {
+        for (ConnectionView c : inspector.connections()) {
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("address", c.address());
             row.put("state", c.state());
@@ -184,24 +186,32 @@ final class ConsoleApi {
         }
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("client", client);
-        out.put("pendingCalls", runtime.pendingCalls());
-        Map<String, Object> server = new LinkedHashMap<>();
-        server.put("accepting", runtime.serverAccepting());
-        server.put("connections", runtime.serverConnections());
-        server.put("inFlightCalls", runtime.inFlightCalls());
-        server.put("businessThreadsActive", runtime.businessPoolActive());
-        server.put("businessQueue", runtime.businessPoolQueued());
-        out.put("server", server);
+        out.put("pendingCalls", now.client().pendingCalls());
+        out.put("server", server(now));
         return out;
+    }
+
+    /** The server's figures both the overview and the connections page show, in their order. */
+    private static Map<String, Object> server(RuntimeSnapshot now) {
+        Map<String, Object> server = new LinkedHashMap<>();
+        server.put("accepting", now.server().accepting());
+        server.put("connections", now.server().connections());
+        server.put("inFlightCalls", now.server().inFlightCalls());
+        server.put("businessThreadsActive", now.pool().active());
+        server.put("businessQueue", now.pool().queued());
+        return server;
     }
 
     /** Takes this runtime's provider of the service in {@code body} offline ({@code online=false}) or online. */
     Map<String, Object> setOnline(Map<String, Object> body, boolean online) {
         ServiceKey key = ServiceKey.parse(requiredString(body, "service"));
-        boolean changed = online ? runtime.online(key) : runtime.offline(key);
+        Exporter exporter = runtime.exporter(key).orElseThrow(() -> new IllegalArgumentException("this runtime does"
+                + " not export " + key + "; it exports " + inspector.services().stream().map(ServiceView::service)
+                .toList()));
+        boolean changed = online ? exporter.online() : exporter.offline();
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("service", key.toString());
-        out.put("online", runtime.isOnline(key));
+        out.put("online", exporter.isOnline());
         out.put("changed", changed);
         return out;
     }

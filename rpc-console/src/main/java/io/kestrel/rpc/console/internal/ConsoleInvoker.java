@@ -34,8 +34,8 @@ final class ConsoleInvoker {
 
     Map<String, Object> methods(String service) {
         ServiceKey key = ServiceKey.parse(service);
-        ServiceMetadata md = runtime.registryConfig() != null ? runtime.metadata(key)
-                : runtime.metadata(key, directAddress(key));
+        ServiceMetadata md = runtime.registryConfig() != null ? runtime.inspect().metadata(key)
+                : runtime.inspect().metadata(key, directAddress(key));
         List<Map<String, Object>> methods = new ArrayList<>();
         for (MethodMetadata m : md.methods()) {
             Map<String, Object> row = new LinkedHashMap<>();
@@ -110,12 +110,12 @@ final class ConsoleInvoker {
 
     /** Where this runtime, without a registry, reaches the service: a reference's provider, or its own export. */
     private String directAddress(ServiceKey key) {
-        for (ReferenceView v : runtime.references()) {
+        for (ReferenceView v : runtime.inspect().references()) {
             if (v.service().equals(key.toString()) && !v.providers().isEmpty()) {
                 return v.providers().get(0).address();
             }
         }
-        for (ServiceView v : runtime.services()) {
+        for (ServiceView v : runtime.inspect().services()) {
             if (v.service().equals(key.toString())) {
                 return v.address();
             }

@@ -75,7 +75,7 @@ class EmbeddedRegistryAcrossJvmsTest {
                             "start time " + started);
                     assertEquals("0.1.0-SNAPSHOT", recordA.attribute(ProviderInfo.FRAMEWORK_VERSION).orElseThrow());
 
-                    List<ConsumerInfo> callersOfB = observer.consumers(keyB);
+                    List<ConsumerInfo> callersOfB = observer.inspect().consumers(keyB);
                     assertEquals(1, callersOfB.size(), callersOfB.toString());
                     ConsumerInfo me = callersOfB.get(0);
                     assertEquals("across-jvms-consumer", me.attribute(ProviderInfo.APPLICATION).orElseThrow());
@@ -108,7 +108,7 @@ class EmbeddedRegistryAcrossJvmsTest {
                         assertEquals("late", fresh.echo("late"), "a consumer started after the take-over finds b");
                     }
                     Await.until("this consumer's record of b written again in the new ZooKeeper",
-                            Duration.ofSeconds(30), () -> observer.consumers(keyB).equals(List.of(me)));
+                            Duration.ofSeconds(30), () -> observer.inspect().consumers(keyB).equals(List.of(me)));
                     Await.until("provider b registered again, provider a gone", Duration.ofSeconds(30), () -> {
                         List<ProviderInfo> now = providerRecords(observer, keyA);
                         return now.isEmpty() && !providerRecords(observer, keyB).isEmpty();
@@ -118,7 +118,7 @@ class EmbeddedRegistryAcrossJvmsTest {
 
                     consumer.close();
                     Await.until("consumer records removed when the consumer closes", Duration.ofSeconds(15),
-                            () -> observer.consumers(keyB).isEmpty());
+                            () -> observer.inspect().consumers(keyB).isEmpty());
                 } finally {
                     consumer.close();
                     observer.close();
@@ -156,7 +156,7 @@ class EmbeddedRegistryAcrossJvmsTest {
 
     /** The provider records of {@code key}, as a reference of the observer sees them. */
     private static List<ProviderInfo> providerRecords(RpcRuntime observer, ServiceKey key) {
-        return observer.providers(key);
+        return observer.inspect().providers(key);
     }
 
     private static boolean survivorHosts(int port, long otherSurvivor) {

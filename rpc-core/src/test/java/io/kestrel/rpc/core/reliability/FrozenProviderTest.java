@@ -61,9 +61,9 @@ class FrozenProviderTest {
                 .loadBalance("roundrobin").timeout(CALL_TIMEOUT).heartbeatInterval(HEARTBEAT).heartbeatMisses(MISSES)
                 .build());
         String frozenAddress = "127.0.0.1:" + frozenPort;
-        assertTrue(consumer.connection(frozenAddress).isPresent(), "no connection to the child provider");
-        BooleanSupplier frozenReady = () -> consumer.connection(frozenAddress).map(ConnectionView::ready).orElse(false);
-        IntSupplier pendingOnFrozenNow = () -> consumer.connection(frozenAddress).map(ConnectionView::pendingCalls).orElse(0);
+        assertTrue(consumer.inspect().connection(frozenAddress).isPresent(), "no connection to the child provider");
+        BooleanSupplier frozenReady = () -> consumer.inspect().connection(frozenAddress).map(ConnectionView::ready).orElse(false);
+        IntSupplier pendingOnFrozenNow = () -> consumer.inspect().connection(frozenAddress).map(ConnectionView::pendingCalls).orElse(0);
         assertTrue(frozenReady.getAsBoolean(), "the reference connects eagerly");
         // warm up both (a cold JVM on a loaded machine may miss the 600 ms heartbeat window on its first
         // calls): until 20 calls in a row succeed, bounded
@@ -79,7 +79,7 @@ class FrozenProviderTest {
             }
         }
         assertEquals(20, streak, "the providers never answered 20 calls in a row");
-        long servedByLocal = local.serverStats().framesRead();
+        long servedByLocal = local.inspect().snapshot().server().wire().framesRead();
         assertTrue(servedByLocal > 0, "round robin never reached the in-process provider");
 
         // freeze the child, then send calls: round robin routes about half of them to it
@@ -134,14 +134,14 @@ class FrozenProviderTest {
         long thawedAt = System.nanoTime();
         Await.until("not reconnected within 15 s after the thaw", Duration.ofMillis(15_000), frozenReady);
         long reconnectMs = elapsedMs(thawedAt);
-        long servedBefore = local.serverStats().framesRead();
+        long servedBefore = local.inspect().snapshot().server().wire().framesRead();
         int okAfterThaw = 0;
         for (int i = 0; i < 20; i++) {
             if (("thawed-" + i).equals(echo.echo("thawed-" + i))) {
                 okAfterThaw++;
             }
         }
-        long framesToLocal = local.serverStats().framesRead() - servedBefore;
+        long framesToLocal = local.inspect().snapshot().server().wire().framesRead() - servedBefore;
 
         System.out.printf("frozen provider: detected %d ms after SIGSTOP (heartbeat %d ms x %d = %d ms window);"
                         + " %d in-flight calls (%d on the frozen provider), %d failed, all ended within %d ms (first"

@@ -133,7 +133,7 @@ class HostileFrameFuzzTest {
         sampler.stop();
 
         await("the fuzz connections closed and nothing in flight",
-                () -> provider.serverConnections() <= 1 && provider.inFlightCalls() == 0, 10_000);
+                () -> provider.inspect().snapshot().server().connections() <= 1 && provider.inspect().snapshot().server().inFlightCalls() == 0, 10_000);
         long retained = heapAfterGc(memory) - baselineHeap;
 
         System.out.printf("fuzz: seed 0x%X, %d frames (%d bytes) in %d ms on %d connections; %d responses (%d bytes),"
@@ -147,7 +147,7 @@ class HostileFrameFuzzTest {
                 client.maxGapMs());
         System.out.printf("fuzz: buffer memory peak %d KiB (bound %d KiB), heap peak %d MiB, retained after GC %d KiB,"
                         + " server connections %d, in flight %d%n", sampler.maxBuffers / 1024, BUFFER_BOUND / 1024,
-                sampler.maxHeap >> 20, retained / 1024, provider.serverConnections(), provider.inFlightCalls());
+                sampler.maxHeap >> 20, retained / 1024, provider.inspect().snapshot().server().connections(), provider.inspect().snapshot().server().inFlightCalls());
 
         assertEquals(FRAMES, sent);
         for (HostileFrames.Kind kind : HostileFrames.Kind.values()) {
@@ -166,7 +166,7 @@ class HostileFrameFuzzTest {
         assertTrue(sampler.maxHeap < HEAP_PEAK_BOUND, "heap use reached " + (sampler.maxHeap >> 20) + " MiB");
         assertTrue(retained < RETAINED_BOUND, "the run left " + retained + " bytes of heap reachable");
         assertEquals("still here", good.echo("still here"));
-        assertEquals(1, provider.serverConnections(), "only the good client's connection should remain");
+        assertEquals(1, provider.inspect().snapshot().server().connections(), "only the good client's connection should remain");
     }
 
     /**
@@ -194,7 +194,7 @@ class HostileFrameFuzzTest {
             await("every definition answered", () -> stats.responses.get() >= refs + 1, 10_000);
             pinned = heapAfterGc(memory) - baseline;
         }
-        await("the peer's connection closed", () -> provider.serverConnections() <= 1, 10_000);
+        await("the peer's connection closed", () -> provider.inspect().snapshot().server().connections() <= 1, 10_000);
         long afterClose = heapAfterGc(memory) - baseline;
         System.out.printf("long descriptors: %d refs x %d chars: %d KiB of heap held while the connection is open,"
                 + " %d KiB after it closed; %d responses%n", refs, descriptor.length(), pinned / 1024, afterClose / 1024,

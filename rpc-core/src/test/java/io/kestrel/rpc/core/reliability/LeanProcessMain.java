@@ -36,11 +36,11 @@ public final class LeanProcessMain {
                 .create(SerializationOptions.builder().build())));
         System.out.println("HOST: " + failure(() -> RpcRuntime.builder()
                 .registry(RegistryConfig.builder().address("embedded://" + args[1]).build()).build()
-                .providers(new io.kestrel.rpc.api.ServiceKey("x.Y", "", ""))));
+                .inspect().providers(new io.kestrel.rpc.api.ServiceKey("x.Y", "", ""))));
         System.out.println("DEAD: " + failure(() -> RpcRuntime.builder()
                 .registry(RegistryConfig.builder().address("zookeeper://127.0.0.1:" + args[2])
                         .connectionTimeout(Duration.ofSeconds(2)).build()).build()
-                .providers(new io.kestrel.rpc.api.ServiceKey("x.Y", "", ""))));
+                .inspect().providers(new io.kestrel.rpc.api.ServiceKey("x.Y", "", ""))));
         System.out.println("REFER: " + failure(() -> runtime.refer(ReferenceConfig.builder(EchoService.class)
                 .version("kryo").timeout(Duration.ofSeconds(5)).build())).replace('\n', ' '));
         System.out.flush();

@@ -86,7 +86,7 @@ class GenericCallerAuthTest {
     @Test
     void anAnonymousCallerIsUnauthenticated() {
         try (RpcRuntime anonymous = RpcRuntime.builder().build()) {
-            assertThrows(UnauthenticatedException.class, () -> anonymous.metadata(
+            assertThrows(UnauthenticatedException.class, () -> anonymous.inspect().metadata(
                     io.kestrel.rpc.api.ServiceKey.of(OrderService.class), "127.0.0.1:" + provider.boundPort()));
         }
     }

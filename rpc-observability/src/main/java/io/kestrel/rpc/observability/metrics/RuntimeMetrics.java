@@ -2,7 +2,9 @@ package io.kestrel.rpc.observability.metrics;
 
 import io.kestrel.rpc.core.ConnectionView;
 import io.kestrel.rpc.core.ReferenceView;
+import io.kestrel.rpc.core.RegistryState;
 import io.kestrel.rpc.core.RpcRuntime;
+import io.kestrel.rpc.core.RuntimeInspector;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -15,19 +17,19 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.ToDoubleFunction;
 
 /**
- * Gauges and counters read from a runtime's read-only views when the registry is scraped: calls in
+ * Gauges and counters read from a runtime's inspector (its snapshot and views) when the registry is scraped: calls in
  * flight, pending calls (in total and per provider connection), connections both ways, bytes both
  * ways, the business pool and the registry connection. Nothing here runs per call. Thread-safe.
  */
 public final class RuntimeMetrics implements MeterBinder {
-    private final RpcRuntime runtime;
+    private final RuntimeInspector inspector;
     private final Tags tags;
     private final Set<String> connectionGauges = ConcurrentHashMap.newKeySet();
     private volatile MeterRegistry registry;
 
     /** @param tags added to every meter (for example the application's name when several runtimes share a registry) */
     public RuntimeMetrics(RpcRuntime runtime, Iterable<Tag> tags) {
-        this.runtime = runtime;
+        this.inspector = runtime.inspect();
         this.tags = Tags.of(tags);
     }
 
@@ -38,29 +40,29 @@ public final class RuntimeMetrics implements MeterBinder {
     @Override
     public void bindTo(MeterRegistry registry) {
         gauge(registry, KestrelMetrics.SERVER_CALLS_ACTIVE, "calls the server has taken on and not yet answered",
-                RpcRuntime::inFlightCalls);
+                r -> r.snapshot().server().inFlightCalls());
         gauge(registry, KestrelMetrics.CLIENT_CALLS_PENDING, "calls sent to providers and not yet answered or timed out",
-                RpcRuntime::pendingCalls);
+                r -> r.snapshot().client().pendingCalls());
         gauge(registry, KestrelMetrics.CLIENT_CONNECTIONS, "connections to providers", r -> r.connections().size());
         gauge(registry, KestrelMetrics.CLIENT_PROVIDERS_EJECTED, "providers outlier ejection has out of balancing now",
                 r -> r.references().stream().mapToLong(ReferenceView::ejectedProviders).sum());
-        gauge(registry, KestrelMetrics.SERVER_CONNECTIONS, "consumer connections to the server", RpcRuntime::serverConnections);
-        gauge(registry, KestrelMetrics.SERVER_POOL_ACTIVE, "business threads running a call", RpcRuntime::businessPoolActive);
-        gauge(registry, KestrelMetrics.SERVER_POOL_QUEUED, "calls waiting for a business thread", RpcRuntime::businessPoolQueued);
-        Gauge.builder(KestrelMetrics.SERVER_MEMORY_USED, runtime, RpcRuntime::serverMemoryInUse)
+        gauge(registry, KestrelMetrics.SERVER_CONNECTIONS, "consumer connections to the server", r -> r.snapshot().server().connections());
+        gauge(registry, KestrelMetrics.SERVER_POOL_ACTIVE, "business threads running a call", r -> r.snapshot().pool().active());
+        gauge(registry, KestrelMetrics.SERVER_POOL_QUEUED, "calls waiting for a business thread", r -> r.snapshot().pool().queued());
+        Gauge.builder(KestrelMetrics.SERVER_MEMORY_USED, inspector, r -> r.snapshot().server().memoryInUseBytes())
                 .description("bytes of requests in progress and unsent responses, counted against the memory budget")
                 .baseUnit(BaseUnits.BYTES).tags(tags).register(registry);
-        bytes(registry, KestrelMetrics.CLIENT_SENT, "bytes written to providers", r -> r.clientStats().bytesWritten());
-        bytes(registry, KestrelMetrics.CLIENT_RECEIVED, "bytes read from providers", r -> r.clientStats().bytesRead());
-        bytes(registry, KestrelMetrics.SERVER_SENT, "bytes written to consumers", r -> r.serverStats().bytesWritten());
-        bytes(registry, KestrelMetrics.SERVER_RECEIVED, "bytes read from consumers", r -> r.serverStats().bytesRead());
-        if (runtime.registryState() != RpcRuntime.RegistryState.NONE) {
+        bytes(registry, KestrelMetrics.CLIENT_SENT, "bytes written to providers", r -> r.snapshot().client().wire().bytesWritten());
+        bytes(registry, KestrelMetrics.CLIENT_RECEIVED, "bytes read from providers", r -> r.snapshot().client().wire().bytesRead());
+        bytes(registry, KestrelMetrics.SERVER_SENT, "bytes written to consumers", r -> r.snapshot().server().wire().bytesWritten());
+        bytes(registry, KestrelMetrics.SERVER_RECEIVED, "bytes read from consumers", r -> r.snapshot().server().wire().bytesRead());
+        if (inspector.snapshot().registry() != RegistryState.NONE) {
             gauge(registry, KestrelMetrics.REGISTRY_CONNECTED,
                     "1 while the registry is reachable, 0 while it is not (or not used yet)",
-                    r -> r.registryState() == RpcRuntime.RegistryState.CONNECTED ? 1 : 0);
+                    r -> r.snapshot().registryConnected() ? 1 : 0);
         }
         this.registry = registry;
-        for (ConnectionView c : runtime.connections()) {
+        for (ConnectionView c : inspector.connections()) {
             connectionSeen(c.address());
         }
     }
@@ -74,18 +76,18 @@ public final class RuntimeMetrics implements MeterBinder {
         if (address == null || r == null || connectionGauges.contains(address) || !connectionGauges.add(address)) {
             return;
         }
-        Gauge.builder(KestrelMetrics.CLIENT_CONNECTION_PENDING, runtime,
+        Gauge.builder(KestrelMetrics.CLIENT_CONNECTION_PENDING, inspector,
                         rt -> rt.connection(address).map(ConnectionView::pendingCalls).orElse(0))
                 .description("calls sent on this connection and not yet answered or timed out")
                 .tags(tags).tag(KestrelMetrics.TAG_SERVER_ADDRESS, address).register(r);
     }
 
-    private void gauge(MeterRegistry registry, String name, String description, ToDoubleFunction<RpcRuntime> f) {
-        Gauge.builder(name, runtime, f).description(description).tags(tags).register(registry);
+    private void gauge(MeterRegistry registry, String name, String description, ToDoubleFunction<RuntimeInspector> f) {
+        Gauge.builder(name, inspector, f).description(description).tags(tags).register(registry);
     }
 
-    private void bytes(MeterRegistry registry, String name, String description, ToDoubleFunction<RpcRuntime> f) {
-        FunctionCounter.builder(name, runtime, f).description(description).baseUnit(BaseUnits.BYTES).tags(tags)
+    private void bytes(MeterRegistry registry, String name, String description, ToDoubleFunction<RuntimeInspector> f) {
+        FunctionCounter.builder(name, inspector, f).description(description).baseUnit(BaseUnits.BYTES).tags(tags)
                 .register(registry);
     }
 }

@@ -53,12 +53,13 @@ public class KestrelRpcBootLifecycle implements SmartLifecycle, BeanFactoryAware
     public void start() {
         running = true;
         RpcRuntime runtime = beanFactory.getBean(KestrelRpcBeans.RUNTIME, RpcRuntime.class);
-        if (!runtime.services().isEmpty()) {
+        int services = runtime.inspect().services().size();
+        if (services > 0) {
             Thread keepAlive = new Thread(this::awaitClose, KEEP_ALIVE_THREAD);
             keepAlive.setDaemon(false);
             keepAlive.start();
             log.info("Exporting {} service(s) on port {}; {} keeps the application running until it is closed",
-                    runtime.services().size(), runtime.boundPort(), KEEP_ALIVE_THREAD);
+                    services, runtime.boundPort(), KEEP_ALIVE_THREAD);
         }
     }
 

@@ -2,7 +2,6 @@ package io.kestrel.rpc.spring.internal;
 
 import io.kestrel.rpc.api.config.ApplicationConfig;
 import io.kestrel.rpc.api.config.ClusterMode;
-import io.kestrel.rpc.api.config.ConsoleConfig;
 import io.kestrel.rpc.api.config.Dispatch;
 import io.kestrel.rpc.api.config.ProtocolConfig;
 import io.kestrel.rpc.api.config.ReferenceConfig;
@@ -17,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import io.kestrel.rpc.api.serialization.SerializationOptimizer;
 import io.kestrel.rpc.api.serialization.Serializations;
+import io.kestrel.rpc.console.ConsoleConfig;
 import io.kestrel.rpc.core.cluster.loadbalance.LoadBalances;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -78,7 +78,10 @@ public final class ConfigBinder {
         return b.build();
     }
 
-    /** {@code <rpc:console .../>}; see {@link #CONSOLE_ATTRIBUTES}. Off unless {@code enabled} is true. */
+    /**
+     * {@code <rpc:console .../>}; see {@link #CONSOLE_ATTRIBUTES}. Off unless {@code enabled} is true. Call only with
+     * {@code io.kestrel:rpc-console} on the class path (an optional dependency).
+     */
     public static ConsoleConfig console(ConfigSource src) {
         ConsoleConfig.Builder b = ConsoleConfig.builder();
         src.ifSet("enabled", v -> b.enabled(ConfigSource.bool(v)));

@@ -46,6 +46,9 @@ final class RpcElementParser implements BeanDefinitionParser {
         }
     }
 
+    /** The add-on that {@code <rpc:console>} attaches, in the optional artifact io.kestrel:rpc-console. */
+    static final String CONSOLE_CLASS = "io.kestrel.rpc.console.KestrelConsole";
+
     private final Kind kind;
 
     RpcElementParser(Kind kind) {
@@ -58,6 +61,15 @@ final class RpcElementParser implements BeanDefinitionParser {
         String id = element.getAttribute("id").trim();
         String iface = element.getAttribute("interface").trim();
         String where = describe(element, id, iface, parserContext);
+        if (kind == Kind.CONSOLE && !ClassUtils.isPresent(CONSOLE_CLASS, parserContext.getReaderContext().getBeanClassLoader())) {
+            String enabled = element.getAttribute("enabled").trim();
+            if (enabled.isEmpty() || enabled.equals("false")) {
+                return null; // a console that is off needs no artifact
+            }
+            parserContext.getReaderContext().error(where + " enables the web console, but its artifact"
+                    + " io.kestrel:rpc-console is not on the class path: add that dependency, or remove the element",
+                    element);
+        }
 
         Map<String, String> attributes = new LinkedHashMap<>();
         NamedNodeMap attrs = element.getAttributes();

@@ -72,7 +72,7 @@ public final class ConsumerMain {
 
     private static String view(RpcRuntime runtime, ServiceKey key) {
         try {
-            List<ProviderInfo> providers = runtime.providers(key);
+            List<ProviderInfo> providers = runtime.inspect().providers(key);
             return String.join(",", providers.stream().map(p -> p.host() + ":" + p.port()).sorted().toList());
         } catch (RuntimeException e) {
             return "unreadable:" + e.getClass().getSimpleName();

@@ -59,7 +59,7 @@ public final class KestrelRpcSystem implements BenchSystem {
                 + ")" : "") + " with DemoOptimizer, server threads "
                 + (settings.rpcServerThreads() < 0 ? "default" : settings.rpcServerThreads())
                 + (settings.serverLimits().isEmpty() ? "" : ", limits " + settings.serverLimits())
-                + "; one shared reference (multiplexed connection); bytes from RpcRuntime.transportStats()"
+                + "; one shared reference (multiplexed connection); bytes from RpcRuntime.inspect().snapshot().wire()"
                 + (observed == null ? "" : "; metrics (Prometheus registry, histograms) and tracing ("
                         + (observed == ObservedRpc.Tracing.OPENTELEMETRY ? "KestrelOpenTelemetry"
                                 : "KestrelTracing, Micrometer Observation through the OpenTelemetry bridge")
@@ -138,12 +138,12 @@ public final class KestrelRpcSystem implements BenchSystem {
 
             @Override
             public long bytesWritten() {
-                return runtime.transportStats().bytesWritten();
+                return runtime.inspect().snapshot().wire().bytesWritten();
             }
 
             @Override
             public long bytesRead() {
-                return runtime.transportStats().bytesRead();
+                return runtime.inspect().snapshot().wire().bytesRead();
             }
 
             @Override

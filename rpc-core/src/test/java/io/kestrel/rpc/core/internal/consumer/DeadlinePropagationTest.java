@@ -100,7 +100,7 @@ class DeadlinePropagationTest {
         RpcTimeoutException atA = assertThrows(RpcTimeoutException.class, () -> bFromA.forwardRemaining(800));
         assertTrue(atA.getMessage().contains("600 ms"), atA.getMessage());
         Await.until("B finished its work", Duration.ofSeconds(5), () -> b.invocations.get() == 1
-                && runtimeB.inFlightCalls() == 0);
+                && runtimeB.inspect().snapshot().server().inFlightCalls() == 0);
         assertEquals(0, c.invocations.get(), "C ran a call whose caller had given up");
     }
 
@@ -109,7 +109,7 @@ class DeadlinePropagationTest {
         ExecutionException e = assertThrows(ExecutionException.class,
                 () -> bFromA.forwardRemainingAsync(800, true).get(5, TimeUnit.SECONDS));
         assertInstanceOf(RpcTimeoutException.class, e.getCause());
-        Await.until("B's own call to C failed", Duration.ofSeconds(5), () -> runtimeB.inFlightCalls() == 0);
+        Await.until("B's own call to C failed", Duration.ofSeconds(5), () -> runtimeB.inspect().snapshot().server().inFlightCalls() == 0);
         assertEquals(0, c.invocations.get());
         // B's failure is visible from a direct call on B's side (same thread rules): call C from a served call
         RpcTimeoutException unsent = assertThrows(RpcTimeoutException.class, () -> {

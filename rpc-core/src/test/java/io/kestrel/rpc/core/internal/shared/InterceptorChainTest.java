@@ -222,7 +222,7 @@ class InterceptorChainTest {
                 () -> hop.echoAsync("before").get(5, TimeUnit.SECONDS));
         assertInstanceOf(InterceptorException.class, async.getCause());
         Await.until("the call sent before the interceptor threw is answered", () -> impl.invocations.get() == 1
-                && consumer.pendingCalls() == 0);
+                && consumer.inspect().snapshot().client().pendingCalls() == 0);
         ClientInterceptor returnsNull = chain -> null;
         consumer.close();
         consumer = RpcRuntime.builder().clientInterceptor(returnsNull).build();
@@ -254,8 +254,8 @@ class InterceptorChainTest {
                 () -> hop.echoAsync("x").get(5, TimeUnit.SECONDS));
         assertTrue(async.getCause().getMessage().contains("BrokenServerInterceptor"), async.getCause().getMessage());
         assertEquals(0, impl.invocations.get());
-        Await.until("the provider has no call left in flight", () -> provider.inFlightCalls() == 0);
-        assertEquals(0, consumer.pendingCalls());
+        Await.until("the provider has no call left in flight", () -> provider.inspect().snapshot().server().inFlightCalls() == 0);
+        assertEquals(0, consumer.inspect().snapshot().client().pendingCalls());
     }
 
     @Test

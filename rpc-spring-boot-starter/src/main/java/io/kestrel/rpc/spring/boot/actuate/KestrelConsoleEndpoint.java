@@ -1,5 +1,6 @@
 package io.kestrel.rpc.spring.boot.actuate;
 
+import io.kestrel.rpc.console.KestrelConsole;
 import io.kestrel.rpc.core.RpcRuntime;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,7 +14,8 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
  * {@code management.endpoints.web.exposure.include}), for applications whose runtime serves the console
  * ({@code rpc.console.enabled=true}): {@code overview}, {@code services}, {@code registry} (provider and
  * consumer records), {@code connections} and {@code calls} (the live per-method figures). Read-only: invoking
- * and offline/online stay on the console's own port, behind its token.
+ * and offline/online stay on the console's own port, behind its token. Reads the {@link KestrelConsole} attached to
+ * the runtime (module {@code rpc-console}).
  */
 @Endpoint(id = "kestrelconsole")
 public class KestrelConsoleEndpoint {
@@ -30,13 +32,18 @@ public class KestrelConsoleEndpoint {
     public Map<String, Object> documents() {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("documents", DOCUMENTS);
-        out.put("consolePort", runtime.consolePort());
+        out.put("consolePort", runtime.addOn(KestrelConsole.class).map(KestrelConsole::port).orElse(-1));
         return out;
     }
 
     /** One document; null (404) for an unknown name. */
     @ReadOperation
     public Map<String, Object> document(@Selector String name) {
-        return DOCUMENTS.contains(name) ? runtime.consoleDocument(name) : null;
+        return DOCUMENTS.contains(name) ? console().document(name) : null;
+    }
+
+    private KestrelConsole console() {
+        return runtime.addOn(KestrelConsole.class).orElseThrow(() -> new IllegalStateException(
+                "this RpcRuntime serves no web console (rpc.console.enabled)"));
     }
 }

@@ -3,6 +3,8 @@ package io.kestrel.rpc.spring.boot.actuate;
 import io.kestrel.rpc.core.ConnectionView;
 import io.kestrel.rpc.core.ReferenceView;
 import io.kestrel.rpc.core.RpcRuntime;
+import io.kestrel.rpc.core.RuntimeInspector;
+import io.kestrel.rpc.core.RuntimeSnapshot;
 import io.kestrel.rpc.core.ServiceView;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,20 +28,23 @@ public class KestrelRpcEndpoint {
 
     @ReadOperation
     public Map<String, Object> kestrel() {
+        RuntimeInspector inspector = runtime.inspect();
+        RuntimeSnapshot now = inspector.snapshot();
+        List<ServiceView> services = inspector.services();
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("application", runtime.application() != null ? runtime.application().name() : null);
         out.put("registry", runtime.registryConfig() != null ? runtime.registryConfig().address() : "none");
-        out.put("registryConnected", runtime.registryConnected());
+        out.put("registryConnected", now.registryConnected());
         Map<String, Object> server = new LinkedHashMap<>();
-        server.put("accepting", runtime.serverAccepting());
-        server.put("port", runtime.services().isEmpty() ? null : runtime.boundPort());
-        server.put("inFlightCalls", runtime.inFlightCalls());
-        server.put("connections", runtime.serverConnections());
+        server.put("accepting", now.server().accepting());
+        server.put("port", services.isEmpty() ? null : runtime.boundPort());
+        server.put("inFlightCalls", now.server().inFlightCalls());
+        server.put("connections", now.server().connections());
         out.put("server", server);
-        out.put("services", runtime.services().stream().map(KestrelRpcEndpoint::service).toList());
-        out.put("references", runtime.references().stream().map(KestrelRpcEndpoint::reference).toList());
-        out.put("connections", runtime.connections().stream().map(KestrelRpcEndpoint::connection).toList());
-        out.put("pendingCalls", runtime.pendingCalls());
+        out.put("services", services.stream().map(KestrelRpcEndpoint::service).toList());
+        out.put("references", inspector.references().stream().map(KestrelRpcEndpoint::reference).toList());
+        out.put("connections", inspector.connections().stream().map(KestrelRpcEndpoint::connection).toList());
+        out.put("pendingCalls", now.client().pendingCalls());
         return out;
     }
 

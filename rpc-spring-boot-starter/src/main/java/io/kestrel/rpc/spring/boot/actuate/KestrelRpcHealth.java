@@ -3,6 +3,8 @@ package io.kestrel.rpc.spring.boot.actuate;
 import io.kestrel.rpc.api.config.RegistryConfig;
 import io.kestrel.rpc.core.ReferenceView;
 import io.kestrel.rpc.core.RpcRuntime;
+import io.kestrel.rpc.core.RuntimeInspector;
+import io.kestrel.rpc.core.RuntimeSnapshot;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -52,10 +54,12 @@ public record KestrelRpcHealth(boolean up, Map<String, Object> details) {
         Map<String, Object> details = new LinkedHashMap<>();
         boolean up = true;
         boolean registryUp = true;
+        RuntimeInspector inspector = runtime.inspect();
+        List<ReferenceView> views = inspector.references();
         RegistryConfig registry = runtime.registryConfig();
         if (registry != null) {
-            boolean connected = runtime.registryConnected();
-            boolean used = connected || !runtime.services().isEmpty() || runtime.references().stream()
+            boolean connected = inspector.snapshot().registryConnected();
+            boolean used = connected || !inspector.services().isEmpty() || views.stream()
                     .anyMatch(r -> !r.source().startsWith("direct"));
             details.put("registry", Map.of("address", registry.address(), "connected", connected));
             registryUp = connected || !used;
@@ -63,7 +67,7 @@ public record KestrelRpcHealth(boolean up, Map<String, Object> details) {
         up &= server(runtime, details);
         List<String> missing = new ArrayList<>();
         Map<String, Object> references = new LinkedHashMap<>();
-        for (ReferenceView r : runtime.references()) {
+        for (ReferenceView r : views) {
             long ready = r.providers().stream().filter(ReferenceView.Provider::ready).count();
             references.put(r.service(), Map.of("check", r.check(), "providers", r.providers().size(), "ready", ready));
             if (r.check() && ready == 0) {
@@ -99,12 +103,13 @@ public record KestrelRpcHealth(boolean up, Map<String, Object> details) {
     }
 
     private static boolean server(RpcRuntime runtime, Map<String, Object> details) {
-        if (runtime.services().isEmpty()) {
+        int services = runtime.inspect().services().size();
+        if (services == 0) {
             return true;
         }
-        boolean accepting = runtime.serverAccepting();
-        details.put("server", Map.of("port", runtime.boundPort(), "accepting", accepting,
-                "services", runtime.services().size(), "inFlightCalls", runtime.inFlightCalls()));
-        return accepting;
+        RuntimeSnapshot.Server server = runtime.inspect().snapshot().server();
+        details.put("server", Map.of("port", runtime.boundPort(), "accepting", server.accepting(),
+                "services", services, "inFlightCalls", server.inFlightCalls()));
+        return server.accepting();
     }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kestrel.rpc.api.config.ReferenceConfig;
+import io.kestrel.rpc.console.KestrelConsole;
 import io.kestrel.rpc.core.RpcRuntime;
 import io.kestrel.rpc.spring.KestrelRpcBeans;
 import io.kestrel.rpc.spring.boot.fixture.Greeter;
@@ -45,7 +46,7 @@ class KestrelConsoleEndpointTest {
                 greeter.greet("bob");
                 int port = ((WebServerApplicationContext) ctx).getWebServer().getPort();
                 String index = get(port, "/actuator/kestrelconsole");
-                assertTrue(index.contains("\"consolePort\":" + runtime.consolePort()), index);
+                assertTrue(index.contains("\"consolePort\":" + runtime.addOn(KestrelConsole.class).orElseThrow().port()), index);
                 String services = get(port, "/actuator/kestrelconsole/services");
                 assertTrue(services.contains("\"service\":\"" + Greeter.class.getName() + ":1.0\""), services);
                 String calls = get(port, "/actuator/kestrelconsole/calls");
@@ -54,7 +55,7 @@ class KestrelConsoleEndpointTest {
                 String registry = get(port, "/actuator/kestrelconsole/registry");
                 assertTrue(registry.contains("\"application\":\"boot-console\""), registry);
                 assertEquals(404, status(port, "/actuator/kestrelconsole/nothing"));
-                assertEquals(200, status(runtime.consolePort(), "/"));
+                assertEquals(200, status(runtime.addOn(KestrelConsole.class).orElseThrow().port(), "/"));
             }
         }
     }
@@ -66,7 +67,8 @@ class KestrelConsoleEndpointTest {
                         .run()) {
             int port = ((WebServerApplicationContext) ctx).getWebServer().getPort();
             assertEquals(404, status(port, "/actuator/kestrelconsole"));
-            assertEquals(-1, ctx.getBean(KestrelRpcBeans.RUNTIME, RpcRuntime.class).consolePort());
+            assertEquals(-1, ctx.getBean(KestrelRpcBeans.RUNTIME, RpcRuntime.class).addOn(KestrelConsole.class)
+                    .map(KestrelConsole::port).orElse(-1));
         }
     }
 

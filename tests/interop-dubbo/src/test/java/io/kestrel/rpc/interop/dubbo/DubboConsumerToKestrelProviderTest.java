@@ -143,7 +143,7 @@ class DubboConsumerToKestrelProviderTest {
 
     @Test
     void aThousandConcurrentCallsShareOneConnection() throws Exception {
-        int before = provider.serverConnections();
+        int before = provider.inspect().snapshot().server().connections();
         List<CompletableFuture<String>> futures = new ArrayList<>();
         for (int i = 0; i < 1000; i++) {
             futures.add(patient.helloAsync("n" + i));
@@ -151,7 +151,7 @@ class DubboConsumerToKestrelProviderTest {
         for (int i = 0; i < 1000; i++) {
             assertEquals("async hello n" + i + " from kestrel", futures.get(i).get(30, TimeUnit.SECONDS));
         }
-        assertEquals(1, provider.serverConnections());
-        assertEquals(before, provider.serverConnections());
+        assertEquals(1, provider.inspect().snapshot().server().connections());
+        assertEquals(before, provider.inspect().snapshot().server().connections());
     }
 }

@@ -181,10 +181,10 @@ class DubboFastjson2Test {
     @Test
     void heartbeatsKeepAnIdleFastjson2ConnectionToAStockProviderReady() throws Exception {
         assertEquals("hello before from dubbo", toDubbo.hello("before"));
-        long read = consumer.clientStats().framesRead();
+        long read = consumer.inspect().snapshot().client().wire().framesRead();
         Await.until("three heartbeats answered", Duration.ofSeconds(20),
-                () -> consumer.clientStats().framesRead() >= read + 3);
-        assertEquals("READY", consumer.connections().get(0).state());
+                () -> consumer.inspect().snapshot().client().wire().framesRead() >= read + 3);
+        assertEquals("READY", consumer.inspect().connections().get(0).state());
         assertEquals("hello after from dubbo", toDubbo.hello("after"));
     }
 }

@@ -105,7 +105,7 @@ class HostileDubboFramesTest {
             assertEquals(5, r.id());
             assertTrue(r.text().contains("exceeds the payload limit of " + PAYLOAD + " bytes"), r.text());
         }
-        assertTrue(provider.serverMemoryInUse() < PAYLOAD, "nothing was allocated for the claimed body");
+        assertTrue(provider.inspect().snapshot().server().memoryInUseBytes() < PAYLOAD, "nothing was allocated for the claimed body");
     }
 
     @Test

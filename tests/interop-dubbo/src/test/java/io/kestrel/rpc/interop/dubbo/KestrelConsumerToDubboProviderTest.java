@@ -126,19 +126,19 @@ class KestrelConsumerToDubboProviderTest {
         for (int i = 0; i < 1000; i++) {
             assertEquals("async hello n" + i + " from dubbo", futures.get(i).get(60, TimeUnit.SECONDS));
         }
-        assertEquals(1, consumer.connections().size());
+        assertEquals(1, consumer.inspect().connections().size());
     }
 
     @Test
     void heartbeatsKeepAnIdleConnectionReady() throws Exception {
         service.hello("before");
-        long written = consumer.clientStats().bytesWritten();
-        long read = consumer.clientStats().framesRead();
+        long written = consumer.inspect().snapshot().client().wire().bytesWritten();
+        long read = consumer.inspect().snapshot().client().wire().framesRead();
         // no calls meanwhile: every frame read is the answer to a heartbeat (17 bytes each way)
         Await.until("three heartbeats answered", Duration.ofSeconds(20),
-                () -> consumer.clientStats().framesRead() >= read + 3);
-        assertTrue(consumer.clientStats().bytesWritten() >= written + 3 * 17);
-        assertEquals("READY", consumer.connections().get(0).state());
+                () -> consumer.inspect().snapshot().client().wire().framesRead() >= read + 3);
+        assertTrue(consumer.inspect().snapshot().client().wire().bytesWritten() >= written + 3 * 17);
+        assertEquals("READY", consumer.inspect().connections().get(0).state());
         assertEquals("hello after from dubbo", service.hello("after"));
     }
 }

@@ -1,16 +1,21 @@
-package io.kestrel.rpc.api.config;
+package io.kestrel.rpc.console;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Objects;
 
 /**
- * The web console a runtime serves on its own admin port (artifact {@code io.kestrel:rpc-console}). Off by
- * default; when on, it is bound to 127.0.0.1 and read-only. Invoking methods and taking providers offline
+ * Settings of the web console ({@link KestrelConsole}), served on its own admin port. Off by default (the switch
+ * of {@code <rpc:console enabled>} and {@code rpc.console.enabled}); when on, it is bound to 127.0.0.1 and
+ * read-only. Invoking methods and taking providers offline
  * must each be allowed here, and then every such request must carry the {@link #token() token} in an
  * {@code Authorization: Bearer} header. Immutable; build with {@link #builder()}.
  */
 public final class ConsoleConfig {
     /** The console's default port. */
     public static final int DEFAULT_PORT = 20890;
+    /** Largest token accepted, in UTF-8 bytes (a bound on what every guarded request carries). */
+    private static final int MAX_TOKEN_BYTES = 16 * 1024;
 
     private final boolean enabled;
     private final String host;
@@ -36,12 +41,12 @@ public final class ConsoleConfig {
         return new Builder();
     }
 
-    /** No console (the default of a runtime). */
+    /** No console (what the declarative settings give when {@code enabled} is not set). */
     public static ConsoleConfig disabled() {
         return builder().build();
     }
 
-    /** Whether the runtime serves the console. Default false. */
+    /** Whether the console is served; {@link KestrelConsole#of} needs it on. Default false. */
     public boolean enabled() {
         return enabled;
     }
@@ -106,7 +111,10 @@ public final class ConsoleConfig {
         }
 
         public Builder host(String host) {
-            this.host = Checks.nonBlank("console host", host).trim();
+            if (host == null || host.isBlank()) {
+                throw new IllegalArgumentException("console host must not be empty");
+            }
+            this.host = host.trim();
             return this;
         }
 
@@ -120,7 +128,10 @@ public final class ConsoleConfig {
 
         /** At least 16 characters; null or blank for none. */
         public Builder token(String token) {
-            String t = Checks.token("console token", token);
+            String t = token == null || token.isBlank() ? null : token.trim();
+            if (t != null && t.getBytes(StandardCharsets.UTF_8).length > MAX_TOKEN_BYTES) {
+                throw new IllegalArgumentException("console token is longer than " + MAX_TOKEN_BYTES + " bytes");
+            }
             if (t != null && t.length() < 16) {
                 throw new IllegalArgumentException("console token must be at least 16 characters (it guards invoking"
                         + " and mutating requests), was " + t.length());
@@ -140,12 +151,15 @@ public final class ConsoleConfig {
         }
 
         public Builder maxRequestBytes(int bytes) {
-            this.maxRequestBytes = Checks.atLeast("console max-request-bytes", bytes, 1024);
+            if (bytes < 1024) {
+                throw new IllegalArgumentException("console max-request-bytes must be >= 1024, was " + bytes);
+            }
+            this.maxRequestBytes = bytes;
             return this;
         }
 
         public Builder window(Duration window) {
-            Checks.positive("console window", window);
+            Objects.requireNonNull(window, "console window");
             if (window.toSeconds() < 5 || window.toHours() > 1) {
                 throw new IllegalArgumentException("console window must be 5 s .. 1 h, was " + window);
             }
