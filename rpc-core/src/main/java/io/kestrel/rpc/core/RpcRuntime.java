@@ -120,6 +120,8 @@ public final class RpcRuntime implements AutoCloseable {
      * Exports a service: starts the server on the protocol's port (first export only), makes the
      * service's methods callable and registers it (when a registry is configured).
      *
+     * @return the export's handle: offline/online (take it out of the registry and back while it serves) and
+     *     unexport; {@link #exporter(ServiceKey)} finds it again
      * @throws io.kestrel.rpc.api.TransportException if the port cannot be bound
      * @throws RegistryException if the registry cannot be reached
      */
