@@ -4,6 +4,7 @@ import io.kestrel.rpc.api.NoProviderException;
 import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.core.RpcRuntime;
 import io.kestrel.rpc.spring.internal.ConfigBinder;
+import io.kestrel.rpc.spring.internal.ReferenceBinding;
 import io.kestrel.rpc.spring.internal.ConfigSource;
 import java.util.Map;
 import org.springframework.beans.factory.BeanClassLoaderAware;
@@ -93,10 +94,10 @@ public class ReferenceBean<T> implements FactoryBean<T>, InitializingBean, BeanF
             throw src.error("interface", null, "is required", null);
         }
         config = genericInterface != null
-                ? ConfigBinder.genericReference(src, ConfigSource.environment("rpc.reference.", environment),
+                ? ReferenceBinding.genericReference(src, ConfigSource.environment("rpc.reference.", environment),
                         environment != null ? environment.resolveRequiredPlaceholders(genericInterface) : genericInterface,
                         interfaceClass, classLoader)
-                : ConfigBinder.reference(src, ConfigSource.environment("rpc.reference.", environment),
+                : ReferenceBinding.reference(src, ConfigSource.environment("rpc.reference.", environment),
                         interfaceClass, classLoader);
         proxy = refer(beanFactory.getBean(KestrelRpcBeans.RUNTIME, RpcRuntime.class), config, source);
     }

@@ -4,6 +4,7 @@ import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.core.RpcRuntime;
 import io.kestrel.rpc.spring.internal.ConfigBinder;
+import io.kestrel.rpc.spring.internal.ReferenceBinding;
 import io.kestrel.rpc.spring.internal.ConfigSource;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
@@ -185,7 +186,7 @@ public class RpcAnnotationBeanPostProcessor implements InstantiationAwareBeanPos
 
     private <T> T create(String where, Map<String, String> attrs, Class<T> iface) {
         ConfigSource src = ConfigSource.attributes(where, attrs, environment);
-        ReferenceConfig<T> config = ConfigBinder.reference(src, ConfigSource.environment("rpc.reference.", environment),
+        ReferenceConfig<T> config = ReferenceBinding.reference(src, ConfigSource.environment("rpc.reference.", environment),
                 iface, classLoader);
         return ReferenceBean.refer(beanFactory.getBean(KestrelRpcBeans.RUNTIME, RpcRuntime.class), config, where);
     }

@@ -6,30 +6,19 @@ import java.util.Objects;
 /**
  * The consumer side of one runtime: settings of the connections it opens to providers. A runtime
  * keeps one connection per provider address, shared by every reference, so these are settings of
- * the runtime. A reference may set its own values (see {@link ReferenceConfig#payloadBytes()}),
+ * the runtime. A reference may set its own values (see {@link ReferenceConfig#connection()}),
  * but a reference whose values differ from those of the shared connection it would use is refused
  * at refer time, naming the reference that opened the connection: no setting is silently ignored.
+ * The connection settings are one {@link ConnectionSettings} ({@link #connection()}), every value set.
  * Immutable; build with {@link #builder()}.
  */
 public final class ClientConfig {
     private final int ioThreads;
-    private final int maxPendingCalls;
-    private final int payloadBytes;
-    private final Duration connectTimeout;
-    private final Duration heartbeatInterval;
-    private final int heartbeatMisses;
-    private final TlsConfig tls;
-    private final String token;
+    private final ConnectionSettings connection;
 
-    private ClientConfig(Builder b) {
-        this.ioThreads = b.ioThreads;
-        this.maxPendingCalls = b.maxPendingCalls;
-        this.payloadBytes = b.payloadBytes;
-        this.connectTimeout = b.connectTimeout;
-        this.heartbeatInterval = b.heartbeatInterval;
-        this.heartbeatMisses = b.heartbeatMisses;
-        this.tls = b.tls;
-        this.token = b.token;
+    private ClientConfig(int ioThreads, ConnectionSettings connection) {
+        this.ioThreads = ioThreads;
+        this.connection = connection;
     }
 
     public static Builder builder() {
@@ -46,29 +35,34 @@ public final class ClientConfig {
         return ioThreads;
     }
 
+    /** The settings of each connection, every value set (TLS and token may be null: none). */
+    public ConnectionSettings connection() {
+        return connection;
+    }
+
     /** Calls in flight per connection beyond which new calls fail at once ({@code max-pending}). Default 65536. */
     public int maxPendingCalls() {
-        return maxPendingCalls;
+        return connection.maxPendingCalls();
     }
 
     /** Largest frame body sent or accepted ({@code payload}). Default 8 MiB. */
     public int payloadBytes() {
-        return payloadBytes;
+        return connection.payloadBytes();
     }
 
     /** TCP connect timeout ({@code connect-timeout}). Default 3 s. */
     public Duration connectTimeout() {
-        return connectTimeout;
+        return connection.connectTimeout();
     }
 
     /** Idle time after which a heartbeat is sent ({@code heartbeat}). Default 10 s. */
     public Duration heartbeatInterval() {
-        return heartbeatInterval;
+        return connection.heartbeatInterval();
     }
 
     /** A connection silent for this many heartbeat intervals is closed and reconnected. Default 3. */
     public int heartbeatMisses() {
-        return heartbeatMisses;
+        return connection.heartbeatMisses();
     }
 
     /**
@@ -76,7 +70,7 @@ public final class ClientConfig {
      * default). Providers that require TLS publish it; a consumer refers them only with TLS.
      */
     public TlsConfig tls() {
-        return tls;
+        return connection.tls();
     }
 
     /**
@@ -89,98 +83,59 @@ public final class ClientConfig {
      * {@link io.kestrel.rpc.api.ConsumerLimits}).
      */
     public String token() {
-        return token;
+        return connection.token();
     }
 
     /**
      * These settings with the connection settings {@code reference} sets itself in their place.
      *
-     * @see ReferenceConfig#maxPendingCalls()
+     * @see ReferenceConfig#connection()
      */
     public ClientConfig with(ReferenceConfig<?> reference) {
-        Builder b = toBuilder();
-        if (reference.maxPendingCalls() != null) {
-            b.maxPendingCalls(reference.maxPendingCalls());
-        }
-        if (reference.payloadBytes() != null) {
-            b.payloadBytes(reference.payloadBytes());
-        }
-        if (reference.connectTimeout() != null) {
-            b.connectTimeout(reference.connectTimeout());
-        }
-        if (reference.heartbeatInterval() != null) {
-            b.heartbeatInterval(reference.heartbeatInterval());
-        }
-        if (reference.heartbeatMisses() != null) {
-            b.heartbeatMisses(reference.heartbeatMisses());
-        }
-        if (reference.tls() != null) {
-            b.tls(reference.tls());
-        }
-        if (reference.token() != null) {
-            b.token(reference.token());
-        }
-        return b.build();
+        return new ClientConfig(ioThreads, reference.connection().over(connection));
     }
 
     /** A builder holding these settings. */
     public Builder toBuilder() {
         Builder b = new Builder();
         b.ioThreads = ioThreads;
-        b.maxPendingCalls = maxPendingCalls;
-        b.payloadBytes = payloadBytes;
-        b.connectTimeout = connectTimeout;
-        b.heartbeatInterval = heartbeatInterval;
-        b.heartbeatMisses = heartbeatMisses;
-        b.tls = tls;
-        b.token = token;
+        b.connection = connection.toBuilder("client");
         return b;
     }
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof ClientConfig c && ioThreads == c.ioThreads && maxPendingCalls == c.maxPendingCalls
-                && payloadBytes == c.payloadBytes && connectTimeout.equals(c.connectTimeout)
-                && heartbeatInterval.equals(c.heartbeatInterval) && heartbeatMisses == c.heartbeatMisses
-                && Objects.equals(tls, c.tls) && Objects.equals(token, c.token);
+        return o instanceof ClientConfig c && ioThreads == c.ioThreads && connection.equals(c.connection);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(ioThreads, maxPendingCalls, payloadBytes, connectTimeout, heartbeatInterval, heartbeatMisses,
-                tls, token);
+        return Objects.hash(ioThreads, connection);
     }
 
     @Override
     public String toString() {
-        return "ClientConfig{io-threads=" + ioThreads + ", max-pending=" + maxPendingCalls + ", payload=" + payloadBytes
-                + ", connect-timeout=" + connectTimeout.toMillis() + "ms, heartbeat=" + heartbeatInterval.toMillis()
-                + "ms, heartbeat-misses=" + heartbeatMisses + (tls != null ? ", " + tls : "")
-                + (token != null ? ", token=(set)" : "") + "}";
+        return "ClientConfig{io-threads=" + ioThreads + ", " + connection + "}";
     }
 
     public static final class Builder {
         private int ioThreads = Math.max(1, Math.min(2, Runtime.getRuntime().availableProcessors()));
-        private int maxPendingCalls = 65536;
-        private int payloadBytes = ProtocolConfig.DEFAULT_PAYLOAD_BYTES;
-        private Duration connectTimeout = Duration.ofSeconds(3);
-        private Duration heartbeatInterval = Duration.ofSeconds(10);
-        private int heartbeatMisses = 3;
-        private TlsConfig tls;
-        private String token;
+        private ConnectionSettings.Builder connection = new ConnectionSettings.Builder("client").maxPendingCalls(65536)
+                .payloadBytes(ProtocolConfig.DEFAULT_PAYLOAD_BYTES).connectTimeout(Duration.ofSeconds(3))
+                .heartbeatInterval(Duration.ofSeconds(10)).heartbeatMisses(3);
 
         private Builder() {
         }
 
         /** See {@link ClientConfig#tls()}; null for plaintext. */
         public Builder tls(TlsConfig tls) {
-            this.tls = tls;
+            connection.tls(tls);
             return this;
         }
 
         /** See {@link ClientConfig#token()}; null or empty for none. */
         public Builder token(String token) {
-            this.token = Checks.token("client token", token);
+            connection.token(token);
             return this;
         }
 
@@ -190,32 +145,32 @@ public final class ClientConfig {
         }
 
         public Builder maxPendingCalls(int max) {
-            this.maxPendingCalls = Checks.atLeast("client max-pending", max, 1);
+            connection.maxPendingCalls(max);
             return this;
         }
 
         public Builder payloadBytes(int bytes) {
-            this.payloadBytes = Checks.atLeast("client payload", bytes, 1024);
+            connection.payloadBytes(bytes);
             return this;
         }
 
         public Builder connectTimeout(Duration timeout) {
-            this.connectTimeout = Checks.positive("client connect-timeout", timeout);
+            connection.connectTimeout(timeout);
             return this;
         }
 
         public Builder heartbeatInterval(Duration interval) {
-            this.heartbeatInterval = Checks.positive("client heartbeat", interval);
+            connection.heartbeatInterval(interval);
             return this;
         }
 
         public Builder heartbeatMisses(int misses) {
-            this.heartbeatMisses = Checks.atLeast("client heartbeat misses", misses, 1);
+            connection.heartbeatMisses(misses);
             return this;
         }
 
         public ClientConfig build() {
-            return new ClientConfig(this);
+            return new ClientConfig(ioThreads, connection.build());
         }
     }
 }

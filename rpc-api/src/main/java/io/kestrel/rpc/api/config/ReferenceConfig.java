@@ -38,13 +38,7 @@ public final class ReferenceConfig<T> {
     private final boolean check;
     private final boolean idempotent;
     private final boolean compatible;
-    private final Integer maxPendingCalls;
-    private final Integer payloadBytes;
-    private final Duration connectTimeout;
-    private final Duration heartbeatInterval;
-    private final Integer heartbeatMisses;
-    private final TlsConfig tls;
-    private final String token;
+    private final ConnectionSettings connection;
     private final Set<String> allowedPackages;
     private final List<ClientInterceptor> interceptors;
     private final int actives;
@@ -68,13 +62,7 @@ public final class ReferenceConfig<T> {
         this.check = b.check;
         this.idempotent = b.idempotent;
         this.compatible = b.compatible;
-        this.maxPendingCalls = b.maxPendingCalls;
-        this.payloadBytes = b.payloadBytes;
-        this.connectTimeout = b.connectTimeout;
-        this.heartbeatInterval = b.heartbeatInterval;
-        this.heartbeatMisses = b.heartbeatMisses;
-        this.tls = b.tls;
-        this.token = b.token;
+        this.connection = b.connection.build();
         this.allowedPackages = Set.copyOf(b.allowedPackages);
         this.interceptors = List.copyOf(b.interceptors);
         this.actives = b.actives;
@@ -206,48 +194,48 @@ public final class ReferenceConfig<T> {
         return compatible;
     }
 
-    /*
-     * Connection settings. Connections are shared per provider address by every reference of a
-     * runtime, so these belong to the runtime's ClientConfig; a reference may set them only to
-     * values that agree with its runtime's other references (null: not set here).
-     */
-
-    /** Cap of calls in flight per connection ({@code max-pending}), or null: the runtime's {@link ClientConfig}. */
-    public Integer maxPendingCalls() {
-        return maxPendingCalls;
-    }
-
-    /** Largest frame body sent or accepted ({@code payload}), or null: the runtime's {@link ClientConfig}. */
-    public Integer payloadBytes() {
-        return payloadBytes;
-    }
-
-    /** TCP connect timeout ({@code connect-timeout}), or null: the runtime's {@link ClientConfig}. */
-    public Duration connectTimeout() {
-        return connectTimeout;
-    }
-
-    /** Idle time before a heartbeat ({@code heartbeat}), or null: the runtime's {@link ClientConfig}. */
-    public Duration heartbeatInterval() {
-        return heartbeatInterval;
-    }
-
-    /** Silent heartbeat intervals before a reconnect, or null: the runtime's {@link ClientConfig}. */
-    public Integer heartbeatMisses() {
-        return heartbeatMisses;
-    }
-
     /**
-     * TLS to the providers ({@code tls-*}), or null: the runtime's {@link ClientConfig#tls()}.
-     * Connections are shared, so references to the same provider must agree on it.
+     * The connection settings this reference sets itself (unset ones null: the runtime's {@link ClientConfig}).
+     * Connections are shared per provider address by every reference of a runtime, so a reference may set them
+     * only to values that agree with its runtime's other references to the same provider.
      */
+    public ConnectionSettings connection() {
+        return connection;
+    }
+
+    /** Cap of calls in flight per connection ({@code max-pending}), or null; see {@link #connection()}. */
+    public Integer maxPendingCalls() {
+        return connection.maxPendingCalls();
+    }
+
+    /** Largest frame body sent or accepted ({@code payload}), or null; see {@link #connection()}. */
+    public Integer payloadBytes() {
+        return connection.payloadBytes();
+    }
+
+    /** TCP connect timeout ({@code connect-timeout}), or null; see {@link #connection()}. */
+    public Duration connectTimeout() {
+        return connection.connectTimeout();
+    }
+
+    /** Idle time before a heartbeat, or null; see {@link #connection()}. */
+    public Duration heartbeatInterval() {
+        return connection.heartbeatInterval();
+    }
+
+    /** Silent heartbeat intervals before a reconnect, or null; see {@link #connection()}. */
+    public Integer heartbeatMisses() {
+        return connection.heartbeatMisses();
+    }
+
+    /** TLS to the providers ({@code tls-*}), or null: the runtime's {@link ClientConfig#tls()}; see {@link #connection()}. */
     public TlsConfig tls() {
-        return tls;
+        return connection.tls();
     }
 
     /** The token sent once per connection ({@code token}), or null: the runtime's {@link ClientConfig#token()}. */
     public String token() {
-        return token;
+        return connection.token();
     }
 
     /** Packages or classes allowed for deserialization besides the defaults. */
@@ -315,13 +303,7 @@ public final class ReferenceConfig<T> {
         private boolean check = true;
         private boolean idempotent;
         private boolean compatible;
-        private Integer maxPendingCalls;
-        private Integer payloadBytes;
-        private Duration connectTimeout;
-        private Duration heartbeatInterval;
-        private Integer heartbeatMisses;
-        private TlsConfig tls;
-        private String token;
+        private ConnectionSettings.Builder connection = ConnectionSettings.builder();
         private final Set<String> allowedPackages = new LinkedHashSet<>();
         private final List<ClientInterceptor> interceptors = new ArrayList<>();
         private int actives;
@@ -447,40 +429,46 @@ public final class ReferenceConfig<T> {
             return this;
         }
 
+        /** Replaces the connection settings set so far; see {@link ReferenceConfig#connection()}. */
+        public Builder<T> connection(ConnectionSettings settings) {
+            this.connection = settings.toBuilder("reference");
+            return this;
+        }
+
         public Builder<T> maxPendingCalls(int max) {
-            this.maxPendingCalls = Checks.atLeast("reference max-pending", max, 1);
+            connection.maxPendingCalls(max);
             return this;
         }
 
         public Builder<T> payloadBytes(int bytes) {
-            this.payloadBytes = Checks.atLeast("reference payload", bytes, 1024);
+            connection.payloadBytes(bytes);
             return this;
         }
 
         public Builder<T> connectTimeout(Duration timeout) {
-            this.connectTimeout = Checks.positive("reference connect-timeout", timeout);
+            connection.connectTimeout(timeout);
             return this;
         }
 
         public Builder<T> heartbeatInterval(Duration interval) {
-            this.heartbeatInterval = Checks.positive("reference heartbeat", interval);
+            connection.heartbeatInterval(interval);
             return this;
         }
 
         public Builder<T> heartbeatMisses(int misses) {
-            this.heartbeatMisses = Checks.atLeast("reference heartbeat misses", misses, 1);
+            connection.heartbeatMisses(misses);
             return this;
         }
 
         /** See {@link ReferenceConfig#tls()}. */
         public Builder<T> tls(TlsConfig tls) {
-            this.tls = tls;
+            connection.tls(tls);
             return this;
         }
 
         /** See {@link ReferenceConfig#token()}; null or empty: the runtime's. */
         public Builder<T> token(String token) {
-            this.token = Checks.token("reference token", token);
+            connection.token(token);
             return this;
         }
 

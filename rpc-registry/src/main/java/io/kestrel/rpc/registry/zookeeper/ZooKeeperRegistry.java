@@ -9,25 +9,18 @@ import io.kestrel.rpc.api.registry.ProviderListener;
 import io.kestrel.rpc.api.registry.Registry;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.recipes.cache.CuratorCache;
 import org.apache.curator.framework.state.ConnectionState;
-import org.apache.curator.retry.BoundedExponentialBackoffRetry;
 import org.apache.curator.utils.ZKPaths;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -66,30 +59,18 @@ public final class ZooKeeperRegistry implements Registry {
 
     /** How long changes are gathered before listeners are told. */
     static final long NOTIFY_DELAY_MS = 100;
-    private static final int RETRY_BASE_SLEEP_MS = 100;
-    private static final int RETRY_MAX_SLEEP_MS = 3_000;
-    private static final int RETRY_MAX_RETRIES = 10;
 
     private final RegistryConfig config;
     private final String connectString;
     private final EmbeddedZooKeeper.Lease lease;
     private final CuratorFramework client;
-    private final ScheduledExecutorService notifier;
-    private volatile Thread notifierThread;
+    private final ServiceWatches watches;
     private final ConcurrentMap<String, RecordNode> registered = new ConcurrentHashMap<>();
     private final ConsumerRecords consumers;
     private final RegistrationLog registrationLog;
-    /** Guarded by itself. */
-    private final Map<WatchKey, ServiceWatch> watches = new LinkedHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
-    /** System.nanoTime() of the last session reset (embedded take-over); recovery thread only. */
-    private long lastSessionReset = System.nanoTime() - TimeUnit.HOURS.toNanos(1);
-    /** Embedded: the credentials the client's current ZooKeeper handle authenticated with. */
-    private volatile EmbeddedCredentials handleCredentials;
-    /** How long a client gets to reconnect by itself before it is given a new session. */
-    private static final int RECONNECT_GRACE_MS = 1_500;
-    /** Resets closer together than this are the echo of the previous one. */
-    private static final long RESET_INTERVAL_MS = 10_000;
+    /** Embedded: starts a new session when the embedded ZooKeeper is replaced; null otherwise. */
+    private final NewSession newSession;
 
     /**
      * Connects and waits up to {@link RegistryConfig#connectionTimeout()} for the first connection.
@@ -103,75 +84,26 @@ public final class ZooKeeperRegistry implements Registry {
         this.connectString = Objects.requireNonNull(connectString, "connectString");
         this.lease = lease;
         this.registrationLog = new RegistrationLog(config.address(), config.sessionTimeout().toMillis());
-        this.notifier = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "kestrel-registry-notify");
-            t.setDaemon(true);
-            notifierThread = t;
-            return t;
-        });
-        long connectMs = config.connectionTimeout().toMillis();
-        CuratorFramework c = null;
+        this.watches = new ServiceWatches(this::curator, config.root(), config.dubboRoot(), config.address(),
+                config.connectionTimeout().toMillis(), this::isConnected);
+        this.newSession = lease != null ? new NewSession(lease, config.address(), closed) : null;
+        CuratorFramework c;
         try {
-            CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder();
-            if (lease != null) { // members only: authenticated, and every node closed to others
-                builder.zookeeperFactory(EmbeddedAccess.zookeeperFactory(() -> {
-                    handleCredentials = lease.credentials();
-                    return handleCredentials;
-                })).aclProvider(EmbeddedAccess.ACLS);
-            }
-            c = builder
-                    .connectString(connectString)
-                    .sessionTimeoutMs(toIntMillis(config.sessionTimeout()))
-                    // Curator's own per-attempt wait; above the session timeout it only delays recovery.
-                    .connectionTimeoutMs(toIntMillis(min(config.connectionTimeout(), config.sessionTimeout())))
-                    .retryPolicy(new BoundedExponentialBackoffRetry(
-                            RETRY_BASE_SLEEP_MS, RETRY_MAX_SLEEP_MS, RETRY_MAX_RETRIES))
-                    // Keep the addresses as configured; the tracker would replace them with the
-                    // servers' own view of their host names.
-                    .ensembleTracker(false)
-                    .build();
-            c.getConnectionStateListenable().addListener((cf, state) -> connectionStateChanged(state));
-            c.getUnhandledErrorListenable().addListener(registrationLog::backgroundError);
-            c.start();
-            if (!c.blockUntilConnected((int) Math.min(connectMs, Integer.MAX_VALUE), TimeUnit.MILLISECONDS)) {
-                throw new RegistryException(String.format(
-                        "Could not connect to ZooKeeper at %s (%s) within %d ms; check that ZooKeeper is running "
-                                + "there and reachable from this host (host names, ports, firewall), or raise the "
-                                + "registry's connection-timeout (<rpc:registry connection-timeout=\"30s\"/>, "
-                                + "rpc.registry.connection-timeout, RegistryConfig.Builder.connectionTimeout)",
-                        config.address(), connectString, connectMs));
-            }
-            if (lease != null) {
-                lease.verify(c); // before anything is registered or read
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            cleanUpAfterFailedStart(c);
-            throw new RegistryException("Interrupted while connecting to ZooKeeper at " + config.address(), e);
-        } catch (RegistryException e) {
-            cleanUpAfterFailedStart(c);
-            throw e;
+            c = CuratorConnect.connect(config, connectString, lease, newSession == null ? null : newSession::credentials,
+                    (cf, state) -> connectionStateChanged(state), registrationLog::backgroundError);
         } catch (RuntimeException e) {
-            cleanUpAfterFailedStart(c);
-            throw new RegistryException(String.format(
-                    "Could not start a ZooKeeper client for %s (%s): %s; check the address (host:port[,host:port...])",
-                    config.address(), connectString, e.getMessage()), e);
+            watches.shutdownNotifier();
+            closeQuietly(lease);
+            throw e;
         }
         this.client = c;
-        this.consumers = new ConsumerRecords(c, config.root(), config.dubboRoot(), config.address(), connectMs);
+        this.consumers = new ConsumerRecords(c, config.root(), config.dubboRoot(), config.address(),
+                config.connectionTimeout().toMillis());
         if (lease != null) {
-            lease.onServerReplaced(this::startNewSession);
+            lease.onServerReplaced(() -> newSession.start(client));
         }
         log.info("Registry connected to ZooKeeper {} ({}), root {}, session timeout {} ms",
                 config.address(), connectString, config.root(), config.sessionTimeout().toMillis());
-    }
-
-    private void cleanUpAfterFailedStart(CuratorFramework c) {
-        if (c != null) {
-            c.close();
-        }
-        notifier.shutdownNow();
-        closeQuietly(lease);
     }
 
     @Override
@@ -271,25 +203,7 @@ public final class ZooKeeperRegistry implements Registry {
                     + ", not '" + protocol + "'");
         }
         ensureOpen();
-        ServiceWatch.Subscriber subscriber = new ServiceWatch.Subscriber(listener);
-        ServiceWatch watch;
-        synchronized (watches) {
-            watch = watches.computeIfAbsent(new WatchKey(service, protocol), this::watch);
-            watch.subscribers.add(subscriber);
-        }
-        runOnNotifier(() -> watch.tellCurrent(subscriber));
-        if (Thread.currentThread() == notifierThread) {
-            return;
-        }
-        try {
-            if (!subscriber.told.await(config.connectionTimeout().toMillis(), TimeUnit.MILLISECONDS)) {
-                log.warn("No provider list for {} from ZooKeeper {} after {} ms (connected: {}); the listener will "
-                        + "be told once ZooKeeper answers", service, config.address(),
-                        config.connectionTimeout().toMillis(), isConnected());
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        watches.subscribe(service, protocol, listener);
     }
 
     @Override
@@ -299,22 +213,7 @@ public final class ZooKeeperRegistry implements Registry {
 
     @Override
     public void unsubscribe(ServiceKey service, String protocol, ProviderListener listener) {
-        ServiceWatch toClose = null;
-        WatchKey key = new WatchKey(service, protocol);
-        synchronized (watches) {
-            ServiceWatch watch = watches.get(key);
-            if (watch == null) {
-                return;
-            }
-            watch.subscribers.removeIf(s -> s.listener == listener);
-            if (watch.subscribers.isEmpty()) {
-                watches.remove(key);
-                toClose = watch;
-            }
-        }
-        if (toClose != null) {
-            toClose.close();
-        }
+        watches.unsubscribe(service, protocol, listener);
     }
 
     @Override
@@ -348,12 +247,7 @@ public final class ZooKeeperRegistry implements Registry {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        List<ServiceWatch> toClose;
-        synchronized (watches) {
-            toClose = new ArrayList<>(watches.values());
-            watches.clear();
-        }
-        toClose.forEach(ServiceWatch::close);
+        watches.close();
         if (!isConnected() && !registered.isEmpty()) {
             log.warn("ZooKeeper {} is unreachable while closing; {} provider node(s) will disappear when the "
                     + "session times out ({} ms)", config.address(), registered.size(),
@@ -366,7 +260,6 @@ public final class ZooKeeperRegistry implements Registry {
         registered.clear();
         consumers.closeAll();
         client.close();
-        notifier.shutdownNow();
         closeQuietly(lease);
         log.info("Registry {} closed", config.address());
     }
@@ -407,21 +300,9 @@ public final class ZooKeeperRegistry implements Registry {
         return client;
     }
 
-    /** Starts following what {@code key} names (under the lock of {@link #watches}). */
-    private ServiceWatch watch(WatchKey key) {
-        boolean dubbo = isDubbo(key.protocol());
-        String path = dubbo ? ZooKeeperPaths.dubboProvidersPath(config.dubboRoot(), key.service().interfaceName())
-                : ZooKeeperPaths.providersPath(config.root(), key.service());
-        return new ServiceWatch(key.service(), dubbo, path, client, config.address(), notifier, this::isConnected);
-    }
-
     /** The list last told to listeners of {@code service}, or null if none was told yet. */
     List<ProviderInfo> lastToldProviders(ServiceKey service) {
-        ServiceWatch watch;
-        synchronized (watches) {
-            watch = watches.get(new WatchKey(service, ProviderInfo.NATIVE_PROTOCOL));
-        }
-        return watch == null ? null : watch.current;
+        return watches.lastTold(service);
     }
 
     // ---- internals ----
@@ -444,10 +325,7 @@ public final class ZooKeeperRegistry implements Registry {
                 } else {
                     log.info("ZooKeeper {} reconnected; re-checking providers", config.address());
                 }
-                List<ServiceWatch> all;
-                synchronized (watches) {
-                    all = new ArrayList<>(watches.values());
-                }
+                List<ServiceWatch> all = watches.all();
                 // after a reconnect, read every folder afresh: the server may be a new one (empty, rebuilt,
                 // an embedded one taken over) whose folders look unchanged to the old caches
                 all.forEach(state == ConnectionState.CONNECTED ? ServiceWatch::schedulePublish : ServiceWatch::rebuild);
@@ -474,43 +352,6 @@ public final class ZooKeeperRegistry implements Registry {
         }
     }
 
-    /**
-     * The embedded ZooKeeper was replaced by a new server (its host ended): the old session is unknown there
-     * and the client may refuse the new server's younger transaction ids, so start over with a new session.
-     * Registered nodes are created again and watches set again by Curator on the new session.
-     */
-    private void startNewSession() {
-        if (closed.get()) {
-            return;
-        }
-        try {
-            // The same server came back (a pause, not a new host): the client reconnects by itself.
-            if (client.blockUntilConnected(RECONNECT_GRACE_MS, TimeUnit.MILLISECONDS)
-                    && handleCredentials == lease.credentials()) {
-                return;
-            }
-            long now = System.nanoTime();
-            if (now - lastSessionReset < TimeUnit.MILLISECONDS.toNanos(RESET_INTERVAL_MS)) {
-                return; // the last reset is still connecting; closing its handle raised this event
-            }
-            lastSessionReset = now;
-            log.info("Starting a new ZooKeeper session on {} (the embedded ZooKeeper was replaced)", config.address());
-            client.getZookeeperClient().reset();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (Exception e) {
-            log.warn("Could not start a new ZooKeeper session on {}: {}", config.address(), e.toString());
-        }
-    }
-
-    private void runOnNotifier(Runnable task) {
-        try {
-            notifier.execute(task);
-        } catch (RejectedExecutionException e) {
-            log.debug("Registry {} closed; dropping a notification", config.address());
-        }
-    }
-
     private void closeNode(RecordNode node, String what) {
         try {
             node.close();
@@ -531,15 +372,4 @@ public final class ZooKeeperRegistry implements Registry {
         }
     }
 
-    private static Duration min(Duration a, Duration b) {
-        return a.compareTo(b) <= 0 ? a : b;
-    }
-
-    private static int toIntMillis(Duration d) {
-        return (int) Math.min(d.toMillis(), Integer.MAX_VALUE);
-    }
-
-    /** What a watch follows: one service's providers on one protocol. */
-    private record WatchKey(ServiceKey service, String protocol) {
-    }
 }

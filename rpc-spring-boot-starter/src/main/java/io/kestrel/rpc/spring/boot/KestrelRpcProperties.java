@@ -37,7 +37,7 @@ public class KestrelRpcProperties {
     /** One log line per call on io.kestrel.rpc.access.client / .server. Default false. */
     private Boolean accessLog;
 
-    /** What an unknown rpc.* key does at startup: fail (default) or warn. */
+    /** What an unknown rpc.* key does at startup: fail or warn. Default fail. */
     private String unknownKeys;
 
     public Service getService() {
@@ -611,7 +611,7 @@ public class KestrelRpcProperties {
             this.connectTimeout = connectTimeout;
         }
 
-        /** Most calls of each method in flight from this consumer; over it a call fails unsent. 0 = no limit. */
+        /** Most calls of each method in flight from this consumer; over it a call fails unsent. Default 0 (no limit). */
         private Integer actives;
 
         /** Outgoing calls made while serving a call get at most its remaining time. Default true. */
@@ -812,7 +812,7 @@ public class KestrelRpcProperties {
 
     /** {@code rpc.service.*}: defaults of every service. */
     public static class Service {
-        /** Most concurrent invocations of each method; over it the provider answers busy. 0 = no limit. */
+        /** Most concurrent invocations of each method; over it the provider answers busy. Default 0 (no limit). */
         private Integer executes;
 
         public Integer getExecutes() {
@@ -826,6 +826,7 @@ public class KestrelRpcProperties {
         /**
          * Where methods run: auto (direct on the I/O thread for @NonBlocking and CompletableFuture methods,
          * the business threads otherwise), pool, or direct (every method on the I/O thread; must never block).
+         * Default auto.
          */
         private String dispatch;
 

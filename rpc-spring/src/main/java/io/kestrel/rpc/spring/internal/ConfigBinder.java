@@ -1,23 +1,15 @@
 package io.kestrel.rpc.spring.internal;
 
 import io.kestrel.rpc.api.config.ApplicationConfig;
-import io.kestrel.rpc.api.config.ClusterMode;
+import io.kestrel.rpc.console.ConsoleConfig;
 import io.kestrel.rpc.api.config.Dispatch;
 import io.kestrel.rpc.api.config.ProtocolConfig;
-import io.kestrel.rpc.api.config.ReferenceConfig;
-import io.kestrel.rpc.api.config.ResilienceConfig;
 import io.kestrel.rpc.api.config.RegistryConfig;
 import io.kestrel.rpc.api.config.ServerLimits;
 import io.kestrel.rpc.api.config.ServiceConfig;
-import io.kestrel.rpc.api.interceptor.ClientInterceptor;
 import io.kestrel.rpc.api.interceptor.ServerInterceptor;
-import io.kestrel.rpc.api.config.TlsConfig;
-import java.nio.file.Path;
-import java.time.Duration;
 import io.kestrel.rpc.api.serialization.SerializationOptimizer;
 import io.kestrel.rpc.api.serialization.Serializations;
-import io.kestrel.rpc.console.ConsoleConfig;
-import io.kestrel.rpc.core.cluster.loadbalance.LoadBalances;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -25,34 +17,14 @@ import java.util.concurrent.CompletionStage;
 /**
  * Builds the typed config objects of rpc-api from a {@link ConfigSource}. The attribute names here are
  * the XML attribute names of the {@code http://kestrel.io/schema/rpc} namespace; the same names follow
- * the {@code rpc.<element>.} prefix in the Spring {@code Environment}. Names of serializations, load
- * balancers and cluster modes are checked here, so a typo fails at startup with the attribute named.
+ * the {@code rpc.<element>.} prefix in the Spring {@code Environment}; {@link Settings} declares them all
+ * (references are bound by {@link ReferenceBinding}, TLS by {@link TlsBinding}). Names of serializations
+ * are checked here, so a typo fails at startup with the attribute named.
  */
 public final class ConfigBinder {
-    /** Attributes of {@code <rpc:protocol>} (and properties {@code rpc.protocol.*}). */
-    public static final List<String> PROTOCOL_ATTRIBUTES = List.of("name", "host", "advertised-host", "port",
-            "serialization", "optimizer", "threads", "queues", "iothreads", "payload", "allowed-packages",
-            "compatible", "heartbeat", "shutdown-timeout", "authenticator", "tls-cert", "tls-key", "tls-trust",
-            "tls-client-auth", "tls-protocols", "tls-ciphers", "tls-handshake-timeout", "tls-reload", "tls-engine");
-    /** The hostile-load limits of {@code <rpc:protocol>} (and properties {@code rpc.protocol.*}). */
-    public static final List<String> PROTOCOL_LIMITS = List.of("max-connections", "max-connections-per-host",
-            "calls-per-connection", "memory-budget", "frame-timeout", "write-stall-timeout", "write-buffer",
-            "disclose-services");
-    /** Attributes of {@code <rpc:registry>} (and properties {@code rpc.registry.*}). */
-    public static final List<String> REGISTRY_ATTRIBUTES = List.of("address", "root", "session-timeout",
-            "connection-timeout", "dubbo-root", "empty-protection", "unregister-timeout");
-    /** Attributes of {@code <rpc:reference>} that may have defaults in {@code rpc.reference.*}. */
-    public static final List<String> REFERENCE_DEFAULTS = List.of("protocol", "timeout", "retries", "loadbalance", "cluster",
-            "check", "connect-timeout", "actives", "propagate-deadline", "outlier-failures", "outlier-ejection",
-            "outlier-max-ejection", "outlier-max-ejected-percent", "retry-budget-percent", "retry-budget-min-per-second",
-            "token", "tls-cert", "tls-key", "tls-trust",
-            "tls-protocols", "tls-ciphers", "tls-handshake-timeout", "tls-reload", "tls-verify-hostname", "tls-engine");
     /** Attributes of {@code <rpc:console>} (and properties {@code rpc.console.*}): the web console (io.kestrel:rpc-console). */
     public static final List<String> CONSOLE_ATTRIBUTES = List.of("enabled", "host", "port", "token", "allow-invoke",
             "allow-mutations", "max-request-bytes", "window");
-    /** TLS attributes of {@code <rpc:protocol>} and {@code <rpc:reference>}; any of them set turns TLS on. */
-    static final List<String> TLS_ATTRIBUTES = List.of("tls-cert", "tls-key", "tls-trust", "tls-client-auth",
-            "tls-protocols", "tls-ciphers", "tls-handshake-timeout", "tls-reload", "tls-verify-hostname", "tls-engine");
     /** The native protocol's name, the default. */
     public static final String PROTOCOL_NAME = ProtocolConfig.KESTREL;
 
@@ -99,7 +71,7 @@ public final class ConfigBinder {
         }
     }
 
-    /** {@code <rpc:protocol .../>}; see {@link #PROTOCOL_ATTRIBUTES}. */
+    /** {@code <rpc:protocol .../>}: the {@code protocol} settings of {@link Settings}. */
     public static ProtocolConfig protocol(ConfigSource src, ClassLoader loader) {
         ProtocolConfig.Builder b = ProtocolConfig.builder();
         src.ifSet("name", b::name);
@@ -133,7 +105,7 @@ public final class ConfigBinder {
         src.ifSet("disclose-services", v -> limits.discloseServices(ConfigSource.bool(v)));
         b.limits(limits.build());
         src.ifSet("authenticator", b::authenticator);
-        b.tls(tls(src, null, true));
+        b.tls(TlsBinding.tls(src, null, true));
         return b.build();
     }
 
@@ -180,112 +152,6 @@ public final class ConfigBinder {
     }
 
     /**
-     * {@code <rpc:reference .../>}: attributes from {@code src}, then for the unset ones among
-     * {@link #REFERENCE_DEFAULTS} the values in {@code defaults} (e.g. {@code rpc.reference.*}).
-     */
-    public static <T> ReferenceConfig<T> reference(ConfigSource src, ConfigSource defaults, Class<T> iface,
-            ClassLoader loader) {
-        ReferenceConfig.Builder<T> b;
-        try {
-            b = ReferenceConfig.builder(iface);
-        } catch (IllegalArgumentException e) {
-            throw src.error("interface", iface.getName(), e.getMessage(), e);
-        }
-        return reference(src, defaults, b, iface, loader);
-    }
-
-    /**
-     * {@code <rpc:reference interface=".." generic="true"/>}: a {@code GenericService} proxy of the service named
-     * {@code interfaceName}, whose class need not be on the class path; the other attributes as for
-     * {@link #reference(ConfigSource, ConfigSource, Class, ClassLoader)}.
-     *
-     * @param proxyType {@code GenericService.class}, typed as the bean's proxy type
-     */
-    @SuppressWarnings("unchecked")
-    public static <T> ReferenceConfig<T> genericReference(ConfigSource src, ConfigSource defaults, String interfaceName,
-            Class<T> proxyType, ClassLoader loader) {
-        ReferenceConfig.Builder<T> b;
-        try {
-            b = (ReferenceConfig.Builder<T>) ReferenceConfig.generic(interfaceName);
-        } catch (IllegalArgumentException e) {
-            throw src.error("interface", interfaceName, e.getMessage(), e);
-        }
-        return reference(src, defaults, b, proxyType, loader);
-    }
-
-    private static <T> ReferenceConfig<T> reference(ConfigSource src, ConfigSource defaults, ReferenceConfig.Builder<T> b,
-            Class<T> iface, ClassLoader loader) {
-        if (defaults != null) {
-            applyReferenceDefaults(defaults, b);
-        }
-        applyReferenceDefaults(src, b);
-        if (RESILIENCE_ATTRIBUTES.stream().anyMatch(a -> src.get(a) != null || defaults != null && defaults.get(a) != null)) {
-            b.resilience(resilience(defaults, src));
-        }
-        src.ifSet("version", b::version);
-        src.ifSet("group", b::group);
-        src.ifSet("serialization", v -> b.serialization(checkSerialization(v)));
-        src.ifSet("optimizer", v -> b.optimizer(ConfigSource.type(v, SerializationOptimizer.class, loader)));
-        src.ifSet("url", b::url);
-        src.ifSet("payload", v -> b.payloadBytes(ConfigSource.integer(v)));
-        src.ifSet("compatible", v -> b.compatible(ConfigSource.bool(v)));
-        src.ifSet("idempotent", v -> b.idempotent(ConfigSource.bool(v)));
-        src.ifSet("interceptors", v -> instances(v, ClientInterceptor.class, loader).forEach(b::interceptor));
-        b.tls(tls(src, defaults, false));
-        src.ifSet("async", v -> {
-            if (ConfigSource.bool(v) && !hasAsyncMethod(iface)) {
-                throw new IllegalArgumentException(iface.getName() + " declares no method returning CompletableFuture"
-                        + " or CompletionStage; calls are asynchronous exactly for such methods, so declare one"
-                        + " (e.g. CompletableFuture<User> getAsync(long id)) or remove async=\"true\"");
-            }
-        });
-        return b.build();
-    }
-
-    private static <T> void applyReferenceDefaults(ConfigSource src, ReferenceConfig.Builder<T> b) {
-        src.ifSet("protocol", b::protocol);
-        src.ifSet("timeout", v -> b.timeout(ConfigSource.duration(v)));
-        src.ifSet("retries", v -> b.retries(ConfigSource.integer(v)));
-        src.ifSet("loadbalance", v -> {
-            LoadBalances.byName(v);
-            b.loadBalance(v);
-        });
-        src.ifSet("cluster", v -> b.cluster(ClusterMode.byName(v)));
-        src.ifSet("check", v -> b.check(ConfigSource.bool(v)));
-        src.ifSet("connect-timeout", v -> b.connectTimeout(ConfigSource.duration(v)));
-        src.ifSet("actives", v -> b.actives(ConfigSource.integer(v)));
-        src.ifSet("propagate-deadline", v -> b.propagateDeadline(ConfigSource.bool(v)));
-        src.ifSet("token", b::token);
-    }
-
-    /** The outlier-ejection and retry-budget attributes of {@code <rpc:reference>}. */
-    static final List<String> RESILIENCE_ATTRIBUTES = List.of("outlier-failures", "outlier-ejection",
-            "outlier-max-ejection", "outlier-max-ejected-percent", "retry-budget-percent", "retry-budget-min-per-second");
-
-    /** The resilience attributes {@code defaults} (may be null) and then {@code src} set, over the defaults. */
-    private static ResilienceConfig resilience(ConfigSource defaults, ConfigSource src) {
-        ResilienceConfig.Builder r = ResilienceConfig.builder();
-        if (defaults != null) {
-            applyResilience(defaults, r);
-        }
-        applyResilience(src, r);
-        try {
-            return r.build();
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(src.where() + ": " + e.getMessage(), e);
-        }
-    }
-
-    private static void applyResilience(ConfigSource src, ResilienceConfig.Builder r) {
-        src.ifSet("outlier-failures", v -> r.outlierFailures(ConfigSource.integer(v)));
-        src.ifSet("outlier-ejection", v -> r.outlierEjection(ConfigSource.duration(v)));
-        src.ifSet("outlier-max-ejection", v -> r.outlierMaxEjection(ConfigSource.duration(v)));
-        src.ifSet("outlier-max-ejected-percent", v -> r.outlierMaxEjectedPercent(ConfigSource.integer(v)));
-        src.ifSet("retry-budget-percent", v -> r.retryBudgetPercent(ConfigSource.integer(v)));
-        src.ifSet("retry-budget-min-per-second", v -> r.retryBudgetMinPerSecond(ConfigSource.integer(v)));
-    }
-
-    /**
      * One new instance of each class in a comma-separated list (public no-arg constructor): the
      * {@code interceptors} of one service or reference. Interceptors that are Spring beans apply to the
      * whole runtime instead (see {@code RpcRuntimeFactoryBean}).
@@ -308,54 +174,6 @@ public final class ConfigBinder {
         return tccl != null ? tccl : iface.getClassLoader();
     }
 
-    /**
-     * The {@code tls-*} attributes as a {@link TlsConfig}, or null when none is set (plaintext). Each
-     * attribute comes from {@code src}, else from {@code defaults} (may be null). File paths are only
-     * parsed here; the files are read and checked when the protocol starts or the reference is created.
-     */
-    static TlsConfig tls(ConfigSource src, ConfigSource defaults, boolean provider) {
-        java.util.function.Function<String, ConfigSource> from = name -> src.has(name) || defaults == null
-                || !defaults.has(name) ? src : defaults;
-        if (TLS_ATTRIBUTES.stream().noneMatch(n -> from.apply(n).has(n))) {
-            return null;
-        }
-        if (!provider && src.has("tls-client-auth")) {
-            throw src.error("tls-client-auth", src.get("tls-client-auth"), "is a provider setting; set it on"
-                    + " <rpc:protocol>", null);
-        }
-        TlsConfig.Builder b = TlsConfig.builder();
-        from.apply("tls-cert").ifSet("tls-cert", v -> b.certificateChain(Path.of(v)));
-        from.apply("tls-key").ifSet("tls-key", v -> b.privateKey(Path.of(v)));
-        from.apply("tls-trust").ifSet("tls-trust", v -> b.trustRoots(Path.of(v)));
-        from.apply("tls-client-auth").ifSet("tls-client-auth", v -> b.clientAuth(choice(v,
-                TlsConfig.ClientAuth.class)));
-        from.apply("tls-protocols").ifSet("tls-protocols", v -> b.protocols(split(v)));
-        from.apply("tls-ciphers").ifSet("tls-ciphers", v -> b.ciphers(split(v)));
-        from.apply("tls-handshake-timeout").ifSet("tls-handshake-timeout",
-                v -> b.handshakeTimeout(ConfigSource.duration(v)));
-        from.apply("tls-reload").ifSet("tls-reload", v -> b.reloadInterval(v.equals("0") ? Duration.ZERO
-                : ConfigSource.duration(v)));
-        from.apply("tls-verify-hostname").ifSet("tls-verify-hostname", v -> b.verifyHostname(ConfigSource.bool(v)));
-        from.apply("tls-engine").ifSet("tls-engine", v -> b.engine(choice(v, TlsConfig.Engine.class)));
-        ConfigSource keySource = from.apply("tls-cert");
-        try {
-            return b.build();
-        } catch (IllegalArgumentException e) {
-            throw keySource.error("tls-cert", keySource.get("tls-cert"), e.getMessage(), e);
-        }
-    }
-
-    /** An enum constant by its name, case-insensitively; the message lists the choices. */
-    private static <E extends Enum<E>> E choice(String value, Class<E> type) {
-        for (E e : type.getEnumConstants()) {
-            if (e.name().equalsIgnoreCase(value.trim())) {
-                return e;
-            }
-        }
-        throw new IllegalArgumentException("must be one of " + java.util.Arrays.stream(type.getEnumConstants())
-                .map(e -> e.name().toLowerCase(java.util.Locale.ROOT)).toList());
-    }
-
     /** Whether the interface has a method whose calls the proxy makes asynchronously. */
     public static boolean hasAsyncMethod(Class<?> iface) {
         for (java.lang.reflect.Method m : iface.getMethods()) {
@@ -368,12 +186,12 @@ public final class ConfigBinder {
     }
 
     /** Fails with the installed names when {@code name} is not an installed serialization. */
-    private static String checkSerialization(String name) {
+    static String checkSerialization(String name) {
         Serializations.installed().byName(name);
         return name;
     }
 
-    private static List<String> split(String list) {
+    static List<String> split(String list) {
         return java.util.Arrays.stream(list.split("[,\\s]+")).filter(s -> !s.isBlank()).toList();
     }
 }

@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.springframework.core.env.PropertyResolver;
@@ -23,14 +24,16 @@ public final class ConfigSource {
     private final boolean property;
     private final Map<String, String> values;
     private final PropertyResolver resolver;
+    private final Set<String> asked; // the names read, for the check against Settings; null: not kept
 
     private ConfigSource(String where, String keyPrefix, boolean property, Map<String, String> values,
-            PropertyResolver resolver) {
+            PropertyResolver resolver, Set<String> asked) {
         this.where = where;
         this.keyPrefix = keyPrefix;
         this.property = property;
         this.values = values;
         this.resolver = resolver;
+        this.asked = asked;
     }
 
     /**
@@ -42,14 +45,19 @@ public final class ConfigSource {
      */
     public static ConfigSource attributes(String where, Map<String, String> values, PropertyResolver resolver) {
         return new ConfigSource(where, "", false,
-                values == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(values)), resolver);
+                values == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(values)), resolver, null);
+    }
+
+    /** As {@link #attributes}, adding every name the binder reads to {@code asked}: how tests hold it to {@link Settings}. */
+    static ConfigSource recording(String where, Map<String, String> values, Set<String> asked) {
+        return new ConfigSource(where, "", false, Map.copyOf(values), null, asked);
     }
 
     /**
      * Properties {@code prefix + name} of the Spring {@code Environment}, e.g. prefix {@code rpc.protocol.}.
      */
     public static ConfigSource environment(String prefix, PropertyResolver environment) {
-        return new ConfigSource("Spring Environment", prefix, true, null, environment);
+        return new ConfigSource("Spring Environment", prefix, true, null, environment, null);
     }
 
     /** Where these values come from, e.g. {@code <rpc:protocol>}. */
@@ -64,6 +72,9 @@ public final class ConfigSource {
 
     /** The resolved, trimmed value, or null when it is not set or blank. */
     public String get(String name) {
+        if (asked != null) {
+            asked.add(name);
+        }
         String raw = property ? resolver.getProperty(keyPrefix + name) : values.get(name);
         if (raw == null) {
             return null;

@@ -28,19 +28,9 @@ public final class EnvironmentKeys {
     private EnvironmentKeys() {
     }
 
-    /** Every {@code rpc.*} key the framework reads. */
+    /** Every {@code rpc.*} key the framework reads: those of {@link Settings} and the console's. */
     public static Set<String> known() {
-        Set<String> keys = new TreeSet<>();
-        keys.add("rpc.application.name");
-        keys.add(SWITCH);
-        keys.add("rpc.access-log");
-        keys.add("rpc.service.executes");
-        keys.add("rpc.service.dispatch");
-        keys.add("rpc.service.generic");
-        ConfigBinder.REGISTRY_ATTRIBUTES.forEach(a -> keys.add("rpc.registry." + a));
-        ConfigBinder.PROTOCOL_ATTRIBUTES.forEach(a -> keys.add("rpc.protocol." + a));
-        ConfigBinder.PROTOCOL_LIMITS.forEach(a -> keys.add("rpc.protocol." + a));
-        ConfigBinder.REFERENCE_DEFAULTS.forEach(a -> keys.add("rpc.reference." + a));
+        Set<String> keys = Settings.environmentKeys();
         ConfigBinder.CONSOLE_ATTRIBUTES.forEach(a -> keys.add("rpc.console." + a));
         return keys;
     }

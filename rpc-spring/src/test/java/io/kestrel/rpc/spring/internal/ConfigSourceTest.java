@@ -89,7 +89,7 @@ class ConfigSourceTest {
         ConfigSource src = ConfigSource.attributes("<rpc:reference>", Map.of("retries", "1", "cluster", "failfast",
                 "idempotent", "true"), null);
 
-        ReferenceConfig<SyncOnly> ref = ConfigBinder.reference(src, defaults, SyncOnly.class, getClass().getClassLoader());
+        ReferenceConfig<SyncOnly> ref = ReferenceBinding.reference(src, defaults, SyncOnly.class, getClass().getClassLoader());
 
         assertEquals(true, ref.idempotent());
         assertEquals(Optional.of(Duration.ofMillis(700)), ref.timeout());
@@ -100,13 +100,13 @@ class ConfigSourceTest {
 
     @Test
     void unknownLoadBalancerAndClusterNameTheAttribute() {
-        IllegalArgumentException lb = assertThrows(IllegalArgumentException.class, () -> ConfigBinder.reference(
+        IllegalArgumentException lb = assertThrows(IllegalArgumentException.class, () -> ReferenceBinding.reference(
                 ConfigSource.attributes("<rpc:reference>", Map.of("loadbalance", "fastest"), null), null,
                 SyncOnly.class, getClass().getClassLoader()));
         assertTrue(lb.getMessage().startsWith("<rpc:reference> attribute 'loadbalance' = \"fastest\": Unknown load"
                 + " balancer 'fastest'"), lb.getMessage());
 
-        IllegalArgumentException cluster = assertThrows(IllegalArgumentException.class, () -> ConfigBinder.reference(
+        IllegalArgumentException cluster = assertThrows(IllegalArgumentException.class, () -> ReferenceBinding.reference(
                 ConfigSource.attributes("<rpc:reference>", Map.of("cluster", "failslow"), null), null,
                 SyncOnly.class, getClass().getClassLoader()));
         assertTrue(cluster.getMessage().startsWith("<rpc:reference> attribute 'cluster' = \"failslow\""),
@@ -117,13 +117,13 @@ class ConfigSourceTest {
 
     @Test
     void asyncTrueNeedsAFutureReturningMethod() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ConfigBinder.reference(
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ReferenceBinding.reference(
                 ConfigSource.attributes("<rpc:reference>", Map.of("async", "true"), null), null, SyncOnly.class,
                 getClass().getClassLoader()));
         assertTrue(e.getMessage().contains("attribute 'async' = \"true\": " + SyncOnly.class.getName()
                 + " declares no method returning CompletableFuture"), e.getMessage());
 
-        ConfigBinder.reference(ConfigSource.attributes("<rpc:reference>", Map.of("async", "true"), null), null,
+        ReferenceBinding.reference(ConfigSource.attributes("<rpc:reference>", Map.of("async", "true"), null), null,
                 WithAsync.class, getClass().getClassLoader());
     }
 

@@ -30,7 +30,7 @@ class ProtocolNameConfigTest {
 
     private static ReferenceConfig<Greeter> reference(Map<String, String> attributes, Map<String, Object> props) {
         StandardEnvironment env = env(props);
-        return ConfigBinder.reference(ConfigSource.attributes("<rpc:reference>", attributes, env),
+        return ReferenceBinding.reference(ConfigSource.attributes("<rpc:reference>", attributes, env),
                 ConfigSource.environment("rpc.reference.", env), Greeter.class, Greeter.class.getClassLoader());
     }
 

@@ -27,7 +27,7 @@ class ResilienceBindingTest {
 
     private static ResilienceConfig bind(Map<String, String> attributes, Map<String, Object> environment) {
         StandardEnvironment e = env(environment);
-        ReferenceConfig<Hello> r = ConfigBinder.reference(ConfigSource.attributes("<rpc:reference>", attributes, e),
+        ReferenceConfig<Hello> r = ReferenceBinding.reference(ConfigSource.attributes("<rpc:reference>", attributes, e),
                 ConfigSource.environment("rpc.reference.", e), Hello.class, Hello.class.getClassLoader());
         return r.resilience();
     }

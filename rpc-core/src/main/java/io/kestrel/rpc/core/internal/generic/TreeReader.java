@@ -5,29 +5,17 @@ import io.kestrel.rpc.api.serialization.ClassAllowlist;
 import java.lang.reflect.Array;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.GenericArrayType;
-import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.RecordComponent;
 import java.lang.reflect.Type;
 import java.lang.reflect.TypeVariable;
 import java.lang.reflect.WildcardType;
 import java.math.BigDecimal;
 import java.math.BigInteger;
-import java.net.URI;
-import java.time.Duration;
-import java.time.Instant;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.LocalTime;
-import java.time.OffsetDateTime;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.Collection;
-import java.util.Currency;
-import java.util.Date;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -35,7 +23,6 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.LinkedList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.NavigableSet;
@@ -46,7 +33,6 @@ import java.util.SortedMap;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.function.Supplier;
@@ -110,9 +96,10 @@ public final class TreeReader {
         }
         if (type instanceof GenericArrayType g) {
             walk.visit(path);
-            return array(tree, g.getGenericComponentType(), raw(g.getGenericComponentType(), bound), path, bound, walk);
+            return array(tree, g.getGenericComponentType(), DeclaredTypes.raw(g.getGenericComponentType(), bound), path,
+                    bound, walk);
         }
-        Class<?> raw = raw(type, bound);
+        Class<?> raw = DeclaredTypes.raw(type, bound);
         if (raw != Object.class) {
             walk.visit(path); // an Object's tree is counted by its plain-tree check below
         }
@@ -147,7 +134,7 @@ public final class TreeReader {
             return enumConstant(tree, raw, path);
         }
         if (TypeShapes.TEXT.contains(raw) || TypeShapes.DATES.contains(raw)) {
-            return fromText(tree, raw, path);
+            return TextValues.read(tree, raw, path);
         }
         if (raw == byte[].class) {
             if (tree instanceof String s) {
@@ -166,13 +153,13 @@ public final class TreeReader {
             return array(tree, raw.getComponentType(), raw.getComponentType(), path, bound, walk);
         }
         if (raw == Optional.class) {
-            return Optional.ofNullable(read(tree, argument(type, 0), path, bound, walk));
+            return Optional.ofNullable(read(tree, DeclaredTypes.argument(type, 0), path, bound, walk));
         }
         if (COLLECTIONS.containsKey(raw)) {
             if (!(tree instanceof List<?> list)) {
                 throw mismatch(path, "a list", tree);
             }
-            Type element = argument(type, 0);
+            Type element = DeclaredTypes.argument(type, 0);
             Collection<Object> out = COLLECTIONS.get(raw).get();
             walk.enter(list, path);
             for (int i = 0; i < list.size(); i++) {
@@ -186,8 +173,8 @@ public final class TreeReader {
                 throw mismatch(path, "a map", tree);
             }
             refuseClassKeys(map, raw, path);
-            Type keyType = argument(type, 0);
-            Type valueType = argument(type, 1);
+            Type keyType = DeclaredTypes.argument(type, 0);
+            Type valueType = DeclaredTypes.argument(type, 1);
             Map<Object, Object> out = MAPS.get(raw).get();
             walk.enter(map, path);
             for (Map.Entry<?, ?> e : map.entrySet()) {
@@ -221,7 +208,7 @@ public final class TreeReader {
     private Object bean(Map<?, ?> map, Type type, Class<?> raw, TreePath path, TreeWalk walk) {
         refuseClassKeys(map, raw, path);
         allowlist.check(raw.getName());
-        Map<TypeVariable<?>, Type> bound = bindings(type, raw);
+        Map<TypeVariable<?>, Type> bound = DeclaredTypes.bindings(type, raw);
         Map<String, BeanProperties.Property> properties = BeanProperties.of(raw);
         for (Object key : map.keySet()) {
             if (!properties.containsKey(key)) {
@@ -314,88 +301,6 @@ public final class TreeReader {
         }
         throw new TreeException(path, "'" + PlainTree.excerpt(name) + "' is not a constant of " + raw.getName() + "; it has "
                 + Arrays.toString(raw.getEnumConstants()));
-    }
-
-    private static Object fromText(Object tree, Class<?> raw, TreePath path) {
-        if ((raw == Date.class || raw == Instant.class) && tree instanceof Number n
-                && (n instanceof Long || n instanceof Integer)) {
-            return raw == Date.class ? new Date(n.longValue()) : Instant.ofEpochMilli(n.longValue());
-        }
-        if (!(tree instanceof String s)) {
-            throw mismatch(path, raw == Date.class || raw == Instant.class
-                    ? "an ISO-8601 string or epoch milliseconds for " + raw.getName() : "a string for " + raw.getName(), tree);
-        }
-        try {
-            if (raw == char.class || raw == Character.class) {
-                if (s.length() != 1) {
-                    throw new TreeException(path, "a char is a string of one character, this one has " + s.length());
-                }
-                return s.charAt(0);
-            }
-            return switch (raw.getName()) {
-                case "java.util.UUID" -> UUID.fromString(s);
-                case "java.net.URI" -> URI.create(s);
-                case "java.util.Locale" -> Locale.forLanguageTag(s);
-                case "java.util.Currency" -> Currency.getInstance(s);
-                case "java.util.Date" -> Date.from(Instant.parse(s));
-                case "java.time.Instant" -> Instant.parse(s);
-                case "java.time.LocalDate" -> LocalDate.parse(s);
-                case "java.time.LocalDateTime" -> LocalDateTime.parse(s);
-                case "java.time.LocalTime" -> LocalTime.parse(s);
-                case "java.time.OffsetDateTime" -> OffsetDateTime.parse(s);
-                case "java.time.ZonedDateTime" -> ZonedDateTime.parse(s);
-                case "java.time.Duration" -> Duration.parse(s);
-                default -> throw new TreeException(path, "no text form for " + raw.getName());
-            };
-        } catch (DateTimeParseException | IllegalArgumentException e) {
-            if (e instanceof TreeException t) {
-                throw t;
-            }
-            throw new TreeException(path, "'" + PlainTree.excerpt(s) + "' is not a " + raw.getSimpleName()
-                    + " (ISO-8601 for dates and times): " + PlainTree.excerpt(String.valueOf(e.getMessage())));
-        }
-    }
-
-    /** The class of a declared type (a type variable by what it is bound to, else its bound). */
-    private static Class<?> raw(Type type, Map<TypeVariable<?>, Type> bound) {
-        if (type instanceof Class<?> c) {
-            return c;
-        }
-        if (type instanceof ParameterizedType p) {
-            return (Class<?>) p.getRawType();
-        }
-        if (type instanceof GenericArrayType g) {
-            return Array.newInstance(raw(g.getGenericComponentType(), bound), 0).getClass();
-        }
-        if (type instanceof TypeVariable<?> v) {
-            Type actual = bound.get(v);
-            return raw(actual != null ? actual : v.getBounds()[0], Map.of());
-        }
-        if (type instanceof WildcardType w) {
-            return raw(w.getUpperBounds()[0], bound);
-        }
-        return Object.class;
-    }
-
-    /** The i-th type argument, Object when the type is raw. */
-    private static Type argument(Type type, int i) {
-        if (type instanceof ParameterizedType p && p.getActualTypeArguments().length > i) {
-            return p.getActualTypeArguments()[i];
-        }
-        return Object.class;
-    }
-
-    /** What a parameterized bean type binds its class's type variables to ({@code Page<User>}: T = User). */
-    private static Map<TypeVariable<?>, Type> bindings(Type type, Class<?> raw) {
-        if (!(type instanceof ParameterizedType p)) {
-            return Map.of();
-        }
-        TypeVariable<?>[] vars = raw.getTypeParameters();
-        Map<TypeVariable<?>, Type> bound = new HashMap<>();
-        for (int i = 0; i < vars.length && i < p.getActualTypeArguments().length; i++) {
-            bound.put(vars[i], p.getActualTypeArguments()[i]);
-        }
-        return bound;
     }
 
     static TreeException mismatch(TreePath path, String expected, Object tree) {
