@@ -82,12 +82,22 @@ public final class ClientTransport implements AutoCloseable {
     }
 
     /**
+     * Reads and checks the TLS material for these settings now (at refer time) rather than at the first
+     * connection, and keeps it for the connections that use them.
+     *
+     * @throws IllegalArgumentException naming the file and what is wrong with it
+     */
+    public void checkTls(TlsConfig config) {
+        tls(config);
+    }
+
+    /**
      * The TLS material for these settings, read and checked on first use and shared by every
      * connection with the same settings.
      *
      * @throws IllegalArgumentException naming the file and what is wrong with it
      */
-    public TlsContext tls(TlsConfig config) {
+    TlsContext tls(TlsConfig config) {
         return tlsContexts.computeIfAbsent(config, TlsContext::forClient);
     }
 

@@ -104,7 +104,7 @@ public final class References {
         LoadBalance loadBalance = LoadBalances.byName(config.loadBalance());
         ClientTransport transport = transport();
         if (options.tls() != null) {
-            transport.tls(options.tls()); // reads and checks the PEM files now: errors name the file
+            transport.checkTls(options.tls()); // reads and checks the PEM files now: errors name the file
         }
         String unbound = TokenBinding.refusal(config.key(), options);
         if (unbound != null) {
