@@ -123,7 +123,8 @@ public final class ClientTransport implements AutoCloseable {
                     protected void initChannel(SocketChannel ch) {
                         if (options.dubbo()) {
                             DubboPipeline.installClient(ch, byteCounter, pending, counters, address,
-                                    options.payloadBytes(), interval, silence, lifecycle.get());
+                                    options.payloadBytes(), responseBudget, ConsumerLimits.frameTimeoutMillis(),
+                                    interval, silence, lifecycle.get());
                             return;
                         }
                         ch.pipeline().addLast("bytes", byteCounter);

@@ -3,6 +3,7 @@ package io.kestrel.rpc.transport.internal.dubbo;
 import io.kestrel.rpc.transport.ServerDispatcher;
 import io.kestrel.rpc.transport.TransportCounters;
 import io.kestrel.rpc.transport.internal.BoundedFrameDecoder;
+import io.kestrel.rpc.transport.internal.MemoryBudget;
 import io.kestrel.rpc.transport.internal.PendingCalls;
 import io.kestrel.rpc.transport.internal.ResponseQueue;
 import io.kestrel.rpc.transport.internal.ServerPipeline;
@@ -34,20 +35,23 @@ public final class DubboPipeline implements ServerPipeline.Protocol {
 
     /**
      * The consumer pipeline of a connection to a dubbo provider:
-     * bytes -> idle -> {@link DubboFrameDecoder} -> {@link DubboClientCodec} -> {@link DubboClientHeartbeat} ->
+     * bytes -> idle -> {@link DubboFrameDecoder} (payload limit, memory budget and frame timeout, as a native
+     * consumer connection's) -> {@link DubboClientCodec} -> {@link DubboClientHeartbeat} ->
      * lifecycle.
      *
+     * @param budget the consumer's memory budget for responses (shared with its native connections)
+     * @param frameTimeoutMillis a response frame incomplete this long after its first byte closes the connection
      * @param intervalMillis nothing written this long sends a heartbeat
      * @param silenceMillis nothing read this long closes the connection
      */
     public static void installClient(SocketChannel ch, ChannelHandler bytes, PendingCalls pending,
-            TransportCounters counters, String address, int payloadBytes, long intervalMillis, long silenceMillis,
-            ChannelHandler lifecycle) {
+            TransportCounters counters, String address, int payloadBytes, MemoryBudget budget, long frameTimeoutMillis,
+            long intervalMillis, long silenceMillis, ChannelHandler lifecycle) {
         ch.pipeline()
                 .addLast("bytes", bytes)
                 .addLast("idle", new IdleStateHandler(silenceMillis, intervalMillis, 0, TimeUnit.MILLISECONDS))
-                .addLast("frame", new DubboFrameDecoder(payloadBytes, counters))
-                .addLast("codec", new DubboClientCodec(pending, counters, address, payloadBytes))
+                .addLast("frame", DubboFrameDecoder.consumer(payloadBytes, counters, budget, frameTimeoutMillis))
+                .addLast("codec", new DubboClientCodec(pending, counters, address, payloadBytes, budget))
                 .addLast("heartbeat", new DubboClientHeartbeat())
                 .addLast("lifecycle", lifecycle);
     }
