@@ -27,10 +27,42 @@ public final class DubboPipeline implements ServerPipeline.Protocol {
      */
     public static final long MIN_IDLE_MILLIS = 180_000;
 
+    /**
+     * System property: a dubbo request's arguments must be decoded within this many milliseconds of its frame's
+     * arrival, else decoding stops there and the call is answered "server timeout". The native port stops at the
+     * caller's deadline, which it reads before the arguments; a dubbo caller's timeout travels in the attachments,
+     * after them. Read when a dubbo port starts.
+     */
+    public static final String DECODE_DEADLINE_PROPERTY = "kestrel.rpc.dubbo.decodeDeadlineMillis";
+    public static final long DEFAULT_DECODE_DEADLINE_MILLIS = 10_000;
+
     private final ServerDispatcher dispatcher;
+    private final long decodeDeadlineMillis = decodeDeadlineMillis();
 
     public DubboPipeline(ServerDispatcher dispatcher) {
         this.dispatcher = dispatcher;
+    }
+
+    /**
+     * {@value #DECODE_DEADLINE_PROPERTY}, or {@value #DEFAULT_DECODE_DEADLINE_MILLIS}.
+     *
+     * @throws IllegalArgumentException naming the property when it is not a positive whole number
+     */
+    public static long decodeDeadlineMillis() {
+        String text = System.getProperty(DECODE_DEADLINE_PROPERTY);
+        if (text == null) {
+            return DEFAULT_DECODE_DEADLINE_MILLIS;
+        }
+        try {
+            long value = Long.parseLong(text.trim());
+            if (value > 0) {
+                return value;
+            }
+        } catch (NumberFormatException e) {
+            // below
+        }
+        throw new IllegalArgumentException("-D" + DECODE_DEADLINE_PROPERTY + "=" + text + " is not a positive number"
+                + " of milliseconds (default " + DEFAULT_DECODE_DEADLINE_MILLIS + ")");
     }
 
     /**
@@ -73,6 +105,6 @@ public final class DubboPipeline implements ServerPipeline.Protocol {
         String remote = peer == null ? "?" : peer.getHostString() + ":" + peer.getPort();
         DubboResponseWriter out = new DubboResponseWriter(ch, output, g.payloadBytes(), remote);
         ch.pipeline().addLast("requests", new DubboRequestHandler(dispatcher, g.admission(), out,
-                g.callsPerConnection(), g.budget(), remote));
+                g.callsPerConnection(), g.budget(), remote, decodeDeadlineMillis));
     }
 }
