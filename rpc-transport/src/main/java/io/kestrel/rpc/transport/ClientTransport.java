@@ -139,7 +139,8 @@ public final class ClientTransport implements AutoCloseable {
                                 .addLast("frame", FrameDecoder.consumer(options.payloadBytes(), counters,
                                         responseBudget, ConsumerLimits.frameTimeoutMillis()));
                         if (options.token() != null) {
-                            ch.pipeline().addLast("credential", new CredentialSender(options.token()));
+                            ch.pipeline().addLast("credential", new CredentialSender(options.token(),
+                                    ConsumerLimits.bindToken()));
                         }
                         ch.pipeline()
                                 .addLast("heartbeat", HeartbeatHandler.consumer(silence, wantedServices))
