@@ -26,6 +26,9 @@ import java.util.stream.Collectors;
  *   <li>{@value #TOKEN_WITH_DEFAULT_TRUST_PROPERTY} (default false): whether a reference with a token and
  *       TLS but no {@code tls-trust} may send its token to any provider whose certificate the JDK's default
  *       trust store accepts.</li>
+ *   <li>{@value #BIND_TOKEN_PROPERTY} (default false): a reference's token, of the form {@code <id>.<secret>}, is
+ *       never sent; each connection sends a proof of the secret made for the provider's address instead, which
+ *       no other provider accepts (the providers' authenticators must implement {@code secretOf}).</li>
  *   <li>{@value #ERROR_DECODE_THREADS_PROPERTY} (default {@value #DEFAULT_ERROR_DECODE_THREADS}): threads
  *       that decode the exceptions providers return, off the I/O threads; when they are all busy (with
  *       {@value #ERROR_DECODE_QUEUE} waiting), an exception is rebuilt from its class name and message.</li>
@@ -40,6 +43,7 @@ public final class ConsumerLimits {
     public static final String MAX_PROVIDERS_PROPERTY = "kestrel.rpc.consumer.maxProviders";
     public static final String ADOPT_UNBOUNDED_PROPERTY = "kestrel.rpc.consumer.adoptUnboundedSerializations";
     public static final String TOKEN_WITH_DEFAULT_TRUST_PROPERTY = "kestrel.rpc.consumer.tokenWithDefaultTrust";
+    public static final String BIND_TOKEN_PROPERTY = "kestrel.rpc.consumer.bindToken";
     public static final String ERROR_DECODE_THREADS_PROPERTY = "kestrel.rpc.consumer.errorDecodeThreads";
     public static final String MAX_ERROR_MESSAGE_PROPERTY = "kestrel.rpc.consumer.maxErrorMessageBytes";
 
@@ -60,6 +64,7 @@ public final class ConsumerLimits {
             positive(MAX_PROVIDERS_PROPERTY, DEFAULT_MAX_PROVIDERS));
     private static final Set<String> ADOPT_UNBOUNDED = names(System.getProperty(ADOPT_UNBOUNDED_PROPERTY, ""));
     private static final boolean TOKEN_WITH_DEFAULT_TRUST = Boolean.getBoolean(TOKEN_WITH_DEFAULT_TRUST_PROPERTY);
+    private static final boolean BIND_TOKEN = Boolean.getBoolean(BIND_TOKEN_PROPERTY);
     private static final int ERROR_DECODE_THREADS = (int) Math.min(64,
             positive(ERROR_DECODE_THREADS_PROPERTY, DEFAULT_ERROR_DECODE_THREADS));
     private static final int MAX_ERROR_MESSAGE = (int) Math.min(Integer.MAX_VALUE,
@@ -96,6 +101,14 @@ public final class ConsumerLimits {
     /** Whether a token may travel over TLS verified only by the JDK's default trust store. */
     public static boolean tokenWithDefaultTrust() {
         return TOKEN_WITH_DEFAULT_TRUST;
+    }
+
+    /**
+     * Whether a reference's token ({@code <id>.<secret>}) is sent as a proof bound to the provider it connects
+     * to rather than as it is (the provider's authenticator must support {@code secretOf}).
+     */
+    public static boolean bindToken() {
+        return BIND_TOKEN;
     }
 
     /** Threads decoding providers' exceptions. */

@@ -107,7 +107,13 @@ interface PortAttacker {
             return header(REQUEST_TWO_WAY_HESSIAN2, id, bodyLength).array();
         }
 
-        private byte[] body(String path, String method, String desc, String argument) {
+        /** A two-way call of {@code EchoService.echoObject(argument)}. */
+        byte[] echoObject(long id, Object argument) {
+            return frame(REQUEST_TWO_WAY_HESSIAN2, id, body(EchoService.class.getName(), "echoObject",
+                    "Ljava/lang/Object;", argument));
+        }
+
+        private byte[] body(String path, String method, String desc, Object argument) {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             hessian2.writeSequence(out, values -> {
                 values.write("2.0.2");

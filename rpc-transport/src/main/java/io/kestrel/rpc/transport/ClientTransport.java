@@ -134,7 +134,8 @@ public final class ClientTransport implements AutoCloseable {
                     protected void initChannel(SocketChannel ch) {
                         if (options.dubbo()) {
                             DubboPipeline.installClient(ch, byteCounter, pending, counters, address,
-                                    options.payloadBytes(), interval, silence, lifecycle.get());
+                                    options.payloadBytes(), responseBudget, ConsumerLimits.frameTimeoutMillis(),
+                                    interval, silence, lifecycle.get());
                             return;
                         }
                         ch.pipeline().addLast("bytes", byteCounter);
@@ -149,7 +150,8 @@ public final class ClientTransport implements AutoCloseable {
                                 .addLast("frame", FrameDecoder.consumer(options.payloadBytes(), counters,
                                         responseBudget, ConsumerLimits.frameTimeoutMillis()));
                         if (options.token() != null) {
-                            ch.pipeline().addLast("credential", new CredentialSender(options.token()));
+                            ch.pipeline().addLast("credential", new CredentialSender(options.token(),
+                                    ConsumerLimits.bindToken()));
                         }
                         ch.pipeline()
                                 .addLast("heartbeat", HeartbeatHandler.consumer(silence, wantedServices))

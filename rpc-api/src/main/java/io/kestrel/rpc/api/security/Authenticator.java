@@ -26,4 +26,16 @@ public interface Authenticator {
      *     is sent to the consumer with every call it makes to a service that restricts its callers
      */
     CallerIdentity authenticate(String token, CallerIdentity certificate);
+
+    /**
+     * For tokens of the form {@code <id>.<secret>} that consumers bind to the provider they call
+     * ({@code -Dkestrel.rpc.consumer.bindToken=true}: they send a proof made with the secret for this provider's
+     * address, never the token, so a provider that collects it cannot use it at another): the secret of the token
+     * named {@code id}, or null when there is none. A proof that checks out is then passed to
+     * {@link #authenticate} as the token {@code <id>.<secret>}. Must not block, like {@link #authenticate}.
+     * Default: null (bound tokens are refused, the caller is anonymous).
+     */
+    default String secretOf(String id) {
+        return null;
+    }
 }

@@ -14,9 +14,9 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * A provider that lies: a raw server socket on 127.0.0.1 speaking just enough of the native protocol to
- * be connected to (it answers the consumer's handshake heartbeat, with the facts it chooses) and then
- * answering every call the way its {@link Behaviour} says. The hostile peer of consumer tests: the bytes
+ * A provider that lies: a raw server socket on 127.0.0.1 speaking just enough of the native protocol (or, made by
+ * {@link #dubbo}, of Apache Dubbo's) to be connected to (it answers the consumer's handshake heartbeat, with the
+ * facts it chooses) and then answering every call the way its {@link Behaviour} says. The hostile peer of consumer tests: the bytes
  * are written here by hand, as an attacker would, not by the framework's encoder. One thread per
  * connection; {@link #close} ends them all.
  */
@@ -24,6 +24,7 @@ final class HostileProvider implements AutoCloseable {
     static final int STATUS_OK = 20;
     static final int STATUS_SERVICE_ERROR = 70;
     private static final int HEADER = 18;
+    private static final int DUBBO_HEADER = 16;
 
     /** How every call is answered. */
     enum Behaviour {
@@ -36,11 +37,14 @@ final class HostileProvider implements AutoCloseable {
         /** An exception with the bytes given as its serialized form (e.g. a deep cause chain). */
         SERIALIZED_ERROR,
         /** A null result: the call succeeds. */
-        NULL_RESULT
+        NULL_RESULT,
+        /** Announces a 64 MiB answer, over any payload limit, and sends all of it as fast as it can. */
+        OVERSIZED
     }
 
     private final ServerSocket server;
     private final Behaviour behaviour;
+    private final boolean dubbo;
     private final byte[] handshake;
     private final byte[] errorBytes;
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
@@ -51,6 +55,12 @@ final class HostileProvider implements AutoCloseable {
      * @param errorBytes the serialized exception of {@link Behaviour#SERIALIZED_ERROR} (else unused)
      */
     HostileProvider(Behaviour behaviour, Map<String, Map<String, String>> facts, byte[] errorBytes) throws IOException {
+        this(behaviour, facts, errorBytes, false);
+    }
+
+    private HostileProvider(Behaviour behaviour, Map<String, Map<String, String>> facts, byte[] errorBytes,
+            boolean dubbo) throws IOException {
+        this.dubbo = dubbo;
         this.behaviour = behaviour;
         this.errorBytes = errorBytes;
         this.handshake = handshakeBody(facts);
@@ -62,6 +72,11 @@ final class HostileProvider implements AutoCloseable {
 
     HostileProvider(Behaviour behaviour) throws IOException {
         this(behaviour, Map.of(), null);
+    }
+
+    /** A provider speaking the dubbo protocol ({@link Behaviour#TRICKLE_HALF_FRAME} or {@link Behaviour#OVERSIZED}). */
+    static HostileProvider dubbo(Behaviour behaviour) throws IOException {
+        return new HostileProvider(behaviour, Map.of(), null, true);
     }
 
     int port() {
@@ -87,20 +102,23 @@ final class HostileProvider implements AutoCloseable {
             DataInputStream in = new DataInputStream(s.getInputStream());
             OutputStream out = s.getOutputStream();
             while (!closed) {
-                byte[] header = new byte[HEADER];
+                byte[] header = new byte[dubbo ? DUBBO_HEADER : HEADER];
                 in.readFully(header);
                 ByteBuffer h = ByteBuffer.wrap(header);
-                int flags = header[3];
-                byte serialization = header[4];
-                long requestId = h.getLong(6);
-                int length = h.getInt(14);
+                // dubbo's flags (request 0x80, two-way 0x40, event 0x20) read as the native ones (0x01, 0x02, 0x04)
+                int flags = dubbo ? (header[2] & 0x80) >> 7 | (header[2] & 0x40) >> 5 | (header[2] & 0x20) >> 3
+                        : header[3];
+                byte serialization = dubbo ? (byte) (header[2] & 0x1F) : header[4];
+                long requestId = h.getLong(dubbo ? 4 : 6);
+                int length = h.getInt(dubbo ? 12 : 14);
                 if (length < 0 || length > (1 << 20)) {
                     return; // no consumer request of these tests is that large
                 }
                 in.readFully(new byte[length]);
-                if ((flags & 0x04) != 0) { // events: answer two-way heartbeats with the handshake facts
+                if ((flags & 0x04) != 0) { // events: answer two-way heartbeats (natively with the handshake facts)
                     if ((flags & 0x02) != 0) {
-                        write(out, frame(0x04, serialization, STATUS_OK, requestId, handshake));
+                        write(out, dubbo ? dubboFrame(0x20 | serialization, requestId, new byte[] {'N'})
+                                : frame(0x04, serialization, STATUS_OK, requestId, handshake));
                     }
                     continue;
                 }
@@ -129,6 +147,16 @@ final class HostileProvider implements AutoCloseable {
                 body.writeBytes(errorBytes);
                 write(out, frame(0, serialization, STATUS_SERVICE_ERROR, requestId, body.toByteArray()));
             }
+            case OVERSIZED -> {
+                synchronized (out) {
+                    out.write(header(0, serialization, STATUS_OK, requestId, 64 << 20));
+                    byte[] chunk = new byte[1 << 20];
+                    for (int i = 0; i < 64 && !closed; i++) {
+                        out.write(chunk);
+                    }
+                    out.flush();
+                }
+            }
             case TRICKLE_HALF_FRAME -> {
                 synchronized (out) { // the frame is never finished: nothing else may be written into it
                     out.write(header(0, serialization, STATUS_OK, requestId, 8_000_000));
@@ -151,12 +179,22 @@ final class HostileProvider implements AutoCloseable {
         }
     }
 
-    private static byte[] header(int flags, byte serialization, int status, long requestId, int bodyLength) {
+    private byte[] header(int flags, byte serialization, int status, long requestId, int bodyLength) {
+        if (dubbo) { // a response: the request's serialization id as its flags
+            return ByteBuffer.allocate(DUBBO_HEADER).putShort((short) 0xdabb).put(serialization).put((byte) status)
+                    .putLong(requestId).putInt(bodyLength).array();
+        }
         return ByteBuffer.allocate(HEADER).putShort((short) 0x4B52).put((byte) 1).put((byte) flags).put(serialization)
                 .put((byte) status).putLong(requestId).putInt(bodyLength).array();
     }
 
-    private static byte[] frame(int flags, byte serialization, int status, long requestId, byte[] body) {
+    /** A dubbo frame with status OK and {@code flags} (event, serialization) in its third byte. */
+    private static byte[] dubboFrame(int flags, long requestId, byte[] body) {
+        return ByteBuffer.allocate(DUBBO_HEADER + body.length).putShort((short) 0xdabb).put((byte) flags)
+                .put((byte) STATUS_OK).putLong(requestId).putInt(body.length).put(body).array();
+    }
+
+    private byte[] frame(int flags, byte serialization, int status, long requestId, byte[] body) {
         ByteArrayOutputStream f = new ByteArrayOutputStream(HEADER + body.length);
         f.writeBytes(header(flags, serialization, status, requestId, body.length));
         f.writeBytes(body);

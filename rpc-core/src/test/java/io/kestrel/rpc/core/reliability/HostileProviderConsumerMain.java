@@ -26,7 +26,8 @@ import java.util.concurrent.TimeUnit;
  * Prints one {@code CHECK <name> PASS|FAIL <detail>} line per scenario, then {@code DONE}.
  *
  * <p>Arguments: zookeeper connect string, then the ports of the healthy provider, two trickling providers,
- * the huge-error one, the deep-error one, the java-preferring one and the silent one.
+ * the huge-error one, the deep-error one, the java-preferring one, the silent one, and of three speaking the
+ * dubbo protocol: two trickling, one sending an oversized answer.
  */
 public final class HostileProviderConsumerMain {
     private final RpcRuntime runtime;
@@ -62,7 +63,9 @@ public final class HostileProviderConsumerMain {
         }
         HostileProviderConsumerMain main = new HostileProviderConsumerMain(args[0], p[0]);
         main.check("healthy", main::healthyAnswers);
-        main.check("trickle", () -> main.trickle(p[1], p[2]));
+        main.check("trickle", () -> main.trickle(direct(p[1]), direct(p[2])));
+        main.check("dubbo-trickle", () -> main.trickle(dubbo(p[7]), dubbo(p[8])));
+        main.check("dubbo-oversized", () -> main.oversized(dubbo(p[9])));
         main.check("huge-error", () -> main.hugeError(p[3]));
         main.check("deep-error", () -> main.deepError(p[4]));
         main.check("java-refused", () -> main.javaRefused(p[5]));
@@ -92,6 +95,12 @@ public final class HostileProviderConsumerMain {
 
     private static ReferenceConfig.Builder<EchoService> direct(int port) {
         return ReferenceConfig.builder(EchoService.class).url("127.0.0.1:" + port).retries(0)
+                .timeout(Duration.ofSeconds(20));
+    }
+
+    /** A reference speaking the dubbo protocol to the provider on {@code port}. */
+    private static ReferenceConfig.Builder<EchoService> dubbo(int port) {
+        return ReferenceConfig.builder(EchoService.class).url("dubbo://127.0.0.1:" + port).retries(0)
                 .timeout(Duration.ofSeconds(20));
     }
 
@@ -142,9 +151,10 @@ public final class HostileProviderConsumerMain {
      * still arriving (half of 24 MiB) and is cut by the frame timeout; the second does not fit and fails at
      * once. The healthy provider keeps answering meanwhile.
      */
-    private String trickle(int first, int second) throws Exception {
-        EchoService a = runtime.refer(direct(first).build());
-        EchoService b = runtime.refer(direct(second).build());
+    private String trickle(ReferenceConfig.Builder<EchoService> first, ReferenceConfig.Builder<EchoService> second)
+            throws Exception {
+        EchoService a = runtime.refer(first.build());
+        EchoService b = runtime.refer(second.build());
         long start = System.nanoTime();
         CompletableFuture<String> callA = CompletableFuture.supplyAsync(() -> a.echo("a"));
         Thread.sleep(300); // a's header first, so a holds the budget
@@ -171,6 +181,30 @@ public final class HostileProviderConsumerMain {
         return "budget refusal after " + refusedAfter + " ms (" + refused.getClass().getSimpleName() + "), frame"
                 + " timeout after " + cutAfter + " ms: " + cut.getMessage() + "; " + healthyCalls
                 + " healthy calls meanwhile, Netty allocator peak " + (peakDirect >> 20) + " MiB";
+    }
+
+    /**
+     * A provider sends a 64 MiB answer as fast as it can: refused from its header (over the payload limit), its
+     * bytes skipped as they arrive, never buffered; the healthy provider keeps answering.
+     */
+    private String oversized(ReferenceConfig.Builder<EchoService> reference) throws Exception {
+        EchoService e = runtime.refer(reference.build());
+        long start = System.nanoTime();
+        CompletableFuture<String> call = CompletableFuture.supplyAsync(() -> e.echo("x"));
+        long peak = 0;
+        int healthyCalls = 0;
+        while (!call.isDone() && elapsedMillis(start) < 15_000) {
+            require("ok".equals(healthy.echo("ok")), "the healthy provider answered wrongly");
+            healthyCalls++;
+            peak = Math.max(peak, nettyBytes());
+            Thread.sleep(5);
+        }
+        Throwable t = failure(call, 10);
+        require(t.getMessage().contains("over this consumer's payload limit"), "not refused for its size: " + t);
+        require(peak < 32L << 20, "Netty's allocator held " + peak + " bytes");
+        healthyAnswers();
+        return t.getClass().getSimpleName() + " after " + elapsedMillis(start) + " ms: " + t.getMessage() + "; "
+                + healthyCalls + " healthy calls meanwhile, Netty allocator peak " + (peak >> 20) + " MiB";
     }
 
     /** A 4 MB error message arrives cut. */

@@ -55,6 +55,9 @@ class HostileProviderTest {
         args.add(port(new HostileProvider(Behaviour.SERIALIZED_ERROR, facts("8", "kryo"), deepCauseChain())));
         args.add(port(new HostileProvider(Behaviour.NULL_RESULT, facts("3", "java"), null)));
         args.add(port(new HostileProvider(Behaviour.SILENT)));
+        args.add(port(HostileProvider.dubbo(Behaviour.TRICKLE_HALF_FRAME)));
+        args.add(port(HostileProvider.dubbo(Behaviour.TRICKLE_HALF_FRAME)));
+        args.add(port(HostileProvider.dubbo(Behaviour.OVERSIZED)));
 
         try (ChildJvm consumer = ChildJvm.start("hostile-provider-consumer", List.of("-Xmx256m",
                 "-D" + ConsumerLimits.FRAME_TIMEOUT_PROPERTY + "=1500",
@@ -115,6 +118,17 @@ class HostileProviderTest {
     void aHalfFrameTrickledPastTheFrameTimeoutClosesItsConnectionAndASecondDoesNotFitTheMemoryBudget() {
         assertPassed("trickle");
         assertTrue(output.contains("Closing connection to provider 127.0.0.1:"), output);
+    }
+
+    /** The consumer's dubbo connections are held to the same frame timeout and memory budget as its native ones. */
+    @Test
+    void overTheDubboProtocolTooAHalfFrameIsCutByTheFrameTimeoutAndASecondRefusedByTheBudget() {
+        assertPassed("dubbo-trickle");
+    }
+
+    @Test
+    void anOversizedDubboAnswerIsRefusedFromItsHeaderAndNeverBuffered() {
+        assertPassed("dubbo-oversized");
     }
 
     @Test

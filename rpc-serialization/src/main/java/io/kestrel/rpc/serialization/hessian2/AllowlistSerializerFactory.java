@@ -32,6 +32,10 @@ final class AllowlistSerializerFactory extends SerializerFactory {
     private static final Set<String> HESSIAN_TYPE_NAMES = Set.of(
             "void", "boolean", "byte", "short", "int", "long", "float", "double", "char", "string", "object", "date");
 
+    static {
+        HessianLogLimit.install(); // hessian logs every unknown class name it reads: rate-limited, cut
+    }
+
     private final ClassFilter filter;
     /** Array type name to its deserializer, for arrays of a resolved element only. */
     private final BoundedCache<String, Deserializer> arrays = new BoundedCache<>(TypeNameLimits.nameCacheSize());

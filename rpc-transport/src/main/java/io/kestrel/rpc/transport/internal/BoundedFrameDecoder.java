@@ -1,5 +1,6 @@
 package io.kestrel.rpc.transport.internal;
 
+import io.kestrel.rpc.api.ConsumerLimits;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
@@ -21,8 +22,9 @@ import org.slf4j.LoggerFactory;
  *   <li>a frame still incomplete the frame timeout after its first byte closes the connection (the idle timer
  *       alone would let a byte now and then keep it open for ever); what it held goes back to the budget.</li>
  * </ul>
- * The consumer side's decoder ({@link FrameDecoder#consumer}) passes a budget and a timeout but no queue. One per
- * connection; event loop only.
+ * A consumer's decoder ({@link FrameDecoder#consumer}, {@code DubboFrameDecoder.consumer}) passes a budget and a
+ * timeout but no queue, and takes every frame its provider sends from the budget; its frame timeout fails the
+ * connection's calls with the reason ({@link FrameTimeoutException}). One per connection; event loop only.
  */
 public abstract class BoundedFrameDecoder extends ByteToMessageDecoder {
     private static final Logger log = LoggerFactory.getLogger(BoundedFrameDecoder.class);
@@ -32,6 +34,7 @@ public abstract class BoundedFrameDecoder extends ByteToMessageDecoder {
     private final MemoryBudget budget;
     private final long frameTimeoutNanos;
     private final ResponseQueue output;
+    private final boolean consumer;
     /** Budget taken for the request being received (0: none), from the share for partial ones. */
     private long reservedForPartial;
     /** When the first byte of the frame being received arrived (0: no frame in progress). */
@@ -45,9 +48,24 @@ public abstract class BoundedFrameDecoder extends ByteToMessageDecoder {
      * @param output the connection's answers, whose being full stops decoding (null: never stops)
      */
     protected BoundedFrameDecoder(MemoryBudget budget, long frameTimeoutMillis, ResponseQueue output) {
+        this(budget, frameTimeoutMillis, output, false);
+    }
+
+    /**
+     * @param consumer a consumer's decoder (no queue): every frame counts in the budget ({@link #consumer()}), and
+     *     the frame timeout fails the connection's calls with a {@link FrameTimeoutException}
+     */
+    protected BoundedFrameDecoder(MemoryBudget budget, long frameTimeoutMillis, ResponseQueue output,
+            boolean consumer) {
         this.budget = budget;
         this.frameTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(frameTimeoutMillis);
         this.output = output;
+        this.consumer = consumer;
+    }
+
+    /** A consumer's decoder: what its provider sends is all budgeted, answers and events alike. */
+    protected final boolean consumer() {
+        return consumer;
     }
 
     @Override
@@ -138,10 +156,19 @@ public abstract class BoundedFrameDecoder extends ByteToMessageDecoder {
     }
 
     /**
-     * The frame in progress began {@code ageMillis} ago, past the frame timeout: by default logs it and closes the
-     * connection (a provider's side; a consumer's decoder tells its connection why instead).
+     * The frame in progress began {@code ageMillis} ago, past the frame timeout: a provider's side logs it and
+     * closes the connection; a consumer's tells its connection why (whose handler logs it and fails its calls
+     * with the reason) and closes it.
      */
-    protected void frameTimedOut(ChannelHandlerContext ctx, long ageMillis, long timeoutMillis) {
+    private void frameTimedOut(ChannelHandlerContext ctx, long ageMillis, long timeoutMillis) {
+        if (consumer) {
+            ctx.fireExceptionCaught(new FrameTimeoutException("a response frame begun " + ageMillis
+                    + " ms ago is still incomplete (frame timeout " + timeoutMillis + " ms, -D"
+                    + ConsumerLimits.FRAME_TIMEOUT_PROPERTY + "): the provider sends too slowly"
+                    + " or holds a frame half sent"));
+            ctx.close();
+            return;
+        }
         log.warn("Closing connection from {}: a frame begun {} ms ago is still incomplete (frame-timeout {} ms)",
                 ctx.channel().remoteAddress(), ageMillis, timeoutMillis);
         ctx.close();

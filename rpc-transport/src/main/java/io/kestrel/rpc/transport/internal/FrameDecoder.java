@@ -89,7 +89,7 @@ public final class FrameDecoder extends BoundedFrameDecoder {
 
     private FrameDecoder(int maxBodyBytes, TransportCounters counters, MemoryBudget budget, long frameTimeoutMillis,
             ResponseQueue output, int budgetedKind) {
-        super(budget, frameTimeoutMillis, output);
+        super(budget, frameTimeoutMillis, output, budgetedKind == EVERY_FRAME);
         this.budgetedKind = budgetedKind;
         this.maxBodyBytes = maxBodyBytes;
         this.counters = counters;
@@ -190,20 +190,6 @@ public final class FrameDecoder extends BoundedFrameDecoder {
         int skip = (int) Math.min(discardRemaining, in.readableBytes());
         in.skipBytes(skip);
         discardRemaining -= skip;
-    }
-
-    @Override
-    protected void frameTimedOut(ChannelHandlerContext ctx, long ageMillis, long timeoutMillis) {
-        if (budgetedKind != EVERY_FRAME) {
-            super.frameTimedOut(ctx, ageMillis, timeoutMillis);
-            return;
-        }
-        // a consumer: the connection's handler says why, closes, and fails its calls with the reason
-        ctx.fireExceptionCaught(new FrameTimeoutException("a response frame begun " + ageMillis
-                + " ms ago is still incomplete (frame timeout " + timeoutMillis + " ms, -D"
-                + io.kestrel.rpc.api.ConsumerLimits.FRAME_TIMEOUT_PROPERTY + "): the provider sends too slowly"
-                + " or holds a frame half sent"));
-        ctx.close();
     }
 
     @Override

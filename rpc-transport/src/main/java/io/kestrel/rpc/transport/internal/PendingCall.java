@@ -59,6 +59,11 @@ public final class PendingCall extends CallFuture {
         return id;
     }
 
+    /** When the call's timeout ends, on {@link System#nanoTime}'s clock: decoding its answer stops there. */
+    public long deadlineNanos() {
+        return deadlineNanos;
+    }
+
     public MethodRef method() {
         return method;
     }

@@ -108,15 +108,9 @@ public final class ResponseDecoder {
     private Throwable failure(PendingCall call, Frame f, boolean deserialize) {
         try {
             if (f.overBudget) {
-                return new PayloadTooLargeException("the response of " + where(call) + " (" + f.bodyLength
-                        + " bytes) does not fit this consumer's memory budget for responses of "
-                        + ConsumerLimits.memoryBudgetBytes() + " bytes, which other responses (arriving or not yet"
-                        + " decoded) hold now; it was skipped. Retry later, or raise -D"
-                        + ConsumerLimits.MEMORY_BUDGET_PROPERTY);
+                return overBudget(where(call), f.bodyLength);
             } else if (f.oversized()) {
-                return new PayloadTooLargeException("the response of " + where(call) + " is "
-                        + f.bodyLength + " bytes, over this consumer's payload limit of " + payloadBytes
-                        + " bytes; return less data or raise payload on the reference");
+                return oversized(where(call), f.bodyLength, payloadBytes);
             } else if (f.status == Status.SERVICE_ERROR.code()) {
                 return remoteException(f, call, where(call), deserialize);
             } else {
@@ -125,6 +119,25 @@ public final class ResponseDecoder {
         } catch (Throwable t) {
             return decodeFailure(call, t);
         }
+    }
+
+    /**
+     * A response of {@code bodyLength} bytes (of the call {@code where} names) was skipped: it did not fit the
+     * consumer's memory budget for responses. Every protocol's consumer says it so.
+     */
+    public static PayloadTooLargeException overBudget(String where, long bodyLength) {
+        return new PayloadTooLargeException("the response of " + where + " (" + bodyLength
+                + " bytes) does not fit this consumer's memory budget for responses of "
+                + ConsumerLimits.memoryBudgetBytes() + " bytes, which other responses (arriving or not yet"
+                + " decoded) hold now; it was skipped. Retry later, or raise -D"
+                + ConsumerLimits.MEMORY_BUDGET_PROPERTY);
+    }
+
+    /** A response of {@code bodyLength} bytes was skipped: over the reference's payload limit. */
+    public static PayloadTooLargeException oversized(String where, long bodyLength, int payloadBytes) {
+        return new PayloadTooLargeException("the response of " + where + " is " + bodyLength
+                + " bytes, over this consumer's payload limit of " + payloadBytes
+                + " bytes; return less data or raise payload on the reference");
     }
 
     private Throwable decodeFailure(PendingCall call, Throwable t) {

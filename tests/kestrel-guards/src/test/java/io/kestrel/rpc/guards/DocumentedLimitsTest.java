@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.kestrel.rpc.api.config.ProtocolConfig;
 import io.kestrel.rpc.api.config.ServerLimits;
 import io.kestrel.rpc.api.serialization.DecodeLimits;
+import io.kestrel.rpc.transport.internal.dubbo.DubboPipeline;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -63,10 +64,15 @@ class DocumentedLimitsTest {
         checks.put("maxHashNesting", () -> assertEquals(number(documented.get("maxHashNesting")), limits.maxHashNesting()));
         checks.put("maxHashWork", () -> assertEquals(number(documented.get("maxHashWork")), limits.maxHashWork()));
         checks.put("deadline", () -> assertEquals("the call's timeout", documented.get("deadline")));
+        checks.put("dubboDecodeDeadlineMillis", () -> {
+            assertEquals(number(documented.get("dubboDecodeDeadlineMillis")), DubboPipeline.decodeDeadlineMillis());
+            assertEquals(DubboPipeline.DEFAULT_DECODE_DEADLINE_MILLIS, DubboPipeline.decodeDeadlineMillis());
+        });
         runEach(documented, checks);
         String page = Files.readString(ReactorPoms.root().resolve("docs/security.md"));
         for (String property : List.of(DecodeLimits.MAX_DEPTH_PROPERTY, DecodeLimits.MAX_ELEMENTS_PROPERTY,
-                DecodeLimits.MAX_HASH_NESTING_PROPERTY, DecodeLimits.MAX_HASH_WORK_PROPERTY)) {
+                DecodeLimits.MAX_HASH_NESTING_PROPERTY, DecodeLimits.MAX_HASH_WORK_PROPERTY,
+                DubboPipeline.DECODE_DEADLINE_PROPERTY)) {
             assertTrue(page.contains("`" + property + "`"), "docs/security.md names the system property " + property);
         }
     }

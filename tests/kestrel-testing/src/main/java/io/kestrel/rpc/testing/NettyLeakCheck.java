@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
@@ -22,15 +23,27 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * class load, so it works however late it is installed); after each test it fails on leaks already reported,
  * and after the class it collects garbage and allocates a little, so leaks of the class's last buffers are
  * found too. Needs {@code -Dio.netty.leakDetection.level=paranoid} (the root POM's {@code test.jvm.args}) to
- * see every buffer. Registered for every test of rpc-transport (JUnit extension auto-detection, set in its
- * POM); other modules add {@code @ExtendWith(NettyLeakCheck.class)} (rpc-transport's test jar).
+ * see every buffer. Registered for every test class of every module whose tests depend on this kit: this jar
+ * lists it in {@code META-INF/services/org.junit.jupiter.api.extension.Extension}, and the root POM's surefire
+ * configuration turns on JUnit's extension auto-detection.
  */
-public final class NettyLeakCheck implements AfterEachCallback, AfterAllCallback {
+public final class NettyLeakCheck implements BeforeAllCallback, AfterEachCallback, AfterAllCallback {
     private static final Queue<String> LEAKS = new ConcurrentLinkedQueue<>();
+    private static volatile boolean applied;
 
     static {
         leakDetector().setLeakListener((type, records) -> LEAKS.add(type + " leaked" + (records.isEmpty()
                 ? " (no access records: run with -Dio.netty.leakDetection.level=paranoid)" : ":" + records)));
+    }
+
+    @Override
+    public void beforeAll(ExtensionContext context) {
+        applied = true;
+    }
+
+    /** Whether this check runs around the current test class (a test that it is registered: auto-detection works). */
+    public static boolean applied() {
+        return applied;
     }
 
     @Override
@@ -44,16 +57,34 @@ public final class NettyLeakCheck implements AfterEachCallback, AfterAllCallback
         failOnLeaks(context);
     }
 
-    /** Has the garbage collector find unreleased buffers and the detector report them (a few rounds at most). */
+    /**
+     * Has the garbage collector find unreleased buffers and the detector report them (two rounds at most). Skipped
+     * when the detector tracks no buffer at all (every one allocated was released, or Netty was not used): then
+     * none can leak, and a class pays no collection (up to a second or more on a busy machine).
+     */
     public static void findLeaks() {
+        if (trackedBuffers() == 0) {
+            return;
+        }
         // a leaked buffer is reported when the garbage collector has found it and a later allocation is tracked
-        for (int round = 0; round < 5 && LEAKS.isEmpty(); round++) {
+        for (int round = 0; round < 2 && LEAKS.isEmpty(); round++) {
             System.gc();
             LockSupport.parkNanos(50_000_000);
             for (int i = 0; i < 64; i++) {
                 ByteBufAllocator.DEFAULT.buffer(8).release();
                 Unpooled.buffer(8).release();
             }
+        }
+    }
+
+    /** Buffers the leak detector tracks now (allocated, not yet released or found leaked); -1 when unknown. */
+    private static int trackedBuffers() {
+        try {
+            Field f = ResourceLeakDetector.class.getDeclaredField("allLeaks");
+            f.setAccessible(true);
+            return ((java.util.Set<?>) f.get(leakDetector())).size();
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return -1; // another Netty version: always look
         }
     }
 

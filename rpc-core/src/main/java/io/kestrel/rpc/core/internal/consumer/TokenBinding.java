@@ -9,7 +9,8 @@ import io.kestrel.rpc.transport.spi.ClientOptions;
  * goes only to a provider this consumer can verify against trust it chose ({@code tls-trust}): with
  * the JDK's default trust store, any host with a public certificate passes, for a host name the
  * registry writer chose, and would collect the token (which every other provider then accepts).
- * Sending anyway needs {@value ConsumerLimits#TOKEN_WITH_DEFAULT_TRUST_PROPERTY}. Stateless.
+ * Sending anyway needs {@value ConsumerLimits#TOKEN_WITH_DEFAULT_TRUST_PROPERTY}. A token bound to its providers
+ * ({@value ConsumerLimits#BIND_TOKEN_PROPERTY}) must have the form {@code <id>.<secret>}. Stateless.
  */
 final class TokenBinding {
     private TokenBinding() {
@@ -17,6 +18,13 @@ final class TokenBinding {
 
     /** Why {@code options} must not be used for {@code service}, or null when they may. */
     static String refusal(ServiceKey service, ClientOptions options) {
+        String token = options.token();
+        if (token != null && ConsumerLimits.bindToken()
+                && (token.indexOf('.') <= 0 || token.endsWith(".") || token.indexOf(' ') >= 0)) {
+            return "reference " + service + "'s token cannot be bound to its providers: with -D"
+                    + ConsumerLimits.BIND_TOKEN_PROPERTY + "=true a token must have the form <id>.<secret> (no spaces);"
+                    + " the consumer sends the id and a proof made with the secret for each provider, never the secret";
+        }
         if (options.token() == null || options.tls() == null || options.tls().trustRoots() != null
                 || ConsumerLimits.tokenWithDefaultTrust()) {
             return null;

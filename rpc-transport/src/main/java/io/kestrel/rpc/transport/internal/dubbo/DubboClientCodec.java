@@ -1,7 +1,6 @@
 package io.kestrel.rpc.transport.internal.dubbo;
 
 import io.kestrel.rpc.api.ConnectionUnavailableException;
-import io.kestrel.rpc.api.PayloadTooLargeException;
 import io.kestrel.rpc.api.RemoteOrigin;
 import io.kestrel.rpc.api.RpcException;
 import io.kestrel.rpc.api.SerializationException;
@@ -9,10 +8,12 @@ import io.kestrel.rpc.api.serialization.DecodeBudget;
 import io.kestrel.rpc.api.serialization.Serializer;
 import io.kestrel.rpc.transport.Status;
 import io.kestrel.rpc.transport.TransportCounters;
+import io.kestrel.rpc.transport.internal.MemoryBudget;
 import io.kestrel.rpc.transport.internal.PendingCall;
 import io.kestrel.rpc.transport.internal.PendingCalls;
 import io.kestrel.rpc.transport.spi.AttachedValue;
 import io.kestrel.rpc.transport.spi.RpcRequest;
+import io.kestrel.rpc.transport.internal.ResponseDecoder;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufInputStream;
 import io.netty.channel.ChannelDuplexHandler;
@@ -36,8 +37,12 @@ final class DubboClientCodec extends ChannelDuplexHandler {
     private final TransportCounters counters;
     private final String address;
     private final int payloadBytes;
+    private final MemoryBudget budget;
 
-    DubboClientCodec(PendingCalls pending, TransportCounters counters, String address, int payloadBytes) {
+    /** @param budget the responses' memory budget, given back for each frame once it is handled */
+    DubboClientCodec(PendingCalls pending, TransportCounters counters, String address, int payloadBytes,
+            MemoryBudget budget) {
+        this.budget = budget;
         this.pending = pending;
         this.counters = counters;
         this.address = address;
@@ -79,6 +84,7 @@ final class DubboClientCodec extends ChannelDuplexHandler {
             ctx.fireChannelRead(msg);
             return;
         }
+        long reserved = f.reserved; // the body is decoded here, on this thread: held in the budget until done
         try {
             if (f.isEvent()) {
                 ctx.fireChannelRead(f); // heartbeats: the next handler's
@@ -98,6 +104,9 @@ final class DubboClientCodec extends ChannelDuplexHandler {
             if (f != null) {
                 f.release();
             }
+            if (reserved > 0) {
+                budget.release(reserved);
+            }
         }
     }
 
@@ -107,9 +116,9 @@ final class DubboClientCodec extends ChannelDuplexHandler {
         String where = request.method().displayName() + " on dubbo provider " + address;
         try {
             if (f.body == null) {
-                call.future().completeExceptionally(new PayloadTooLargeException("the response of " + where + " is "
-                        + f.bodyLength + " bytes, over this consumer's payload limit of " + payloadBytes
-                        + " bytes; return less data or raise payload on the reference"));
+                call.future().completeExceptionally(f.skippedBecause == DubboFrameDecoder.OVER_CONSUMER_BUDGET
+                        ? ResponseDecoder.overBudget(where, f.bodyLength)
+                        : ResponseDecoder.oversized(where, f.bodyLength, payloadBytes));
                 return;
             }
             Serializer serializer = request.serializer();
@@ -118,13 +127,14 @@ final class DubboClientCodec extends ChannelDuplexHandler {
                         + f.serializationId() + " to a " + serializer.name() + " request");
             }
             if (f.status != DubboWire.STATUS_OK) {
-                String message = serializer.readSequence(new ByteBufInputStream(f.body), DecodeBudget.of(
-                        serializer.decodeLimits()), values -> String.valueOf(values.read(String.class)));
+                String message = serializer.readSequence(new ByteBufInputStream(f.body), DecodeBudget.withDeadline(
+                        serializer.decodeLimits(), call.deadlineNanos()), values -> String.valueOf(values.read(String.class)));
                 call.future().completeExceptionally(Status.toException(DubboWire.kestrelStatus(f.status).code(),
                         message + " [" + where + "]"));
                 return;
             }
-            DecodeBudget budget = DecodeBudget.of(serializer.decodeLimits());
+            // within the decode limits and the call's deadline, as a native consumer reads its answers
+            DecodeBudget budget = DecodeBudget.withDeadline(serializer.decodeLimits(), call.deadlineNanos());
             Object[] outcome = serializer.readSequence(new ByteBufInputStream(f.body), budget, values -> {
                 int type = ((Number) values.read(int.class)).intValue();
                 Object value = null;

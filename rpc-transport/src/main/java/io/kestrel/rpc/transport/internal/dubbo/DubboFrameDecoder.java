@@ -12,19 +12,30 @@ import java.util.List;
 /**
  * Splits a dubbo-protocol byte stream into {@link DubboFrame}s (header layout in {@link DubboWire}), held to the
  * same bounds as the native protocol's ({@link BoundedFrameDecoder}). The body length is checked against the
- * payload limit, and a request's body taken from the provider's memory budget, as soon as the header is read,
+ * payload limit, and a request's body taken from the provider's memory budget (a consumer's: every frame), as soon as
+ * the header is read,
  * before any buffer for the body exists; a frame over either is passed on without its body (so its request can
  * be answered) and its bytes are skipped as they arrive. A wrong magic or a negative length means the stream
  * cannot be trusted: the decoder throws and only this connection is closed.
  */
 final class DubboFrameDecoder extends BoundedFrameDecoder {
+    /** {@link DubboFrame#skippedBecause} of a response that did not fit a consumer's budget. */
+    static final String OVER_CONSUMER_BUDGET = "over the consumer's memory budget";
+
     private final int maxBodyBytes;
     private final TransportCounters counters;
     private long discardRemaining;
 
-    /** A consumer's decoder: no budget, no frame timeout. */
-    DubboFrameDecoder(int maxBodyBytes, TransportCounters counters) {
-        this(maxBodyBytes, counters, null, 0, null);
+    /**
+     * A consumer's decoder, held to the bounds of the native consumer's ({@link
+     * io.kestrel.rpc.transport.internal.FrameDecoder#consumer}): every frame the provider sends is taken from
+     * {@code budget} as soon as its header is read (one that does not fit is passed on without its body, its call
+     * fails); a frame incomplete {@code frameTimeoutMillis} after its first byte fails the connection's calls
+     * with the reason and closes it.
+     */
+    static DubboFrameDecoder consumer(int maxBodyBytes, TransportCounters counters, MemoryBudget budget,
+            long frameTimeoutMillis) {
+        return new DubboFrameDecoder(maxBodyBytes, counters, budget, frameTimeoutMillis, null, true);
     }
 
     /**
@@ -34,7 +45,12 @@ final class DubboFrameDecoder extends BoundedFrameDecoder {
      */
     DubboFrameDecoder(int maxBodyBytes, TransportCounters counters, MemoryBudget budget, long frameTimeoutMillis,
             ResponseQueue output) {
-        super(budget, frameTimeoutMillis, output);
+        this(maxBodyBytes, counters, budget, frameTimeoutMillis, output, false);
+    }
+
+    private DubboFrameDecoder(int maxBodyBytes, TransportCounters counters, MemoryBudget budget,
+            long frameTimeoutMillis, ResponseQueue output, boolean consumer) {
+        super(budget, frameTimeoutMillis, output, consumer);
         this.maxBodyBytes = maxBodyBytes;
         this.counters = counters;
     }
@@ -83,12 +99,12 @@ final class DubboFrameDecoder extends BoundedFrameDecoder {
         if (length > maxBodyBytes) {
             skip = "body of " + length + " bytes exceeds the payload limit of " + maxBodyBytes + " bytes; send less"
                     + " data or raise payload on the protocol";
-        } else if (request && (flags & DubboWire.FLAG_EVENT) == 0) {
+        } else if (consumer() || (request && (flags & DubboWire.FLAG_EVENT) == 0)) {
             reserved = reserveBody(length, complete);
             if (reserved == OVER_BUDGET) {
-                skip = "the provider is over its memory budget (" + budget().used() + " of " + budget().limit()
-                        + " bytes held by requests and unsent responses); the call did not run. Retry later, or"
-                        + " raise memory-budget on the protocol";
+                skip = consumer() ? OVER_CONSUMER_BUDGET : "the provider is over its memory budget (" + budget().used()
+                        + " of " + budget().limit() + " bytes held by requests and unsent responses); the call did"
+                        + " not run. Retry later, or raise memory-budget on the protocol";
                 skipStatus = DubboWire.STATUS_SERVER_BUSY;
                 reserved = 0;
             }

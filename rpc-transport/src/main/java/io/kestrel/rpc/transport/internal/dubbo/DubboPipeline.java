@@ -2,6 +2,7 @@ package io.kestrel.rpc.transport.internal.dubbo;
 
 import io.kestrel.rpc.transport.TransportCounters;
 import io.kestrel.rpc.transport.internal.BoundedFrameDecoder;
+import io.kestrel.rpc.transport.internal.MemoryBudget;
 import io.kestrel.rpc.transport.internal.PendingCalls;
 import io.kestrel.rpc.transport.internal.ResponseQueue;
 import io.kestrel.rpc.transport.internal.ServerPipeline;
@@ -26,28 +27,63 @@ public final class DubboPipeline implements ServerPipeline.Protocol {
      */
     public static final long MIN_IDLE_MILLIS = 180_000;
 
+    /**
+     * System property: a dubbo request's arguments must be decoded within this many milliseconds of its frame's
+     * arrival, else decoding stops there and the call is answered "server timeout". The native port stops at the
+     * caller's deadline, which it reads before the arguments; a dubbo caller's timeout travels in the attachments,
+     * after them. Read when a dubbo port starts.
+     */
+    public static final String DECODE_DEADLINE_PROPERTY = "kestrel.rpc.dubbo.decodeDeadlineMillis";
+    public static final long DEFAULT_DECODE_DEADLINE_MILLIS = 10_000;
+
     private final ServerDispatcher dispatcher;
+    private final long decodeDeadlineMillis = decodeDeadlineMillis();
 
     public DubboPipeline(ServerDispatcher dispatcher) {
         this.dispatcher = dispatcher;
     }
 
     /**
+     * {@value #DECODE_DEADLINE_PROPERTY}, or {@value #DEFAULT_DECODE_DEADLINE_MILLIS}.
+     *
+     * @throws IllegalArgumentException naming the property when it is not a positive whole number
+     */
+    public static long decodeDeadlineMillis() {
+        String text = System.getProperty(DECODE_DEADLINE_PROPERTY);
+        if (text == null) {
+            return DEFAULT_DECODE_DEADLINE_MILLIS;
+        }
+        try {
+            long value = Long.parseLong(text.trim());
+            if (value > 0) {
+                return value;
+            }
+        } catch (NumberFormatException e) {
+            // below
+        }
+        throw new IllegalArgumentException("-D" + DECODE_DEADLINE_PROPERTY + "=" + text + " is not a positive number"
+                + " of milliseconds (default " + DEFAULT_DECODE_DEADLINE_MILLIS + ")");
+    }
+
+    /**
      * The consumer pipeline of a connection to a dubbo provider:
-     * bytes -> idle -> {@link DubboFrameDecoder} -> {@link DubboClientCodec} -> {@link DubboClientHeartbeat} ->
+     * bytes -> idle -> {@link DubboFrameDecoder} (payload limit, memory budget and frame timeout, as a native
+     * consumer connection's) -> {@link DubboClientCodec} -> {@link DubboClientHeartbeat} ->
      * lifecycle.
      *
+     * @param budget the consumer's memory budget for responses (shared with its native connections)
+     * @param frameTimeoutMillis a response frame incomplete this long after its first byte closes the connection
      * @param intervalMillis nothing written this long sends a heartbeat
      * @param silenceMillis nothing read this long closes the connection
      */
     public static void installClient(SocketChannel ch, ChannelHandler bytes, PendingCalls pending,
-            TransportCounters counters, String address, int payloadBytes, long intervalMillis, long silenceMillis,
-            ChannelHandler lifecycle) {
+            TransportCounters counters, String address, int payloadBytes, MemoryBudget budget, long frameTimeoutMillis,
+            long intervalMillis, long silenceMillis, ChannelHandler lifecycle) {
         ch.pipeline()
                 .addLast("bytes", bytes)
                 .addLast("idle", new IdleStateHandler(silenceMillis, intervalMillis, 0, TimeUnit.MILLISECONDS))
-                .addLast("frame", new DubboFrameDecoder(payloadBytes, counters))
-                .addLast("codec", new DubboClientCodec(pending, counters, address, payloadBytes))
+                .addLast("frame", DubboFrameDecoder.consumer(payloadBytes, counters, budget, frameTimeoutMillis))
+                .addLast("codec", new DubboClientCodec(pending, counters, address, payloadBytes, budget))
                 .addLast("heartbeat", new DubboClientHeartbeat())
                 .addLast("lifecycle", lifecycle);
     }
@@ -69,6 +105,6 @@ public final class DubboPipeline implements ServerPipeline.Protocol {
         String remote = peer == null ? "?" : peer.getHostString() + ":" + peer.getPort();
         DubboResponseWriter out = new DubboResponseWriter(ch, output, g.payloadBytes(), remote);
         ch.pipeline().addLast("requests", new DubboRequestHandler(dispatcher, g.admission(), out,
-                g.callsPerConnection(), g.budget(), remote));
+                g.callsPerConnection(), g.budget(), remote, decodeDeadlineMillis));
     }
 }

@@ -38,9 +38,12 @@ final class DubboRequestHandler extends ChannelInboundHandlerAdapter {
     private final MemoryBudget budget;
     private final AtomicInteger calls = new AtomicInteger();
     private final String remote;
+    private final long decodeDeadlineMillis;
 
+    /** @param decodeDeadlineMillis a call's arguments must be decoded within this from its frame's arrival */
     DubboRequestHandler(ServerDispatcher dispatcher, Admission admission, DubboResponseWriter out, int maxCalls,
-            MemoryBudget budget, String remote) {
+            MemoryBudget budget, String remote, long decodeDeadlineMillis) {
+        this.decodeDeadlineMillis = decodeDeadlineMillis;
         this.dispatcher = dispatcher;
         this.admission = admission;
         this.out = out;
@@ -124,7 +127,7 @@ final class DubboRequestHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         DubboServerCall call = new DubboServerCall(f, head, method, serializer, dubboId, dispatcher, remote, out,
-                this::finished);
+                this::finished, decodeDeadlineMillis);
         if (method.direct()) {
             admission.runHere(call); // dispatch="direct", or a CompletableFuture method: as on the native protocol
             return;

@@ -23,8 +23,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One dubbo-protocol call on a business thread: drop it if it waited past its caller's timeout, decode the
- * arguments and attachments within the serializer's decode budget, resolve the exact group, run the method
+ * One dubbo-protocol call on a business thread: decode the arguments and attachments within the serializer's
+ * decode budget and the port's decode deadline ({@link DubboPipeline#decodeDeadlineMillis}), drop it if it waited
+ * past its caller's timeout, resolve the exact group, run the method
  * through the same invocation layer as native calls, answer. Owns the request frame's body and releases it once
  * decoded.
  */
@@ -41,11 +42,14 @@ final class DubboServerCall extends ResponseAttachments implements Runnable, Inc
     private final DubboResponseWriter out;
     private final Consumer<DubboFrame> onFinished;
     private final long receivedNanos = System.nanoTime();
+    private final long decodeDeadlineMillis;
     private Map<String, String> attachments = Map.of();
     private int timeoutMillis;
 
     DubboServerCall(DubboFrame frame, DubboRequestHead head, ServerMethod method, Serializer serializer, byte dubboId,
-            ServerDispatcher dispatcher, String remote, DubboResponseWriter out, Consumer<DubboFrame> onFinished) {
+            ServerDispatcher dispatcher, String remote, DubboResponseWriter out, Consumer<DubboFrame> onFinished,
+            long decodeDeadlineMillis) {
+        this.decodeDeadlineMillis = decodeDeadlineMillis;
         this.frame = frame;
         this.head = head;
         this.method = method;
@@ -65,11 +69,12 @@ final class DubboServerCall extends ResponseAttachments implements Runnable, Inc
             try {
                 args = decode();
             } catch (RuntimeException e) {
-                Status status = e instanceof DecodeLimitException d && d.limit() == DecodeLimits.Limit.DEADLINE
-                        ? Status.SERVER_TIMEOUT : Status.ofRequestFailure(e);
-                error(status, method.displayName() + " request " + frame.requestId + " from " + remote
-                        + " could not be read with " + serializer.name() + ": " + (e instanceof RpcException
-                        ? e.getMessage() : e.toString()));
+                boolean late = e instanceof DecodeLimitException d && d.limit() == DecodeLimits.Limit.DEADLINE;
+                error(late ? Status.SERVER_TIMEOUT : Status.ofRequestFailure(e), method.displayName() + " request "
+                        + frame.requestId + " from " + remote + " could not be read with " + serializer.name() + ": "
+                        + (e instanceof RpcException ? e.getMessage() : e.toString()) + (late ? " (this dubbo port"
+                        + " decodes arguments within " + decodeDeadlineMillis + " ms of their arrival: -D"
+                        + DubboPipeline.DECODE_DEADLINE_PROPERTY + ")" : ""));
                 return;
             } finally {
                 frame.release();
@@ -118,7 +123,10 @@ final class DubboServerCall extends ResponseAttachments implements Runnable, Inc
     /** Reads the arguments and the attachments; resolves the exact group's method. */
     private Object[] decode() {
         Class<?>[] types = method.parameterTypes();
-        DecodeBudget budget = DecodeBudget.of(serializer.decodeLimits());
+        // the caller's timeout travels in the attachments, after the arguments: decoding is held to the port's
+        // decode deadline instead, and the caller's timeout drops the call afterwards if it has passed
+        DecodeBudget budget = DecodeBudget.withDeadline(serializer.decodeLimits(),
+                receivedNanos + decodeDeadlineMillis * 1_000_000L);
         int offset = head.argumentsOffset() - frame.body.readerIndex();
         frame.body.skipBytes(offset);
         Object[] args = serializer.readSequence(new ByteBufInputStream(frame.body), budget, values -> {

@@ -102,6 +102,12 @@ public final class IdentityHandler extends ChannelInboundHandlerAdapter {
             }
             return;
         }
+        if (BoundToken.isProof(token)) {
+            token = boundToken(ctx, token);
+            if (token == null) {
+                return;
+            }
+        }
         try {
             CallerIdentity identity = authenticator.authenticate(token, certificate);
             if (identity == null) {
@@ -116,6 +122,24 @@ public final class IdentityHandler extends ChannelInboundHandlerAdapter {
             log.info("Consumer {}: token rejected by authenticator '{}': {}", ctx.channel().remoteAddress(),
                     authenticator.name(), e.getMessage());
         }
+    }
+
+    /**
+     * The token a bound proof ({@link BoundToken}) stands for, once it proved its secret for this provider's end
+     * of the connection; else null, the caller made anonymous with the reason.
+     */
+    private String boundToken(ChannelHandlerContext ctx, String proof) {
+        String id = BoundToken.id(proof);
+        String secret = id == null ? null : authenticator.secretOf(id);
+        String refusal = id == null ? "a malformed bound token" : secret == null ? "a bound token whose id authenticator '"
+                + authenticator.name() + "' does not know (or it does not support bound tokens: Authenticator.secretOf)"
+                : BoundToken.refusal(proof, secret, ctx.channel().localAddress());
+        if (refusal == null) {
+            return id + "." + secret;
+        }
+        state.anonymous("it sent " + refusal);
+        log.info("Consumer {}: credential refused: {}", ctx.channel().remoteAddress(), refusal);
+        return null;
     }
 
     /** The verified client certificate's identity, or null when the consumer sent none. */
