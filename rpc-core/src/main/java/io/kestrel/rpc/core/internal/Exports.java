@@ -94,6 +94,7 @@ public final class Exports {
             address = AdvertisedAddress.forProvider(protocol, registry.config());
             server = RpcServer.start(protocol, address.bind(), dispatcher, authenticator());
         }
+        StreamCalls.check(config.interfaceClass(), protocol.name(), "export of " + config.key());
         List<Byte> accepted = dispatcher.add(config, interceptors.forService(config));
         ServiceFacts facts = ServiceFacts.of(accepted, preferredSerialization(config), protocol.compatible(),
                 protocol.optimizer() == null ? null : protocol.optimizer().getName(),

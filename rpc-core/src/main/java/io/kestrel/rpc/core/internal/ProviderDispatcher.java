@@ -22,6 +22,7 @@ import io.kestrel.rpc.transport.MethodRef;
 import io.kestrel.rpc.transport.ServerDispatcher;
 import io.kestrel.rpc.transport.ServerMethod;
 import java.lang.reflect.InvocationTargetException;
+import io.kestrel.rpc.api.internal.StreamSignature;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -288,6 +289,7 @@ public final class ProviderDispatcher implements ServerDispatcher {
         private final ServerInterceptor[] interceptors; // null: none
         private final ServiceAccess access;
         private final boolean direct;
+        private final StreamSignature stream; // null: an ordinary method
 
         ExportedMethod(ServiceKey service, Object target, Method method, Set<Byte> accepted,
                 ServerInterceptor[] interceptors, ServiceAccess access, boolean direct) {
@@ -298,7 +300,8 @@ public final class ProviderDispatcher implements ServerDispatcher {
             this.access = access;
             this.target = target;
             this.method = method;
-            this.parameterTypes = method.getParameterTypes();
+            this.stream = StreamSignature.of(method);
+            this.parameterTypes = stream != null ? stream.wireParameterTypes() : method.getParameterTypes();
             this.accepted = accepted;
         }
 
@@ -333,6 +336,11 @@ public final class ProviderDispatcher implements ServerDispatcher {
         }
 
         @Override
+        public StreamSignature stream() {
+            return stream;
+        }
+
+        @Override
         public void checkCaller(CallerIdentity caller, String anonymousBecause) {
             access.check(caller, anonymousBecause);
         }
@@ -341,6 +349,9 @@ public final class ProviderDispatcher implements ServerDispatcher {
         public Object invoke(Object[] arguments, IncomingCall call) throws Throwable {
             Object previous = ServerContext.enter(call.attachments(), call.remoteAddress(), call.deadlineNanos(),
                     call.responseAttachmentsSupplier(), call.caller());
+            if (stream != null) {
+                arguments = StreamCalls.withObserver(arguments, call.responseStream());
+            }
             try {
                 if (interceptors != null) {
                     return new ServerInvocation(service, method, target, interceptors, arguments, call).run();

@@ -83,6 +83,8 @@ public final class References {
     public <T> T refer(ReferenceConfig<T> config) {
         ClientOptions options = ClientOptions.from(client.with(config)).withProtocol(config.protocol());
         if (options.dubbo()) {
+            StreamCalls.check(config.interfaceClass(), io.kestrel.rpc.api.config.ProtocolConfig.DUBBO,
+                    "reference " + config.key());
             DubboReferences.check(config, options);
         }
         if (!config.isGeneric()) {

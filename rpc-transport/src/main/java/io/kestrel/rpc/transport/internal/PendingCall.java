@@ -67,6 +67,11 @@ public final class PendingCall extends CallFuture {
         return serializer;
     }
 
+    /** When its deadline passes, on {@link System#nanoTime()}'s clock. */
+    public long deadlineNanos() {
+        return deadlineNanos;
+    }
+
     public int timeoutMillis() {
         return timeoutMillis;
     }
