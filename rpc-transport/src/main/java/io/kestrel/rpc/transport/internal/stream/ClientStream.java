@@ -85,7 +85,7 @@ public final class ClientStream extends StreamSide implements StreamCall {
 
     /** The opening request is queued: the provider may send the initial window of messages. */
     public void sent() {
-        write(StreamFrames.window(alloc(), true, boundSerializer.id(), boundId, window));
+        write(initialWindow());
     }
 
     @Override

@@ -1,10 +1,12 @@
 package io.kestrel.rpc.transport.internal.stream;
 
+import io.kestrel.rpc.api.RpcTimeoutException;
 import io.kestrel.rpc.api.serialization.Serializer;
 import io.kestrel.rpc.api.stream.StreamCancelledException;
 import io.kestrel.rpc.api.stream.StreamObserver;
 import io.kestrel.rpc.transport.RefusedException;
 import io.kestrel.rpc.transport.ServerMethod;
+import io.kestrel.rpc.transport.Status;
 import io.kestrel.rpc.transport.internal.Frame;
 import io.kestrel.rpc.transport.internal.ResponseWriter;
 import io.netty.buffer.ByteBuf;
@@ -92,6 +94,8 @@ public final class ServerStream extends StreamSide {
         }
         if (error instanceof RefusedException r) {
             out.error(open, r.status(), r.getMessage());
+        } else if (error instanceof RpcTimeoutException && deadlineNanos != 0 && System.nanoTime() - deadlineNanos >= 0) {
+            out.error(open, Status.SERVER_TIMEOUT, error.getMessage()); // the caller's deadline: a timeout there too
         } else {
             out.exception(open, method, serializer, error);
         }

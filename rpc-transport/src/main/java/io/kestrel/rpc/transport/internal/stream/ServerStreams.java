@@ -37,8 +37,7 @@ public final class ServerStreams {
                 payloadBytes, delivery);
         open.put(request.requestId, stream);
         if (method.stream().bidirectional()) {
-            out.streamFrame(StreamFrames.window(channel.alloc(), false, serializer.id(), request.requestId,
-                    stream.window));
+            out.streamFrame(stream.initialWindow());
         }
         return stream;
     }

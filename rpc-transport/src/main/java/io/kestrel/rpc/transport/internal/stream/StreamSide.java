@@ -30,8 +30,11 @@ abstract class StreamSide implements CallStreamObserver<Object> {
     final int window = StreamLimits.window();
     final SendWindow credit = new SendWindow();
     private final Inbox inbox;
-    /** Messages received and not yet taken by the observer: at most {@link #window} from a peer that keeps the rules. */
-    private final AtomicInteger undelivered = new AtomicInteger();
+    /**
+     * Messages this side granted and has not yet received: a message arriving when none is left breaks the rules. So
+     * at most {@link #window} messages wait for the observer.
+     */
+    private final AtomicInteger receiveCredit = new AtomicInteger();
     /** Taken since credit was last granted back (delivery thread only). */
     private int takenSinceGrant;
     /** The receiving observer was told the end (delivery thread only). */
@@ -95,7 +98,7 @@ abstract class StreamSide implements CallStreamObserver<Object> {
                         ? "while the memory budget was full" : "over the payload limit"));
                 return false;
             }
-            if (undelivered.incrementAndGet() > window) {
+            if (receiveCredit.decrementAndGet() < 0) {
                 cancel("the peer sent more than the " + window + " messages it was granted (-D"
                         + StreamLimits.WINDOW_PROPERTY + " on the receiving side)");
                 return false;
@@ -107,6 +110,12 @@ abstract class StreamSide implements CallStreamObserver<Object> {
             inbox.offer(new End(null)); // the consumer half-closed: the provider's request observer completes
         }
         return queued;
+    }
+
+    /** The WINDOW frame granting the peer this side's initial window, counted as granted. */
+    final ByteBuf initialWindow() {
+        receiveCredit.addAndGet(window);
+        return StreamFrames.window(alloc(), consumerSide(), serializer().id(), streamId(), window);
     }
 
     /** The receiving observer ends after what it has not yet seen: completed ({@code error} null) or failed. */
@@ -164,7 +173,6 @@ abstract class StreamSide implements CallStreamObserver<Object> {
         } finally {
             f.release();
             f.done();
-            undelivered.decrementAndGet();
         }
         try {
             to.onNext(value);
@@ -173,6 +181,7 @@ abstract class StreamSide implements CallStreamObserver<Object> {
             return;
         }
         if (++takenSinceGrant >= Math.max(1, window / 2) && !isCancelled()) {
+            receiveCredit.addAndGet(takenSinceGrant);
             write(StreamFrames.window(alloc(), consumerSide(), serializer().id(), streamId(), takenSinceGrant));
             takenSinceGrant = 0;
         }
