@@ -31,6 +31,8 @@ public final class ClientStream extends StreamSide implements StreamCall {
     private volatile ClientStreams table;
     private int payloadBytes = Integer.MAX_VALUE;
     private volatile boolean halfClosed;
+    private boolean halfCloseSent; // guarded by this
+    private boolean opened; // the call is queued: frames may follow it (guarded by this)
     private volatile boolean ended;
     private volatile boolean cancelSent;
 
@@ -86,6 +88,13 @@ public final class ClientStream extends StreamSide implements StreamCall {
     /** The opening request is queued: the provider may send the initial window of messages. */
     public void sent() {
         write(initialWindow());
+        synchronized (this) {
+            opened = true;
+            if (halfClosed && !halfCloseSent) { // completed before the call was sent
+                halfCloseSent = true;
+                write(StreamFrames.halfClose(alloc(), boundSerializer.id(), boundId));
+            }
+        }
     }
 
     @Override
@@ -115,18 +124,21 @@ public final class ClientStream extends StreamSide implements StreamCall {
         if (halfClosed) {
             throw new IllegalStateException(what() + " was half-closed (onCompleted): no message follows");
         }
-        if (call == null) {
-            throw new StreamCancelledException(what() + " did not open; the message was not sent");
-        }
-        send(value);
+        send(value); // before the call is sent (an interceptor that proceeds later), this waits for its credit too
     }
 
     @Override
     public void onCompleted() {
-        if (!requestsStream || halfClosed || ended || call == null) {
-            return;
+        synchronized (this) {
+            if (!requestsStream || halfClosed || ended) {
+                return;
+            }
+            halfClosed = true;
+            if (!opened) {
+                return; // sent once the call is queued (see sent)
+            }
+            halfCloseSent = true;
         }
-        halfClosed = true;
         write(StreamFrames.halfClose(alloc(), boundSerializer.id(), boundId));
     }
 
