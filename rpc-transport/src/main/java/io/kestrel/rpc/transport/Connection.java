@@ -22,6 +22,7 @@ import io.kestrel.rpc.transport.internal.WriteQueue;
 import io.kestrel.rpc.transport.spi.ClientOptions;
 import io.kestrel.rpc.transport.spi.MethodRef;
 import io.kestrel.rpc.transport.spi.RpcRequest;
+import io.kestrel.rpc.transport.internal.stream.ClientStream;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
@@ -74,7 +75,7 @@ public final class Connection implements AutoCloseable {
     private final CountDownLatch firstAttemptDone = new CountDownLatch(1);
     private volatile ConnectionState state = ConnectionState.CONNECTING;
     private volatile Channel channel;
-    private volatile WriteQueue<PendingCall> writes;
+    private volatile WriteQueue<Object> writes; // pending calls, and stream frames (ByteBuf) after their call
     private volatile String lastError = "none";
     private volatile Map<String, Map<String, String>> providerFacts;
     /** Services whose facts the users of this connection want, each completed once a handshake answered it. */
@@ -226,6 +227,23 @@ public final class Connection implements AutoCloseable {
     public CompletableFuture<Object> invoke(MethodRef methodRef, Serializer serializer, Object[] arguments,
             Map<String, String> attachments, int timeoutMillis, Class<?> returnType,
             BiConsumer<Object, Throwable> listener) {
+        if (methodRef.stream() == null) {
+            return send(methodRef, serializer, arguments, attachments, timeoutMillis, returnType, listener, null);
+        }
+        // a streaming method: the call opens the stream in its arguments, and ends it when it ends
+        ClientStream stream = ClientStream.in(methodRef, arguments);
+        CompletableFuture<Object> call = options.dubbo()
+                ? refused(listener, new RpcException(methodRef.displayName() + " is a streaming method; the dubbo"
+                        + " protocol carries no streams (use the native protocol); the call was not sent"))
+                : send(methodRef, serializer, ClientStream.wireArguments(methodRef, arguments), attachments,
+                        timeoutMillis, returnType, listener, stream);
+        call.whenComplete(stream::callEnded);
+        return call;
+    }
+
+    private CompletableFuture<Object> send(MethodRef methodRef, Serializer serializer, Object[] arguments,
+            Map<String, String> attachments, int timeoutMillis, Class<?> returnType,
+            BiConsumer<Object, Throwable> listener, ClientStream stream) {
         String method = methodRef.displayName();
         if (state == ConnectionState.CLOSED) {
             return notSent(listener, "connection to provider " + address + " is closed; the call " + method + " was not sent");
@@ -237,7 +255,7 @@ public final class Connection implements AutoCloseable {
         }
         ConnectionState s = state;
         Channel ch = channel;
-        WriteQueue<PendingCall> queue = writes;
+        WriteQueue<Object> queue = writes;
         if (s == ConnectionState.DRAINING || s == ConnectionState.RETIRING || s == ConnectionState.CLOSED) {
             return notSent(listener, "provider " + address + " is shutting down; the call " + method + " was not sent");
         }
@@ -282,7 +300,19 @@ public final class Connection implements AutoCloseable {
                 listener);
         call.attachArguments(bytes, lengths);
         try {
+            if (stream != null) {
+                stream.bind(call, ch, queue, pending.streams(), options.payloadBytes());
+            }
             queue.enqueue(call);
+            if (stream != null) {
+                stream.sent();
+            }
+        } catch (IllegalStateException e) { // a stream opened twice (bind): the call is not sent
+            ByteBuf unsent = call.takeArgumentBytes();
+            if (unsent != null) {
+                unsent.release();
+            }
+            call.fail(e);
         } catch (RejectedExecutionException e) {
             ByteBuf unsent = call.takeArgumentBytes();
             if (unsent != null) {
@@ -467,13 +497,17 @@ public final class Connection implements AutoCloseable {
 
         @Override
         public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-            WriteQueue<PendingCall> queue = writes;
+            WriteQueue<Object> queue = writes;
             if (ctx.channel() == channel) {
                 channel = null;
             }
             firstAttemptDone.countDown(); // closed before the handshake: the first attempt is over
             if (queue != null) {
-                queue.drainTo(call -> {
+                queue.drainTo(queued -> {
+                    if (!(queued instanceof PendingCall call)) {
+                        io.netty.util.ReferenceCountUtil.release(queued); // a stream frame: its call fails below
+                        return;
+                    }
                     ByteBuf unsent = call.takeArgumentBytes();
                     if (unsent != null) {
                         unsent.release();

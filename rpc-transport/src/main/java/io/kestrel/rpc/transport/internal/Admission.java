@@ -18,6 +18,11 @@ public final class Admission {
         this.executor = executor;
     }
 
+    /** The business executor (where a stream's messages reach the provider's observer). */
+    public Executor executor() {
+        return executor;
+    }
+
     /** The server is shutting down: new calls are refused (they did not run). */
     public boolean closing() {
         return closing;

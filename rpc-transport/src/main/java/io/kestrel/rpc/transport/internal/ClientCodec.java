@@ -4,6 +4,7 @@ import io.kestrel.rpc.api.ConnectionUnavailableException;
 import io.kestrel.rpc.api.PayloadTooLargeException;
 import io.kestrel.rpc.api.RpcException;
 import io.kestrel.rpc.transport.Status;
+import io.kestrel.rpc.transport.internal.stream.StreamFrames;
 import io.kestrel.rpc.transport.internal.tls.TlsMismatchException;
 import io.kestrel.rpc.transport.TransportCounters;
 import io.kestrel.rpc.transport.spi.MethodRef;
@@ -117,7 +118,9 @@ public final class ClientCodec extends ChannelDuplexHandler {
         }
         boolean handedOff = false;
         try {
-            if (f.isEvent()) {
+            if (StreamFrames.isStream(f)) {
+                handedOff = pending.streams().onFrame(f);
+            } else if (f.isEvent()) {
                 if (f.status == Status.GOING_AWAY.code()) {
                     onGoingAway(ctx);
                 } else if (f.status == Status.TLS_MISMATCH.code()) {

@@ -15,7 +15,8 @@ import java.util.List;
  *  | magic | ver |flags| ser |status|  request id   |  body length  |  body             |
  *  +-------+-----+-----+-----+------+---------------+---------------+-------------------+
  *  magic 0x4B52 ("KR"), ver 1,
- *  flags: 0x01 request, 0x02 two-way, 0x04 event (heartbeat), 0x08 method definition inside
+ *  flags: 0x01 request, 0x02 two-way, 0x04 event (heartbeat), 0x08 method definition inside,
+ *         0x20 stream frame (status: its operations, see {@link io.kestrel.rpc.transport.internal.stream.StreamFrames})
  *
  *  status: a {@link io.kestrel.rpc.transport.Status} code on responses and events, 0 on requests
  *

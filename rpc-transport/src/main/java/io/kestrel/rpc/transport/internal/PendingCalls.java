@@ -36,6 +36,8 @@ import org.slf4j.LoggerFactory;
 public final class PendingCalls {
     private static final Logger log = LoggerFactory.getLogger(PendingCalls.class);
     private final CallTable calls = new CallTable();
+    private final io.kestrel.rpc.transport.internal.stream.ClientStreams streams =
+            new io.kestrel.rpc.transport.internal.stream.ClientStreams();
     private final AtomicInteger count = new AtomicInteger();
     private final AtomicLong ids = new AtomicLong();
     private final Timer timer;
@@ -59,6 +61,11 @@ public final class PendingCalls {
         this.timer = timer;
         this.max = max;
         this.route = route;
+    }
+
+    /** The connection's open streams (each also a pending call: the one that opened it). */
+    public io.kestrel.rpc.transport.internal.stream.ClientStreams streams() {
+        return streams;
     }
 
     /** Most calls that may wait at once. */

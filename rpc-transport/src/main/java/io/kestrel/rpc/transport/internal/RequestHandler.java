@@ -10,6 +10,9 @@ import io.kestrel.rpc.transport.internal.tls.TlsFailures;
 import io.kestrel.rpc.api.serialization.Serializer;
 import io.kestrel.rpc.transport.Status;
 import io.kestrel.rpc.transport.spi.ServerDispatcher;
+import io.kestrel.rpc.transport.internal.stream.ServerStream;
+import io.kestrel.rpc.transport.internal.stream.ServerStreams;
+import io.kestrel.rpc.transport.internal.stream.StreamFrames;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.CorruptedFrameException;
@@ -39,6 +42,7 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
     private final int maxCalls;
     private final MemoryBudget budget;
     private final AtomicInteger calls = new AtomicInteger();
+    private final ServerStreams streams = new ServerStreams();
     private final CallerState caller;
     private String remote = "?";
 
@@ -74,6 +78,17 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         Frame f = (Frame) msg;
+        if (StreamFrames.isStream(f)) {
+            boolean kept = false;
+            try {
+                kept = f.isRequest() && streams.onFrame(f);
+            } finally {
+                if (!kept) {
+                    discard(f);
+                }
+            }
+            return;
+        }
         if (!f.isRequest() || f.isEvent()) {
             discard(f); // a stray response or an unknown event: nothing waits for it here
             return;
@@ -139,18 +154,40 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
                     + " did not run. Retry later or on another provider");
             return;
         }
-        ServerCall call = new ServerCall(f, head, entry.method(), serializer, remote, identity, out, admission, calls);
+        ServerStream stream = null;
+        if (entry.method().stream() != null) {
+            long deadline = head.timeoutMillis() > 0 ? System.nanoTime() + head.timeoutMillis() * 1_000_000L : 0L;
+            stream = streams.open(f, entry.method(), serializer, out, ctx.channel(), deadline, maxBodyBytes,
+                    entry.direct() ? ctx.channel().eventLoop() : admission.executor());
+            if (stream == null) {
+                calls.decrementAndGet();
+                discard(f);
+                out.error(f, Status.SERVER_BUSY, streams.refusal(f));
+                return;
+            }
+        }
+        ServerCall call = new ServerCall(f, head, entry.method(), serializer, remote, identity, out, admission, calls,
+                stream);
         if (entry.direct()) {
             admission.runHere(call); // dispatch="direct": the method never blocks, no hand-off
             return;
         }
         if (!admission.submit(call)) {
+            if (stream != null) {
+                stream.notStarted();
+            }
             calls.decrementAndGet();
             discard(f);
             out.error(f, Status.SERVER_BUSY, "provider " + ctx.channel().localAddress()
                     + " is busy: all business threads and queue slots are taken; the call did not run."
                     + " Retry later or on another provider, or raise threads/queues on the protocol");
         }
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        streams.closeAll();
+        super.channelInactive(ctx);
     }
 
     /** Defines the method of a request whose body was skipped, so later calls of it still resolve. */

@@ -46,6 +46,11 @@ public final class ResponseWriter {
         queue.enqueue(frame);
     }
 
+    /** Sends a stream frame ({@code internal.stream.StreamFrames}), counted and held like an answer. */
+    public void streamFrame(ByteBuf frame) {
+        enqueue(frame);
+    }
+
     /** Answers {@code request} with the method's result. */
     public void value(Frame request, ServerMethod method, Serializer serializer, Object value) {
         value(request, method, serializer, value, Map.of());

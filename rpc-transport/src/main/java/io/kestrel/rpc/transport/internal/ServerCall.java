@@ -9,6 +9,7 @@ import io.kestrel.rpc.transport.Status;
 import io.kestrel.rpc.transport.spi.IncomingCall;
 import io.kestrel.rpc.transport.spi.RefusedException;
 import io.kestrel.rpc.transport.spi.ServerMethod;
+import io.kestrel.rpc.transport.internal.stream.ServerStream;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -40,9 +41,13 @@ final class ServerCall extends ResponseAttachments implements Runnable, Incoming
     private final long receivedNanos = System.nanoTime();
     /** Set once the method was invoked: only work that ran can finish late. */
     private boolean ran;
+    /** The stream of a streaming method's call (its answers); null for an ordinary call. */
+    private final ServerStream stream;
 
     ServerCall(Frame frame, RequestDecoder.Head head, ServerMethod method, Serializer serializer, String remote,
-            CallerIdentity caller, ResponseWriter out, Admission admission, AtomicInteger connectionCalls) {
+            CallerIdentity caller, ResponseWriter out, Admission admission, AtomicInteger connectionCalls,
+            ServerStream stream) {
+        this.stream = stream;
         this.caller = caller;
         this.connectionCalls = connectionCalls;
         this.frame = frame;
@@ -97,7 +102,7 @@ final class ServerCall extends ResponseAttachments implements Runnable, Incoming
                 async = true;
                 stage.whenComplete(this); // this call is the callback: no capturing lambda per call
             } else {
-                out.value(frame, method, serializer, result, answerAttachments());
+                answerValue(result);
             }
         } catch (Throwable t) {
             log.error("Unexpected failure serving {} request {} from {}", method.displayName(), frame.requestId, remote, t);
@@ -134,8 +139,22 @@ final class ServerCall extends ResponseAttachments implements Runnable, Incoming
         if (error != null) {
             answerFailure(unwrap(error));
         } else {
+            answerValue(value);
+        }
+    }
+
+    /** The method returned: its answer, or for a streaming method, its stream goes on (answered when it ends). */
+    private void answerValue(Object value) {
+        if (stream != null) {
+            stream.started(value);
+        } else {
             out.value(frame, method, serializer, value, answerAttachments());
         }
+    }
+
+    @Override
+    public io.kestrel.rpc.api.stream.CallStreamObserver<Object> responseStream() {
+        return stream;
     }
 
     @Override
@@ -176,6 +195,10 @@ final class ServerCall extends ResponseAttachments implements Runnable, Incoming
 
     /** An exception the service threw, or a status the invocation layer chose ({@link RefusedException}). */
     private void answerFailure(Throwable t) {
+        if (stream != null) {
+            stream.onError(t); // answers as below, once, and ends the stream
+            return;
+        }
         if (t instanceof RefusedException r) {
             out.error(frame, r.status(), r.getMessage());
         } else {
@@ -185,6 +208,9 @@ final class ServerCall extends ResponseAttachments implements Runnable, Incoming
 
     /** The call is answered: its budget, its connection's slot and its admission are given back. */
     private void finished() {
+        if (stream != null && !ran) {
+            stream.notStarted(); // refused before it ran (answered with the reason)
+        }
         logIfLate();
         frame.done();
         connectionCalls.decrementAndGet();

@@ -15,14 +15,14 @@ import io.netty.util.concurrent.FastThreadLocalThread;
  * <p>A budget is in use only while one value is decoded, which never starts another decode on the same
  * thread (no callback runs inside a decode), so one per thread is enough.
  */
-final class ThreadBudgets {
+public final class ThreadBudgets {
     private static final FastThreadLocal<DecodeBudget> BUDGET = new FastThreadLocal<>();
 
     private ThreadBudgets() {
     }
 
     /** A budget of {@code limits}, with the deadline {@code deadlineNanos} when {@code hasDeadline}. */
-    static DecodeBudget start(DecodeLimits limits, boolean hasDeadline, long deadlineNanos) {
+    public static DecodeBudget start(DecodeLimits limits, boolean hasDeadline, long deadlineNanos) {
         if (!(Thread.currentThread() instanceof FastThreadLocalThread)) {
             return hasDeadline ? DecodeBudget.withDeadline(limits, deadlineNanos) : DecodeBudget.of(limits);
         }

@@ -28,6 +28,8 @@ public final class Wire {
     public static final byte FLAG_METHOD_DEF = 0x08;
     /** Response body starts with attachments (varint count, {string key, string value}*). */
     public static final byte FLAG_ATTACHMENTS = 0x10;
+    /** A stream frame: the status byte holds its operations ({@code internal.stream.StreamFrames}). */
+    public static final byte FLAG_STREAM = 0x20;
 
     private Wire() {
     }

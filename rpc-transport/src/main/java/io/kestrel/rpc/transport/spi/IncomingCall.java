@@ -33,4 +33,9 @@ public interface IncomingCall {
 
     /** The caller's verified identity (client certificate or token); null for an anonymous caller. */
     io.kestrel.rpc.api.security.CallerIdentity caller();
+
+    /** For a call of a streaming method, the observer its answers go to (the method's last argument); else null. */
+    default io.kestrel.rpc.api.stream.CallStreamObserver<Object> responseStream() {
+        return null;
+    }
 }

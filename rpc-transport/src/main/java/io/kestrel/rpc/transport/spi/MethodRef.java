@@ -1,6 +1,7 @@
 package io.kestrel.rpc.transport.spi;
 
 import io.kestrel.rpc.api.ServiceKey;
+import io.kestrel.rpc.api.internal.StreamSignature;
 import java.lang.reflect.Method;
 import java.util.StringJoiner;
 
@@ -12,10 +13,18 @@ import java.util.StringJoiner;
 public final class MethodRef {
     private final String descriptor;
     private final String displayName;
+    private final StreamSignature stream;
 
+    /** @throws IllegalArgumentException when {@code method} uses {@code StreamObserver} other than as a streaming method */
     public MethodRef(ServiceKey service, Method method) {
         this.descriptor = descriptor(service, method);
         this.displayName = service + "#" + method.getName();
+        this.stream = StreamSignature.of(method);
+    }
+
+    /** Its streaming shape; null for an ordinary (unary) method. */
+    public StreamSignature stream() {
+        return stream;
     }
 
     /** The descriptor text for {@code method} of {@code service}. */

@@ -51,6 +51,15 @@ public interface ServerMethod {
     }
 
     /**
+     * Its streaming shape, or null for an ordinary (unary) method. For a streaming method, {@link #parameterTypes()}
+     * are those sent (all but the observer) and {@link #invoke} adds {@link IncomingCall#responseStream()} as the
+     * last argument. Default: null.
+     */
+    default io.kestrel.rpc.api.internal.StreamSignature stream() {
+        return null;
+    }
+
+    /**
      * Whether this is a method the framework adds to every service ({@code $invoke}, {@code $metadata}) rather
      * than one of the service interface's. The dubbo protocol does not offer them: Dubbo's generic calls carry
      * class names in their arguments, which Kestrel never follows. Default: false.

@@ -239,7 +239,7 @@ final class ClusterInvoker {
                     ? failure.getCause() : failure;
             ejection.failed(done, this, cause);
             int attempt = tried.size();
-            if (attempt >= retries) {
+            if (attempt >= retries || method.ref.stream() != null) { // a stream is not opened again elsewhere
                 fail(failure);
                 return;
             }

@@ -22,8 +22,9 @@ final class MethodInfo {
         this.method = method;
         this.ref = new MethodRef(service, method);
         Class<?> returnType = method.getReturnType();
-        this.async = returnType == CompletableFuture.class || returnType == CompletionStage.class;
-        this.resultType = async ? futureValueType(method.getGenericReturnType()) : box(returnType);
+        boolean stream = ref.stream() != null; // never blocks: the call's end is the stream's
+        this.async = stream || returnType == CompletableFuture.class || returnType == CompletionStage.class;
+        this.resultType = stream ? Object.class : async ? futureValueType(method.getGenericReturnType()) : box(returnType);
         this.timeoutMillis = timeoutMillis;
     }
 

@@ -75,6 +75,11 @@ final class ReferenceHandler implements InvocationHandler {
         }
         // deadline propagation: while this thread serves a call, no attempt gets more than what is left of it
         long deadlineNanos = propagateDeadline ? context.deadlineNanos() : 0L;
+        if (info.ref.stream() != null) {
+            return StreamCalls.open(info, args, callbackExecutor, stream -> interceptors == null
+                    ? cluster.invoke(info, stream, attachments, deadlineNanos, null)
+                    : new ClientCall(info, cluster, interceptors, stream, attachments, deadlineNanos).start());
+        }
         if (!info.async && transport.inEventLoop()) {
             throw new IllegalStateException("Blocking call " + info.ref.displayName() + " made on a Netty event-loop"
                     + " thread (a consumer callback, or a provider method dispatched direct: @NonBlocking, a"

@@ -1,5 +1,6 @@
 package io.kestrel.rpc.core.internal.consumer;
 
+import io.kestrel.rpc.core.internal.shared.StreamingCheck;
 import io.kestrel.rpc.api.NoProviderException;
 import io.kestrel.rpc.api.TransportException;
 import io.kestrel.rpc.api.cluster.LoadBalance;
@@ -89,6 +90,8 @@ public final class References {
     public <T> T refer(ReferenceConfig<T> config) {
         ClientOptions options = ClientOptions.from(client.with(config)).withProtocol(config.protocol());
         if (options.dubbo()) {
+            StreamingCheck.check(config.interfaceClass(), io.kestrel.rpc.api.config.ProtocolConfig.DUBBO,
+                    "reference " + config.key());
             DubboReferences.check(config, options);
         }
         if (!config.isGeneric()) {

@@ -1,5 +1,6 @@
 package io.kestrel.rpc.core.internal.provider;
 
+import io.kestrel.rpc.core.internal.shared.StreamingCheck;
 import io.kestrel.rpc.api.ServiceKey;
 import io.kestrel.rpc.api.config.ApplicationConfig;
 import io.kestrel.rpc.api.config.ProtocolConfig;
@@ -100,6 +101,7 @@ public final class Exports {
             address = AdvertisedAddress.forProvider(protocol, registry.config());
             server = RpcServer.start(protocol, address.bind(), dispatcher, authenticator());
         }
+        StreamingCheck.check(config.interfaceClass(), protocol.name(), "export of " + config.key());
         List<Byte> accepted = dispatcher.add(config, interceptors.forService(config));
         ServiceFacts facts = ServiceFacts.of(accepted, preferredSerialization(config), protocol.compatible(),
                 protocol.optimizer() == null ? null : protocol.optimizer().getName(),

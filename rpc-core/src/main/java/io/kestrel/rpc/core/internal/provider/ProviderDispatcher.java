@@ -25,6 +25,7 @@ import io.kestrel.rpc.transport.spi.MethodRef;
 import io.kestrel.rpc.transport.spi.ServerDispatcher;
 import io.kestrel.rpc.transport.spi.ServerMethod;
 import java.lang.reflect.InvocationTargetException;
+import io.kestrel.rpc.api.internal.StreamSignature;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -291,6 +292,7 @@ final class ProviderDispatcher implements ServerDispatcher {
         private final ServerInterceptor[] interceptors; // null: none
         private final ServiceAccess access;
         private final boolean direct;
+        private final StreamSignature stream; // null: an ordinary method
 
         ExportedMethod(ServiceKey service, Object target, Method method, Set<Byte> accepted,
                 ServerInterceptor[] interceptors, ServiceAccess access, boolean direct) {
@@ -301,7 +303,8 @@ final class ProviderDispatcher implements ServerDispatcher {
             this.access = access;
             this.target = target;
             this.method = method;
-            this.parameterTypes = method.getParameterTypes();
+            this.stream = StreamSignature.of(method);
+            this.parameterTypes = stream != null ? stream.wireParameterTypes() : method.getParameterTypes();
             this.accepted = accepted;
         }
 
@@ -336,6 +339,11 @@ final class ProviderDispatcher implements ServerDispatcher {
         }
 
         @Override
+        public StreamSignature stream() {
+            return stream;
+        }
+
+        @Override
         public void checkCaller(CallerIdentity caller, String anonymousBecause) {
             access.check(caller, anonymousBecause);
         }
@@ -344,6 +352,9 @@ final class ProviderDispatcher implements ServerDispatcher {
         public Object invoke(Object[] arguments, IncomingCall call) throws Throwable {
             Object previous = ServerContext.enter(call.attachments(), call.remoteAddress(), call.deadlineNanos(),
                     call.responseAttachmentsSupplier(), call.caller());
+            if (stream != null) {
+                arguments = StreamArguments.withObserver(arguments, call.responseStream());
+            }
             try {
                 if (interceptors != null) {
                     return new ServerInvocation(service, method, target, interceptors, arguments, call).run();

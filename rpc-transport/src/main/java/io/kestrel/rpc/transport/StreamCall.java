@@ -1,0 +1,28 @@
+package io.kestrel.rpc.transport;
+
+import io.kestrel.rpc.api.stream.CallStreamObserver;
+import io.kestrel.rpc.api.stream.StreamObserver;
+import io.kestrel.rpc.transport.internal.stream.ClientStream;
+import java.util.concurrent.Executor;
+
+/**
+ * The consumer's side of one stream, made by the proxy before the call and passed in the call's arguments in place
+ * of the response observer; {@link Connection#invoke} opens it with the call. It is the request observer of a
+ * client-streaming or bidirectional call, and the handle that cancels a server stream.
+ */
+public interface StreamCall extends CallStreamObserver<Object> {
+    /**
+     * A stream whose provider messages reach {@code responses} on {@code delivery} (one at a time, in order).
+     *
+     * @param requestsStream whether the consumer sends messages too (client or bidirectional streaming)
+     */
+    static StreamCall create(StreamObserver<Object> responses, Executor delivery, boolean requestsStream) {
+        return new ClientStream(responses, delivery, requestsStream);
+    }
+
+    /**
+     * The call that carries the stream ended (its response, or a failure): the response observer hears the end
+     * after the messages before it. Idempotent; the first end counts.
+     */
+    void callEnded(Object value, Throwable error);
+}

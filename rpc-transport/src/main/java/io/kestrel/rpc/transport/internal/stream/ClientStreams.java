@@ -1,0 +1,43 @@
+package io.kestrel.rpc.transport.internal.stream;
+
+import io.kestrel.rpc.transport.internal.Frame;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The open streams of one consumer connection, by stream id, for the codec to route the provider's stream frames.
+ * A stream leaves when its call ends; every call (streams included) fails when the connection closes, so nothing
+ * stays here. Thread-safe.
+ */
+public final class ClientStreams {
+    private static final Logger log = LoggerFactory.getLogger(ClientStreams.class);
+    private final ConcurrentHashMap<Long, ClientStream> open = new ConcurrentHashMap<>();
+
+    void add(long id, ClientStream stream) {
+        open.put(id, stream);
+    }
+
+    void remove(long id, ClientStream stream) {
+        open.remove(id, stream);
+    }
+
+    /** Streams open now. */
+    public int size() {
+        return open.size();
+    }
+
+    /**
+     * Routes a stream frame from the provider (event loop).
+     *
+     * @return true when the frame was kept (released once delivered); false when the caller releases it
+     */
+    public boolean onFrame(Frame f) {
+        ClientStream stream = open.get(f.requestId);
+        if (stream == null) {
+            log.debug("Stream frame for stream {}, which is not open (it ended); dropped", f.requestId);
+            return false;
+        }
+        return stream.onFrame(f);
+    }
+}

@@ -1,0 +1,131 @@
+package io.kestrel.rpc.transport.internal.stream;
+
+import io.kestrel.rpc.api.serialization.Serializer;
+import io.kestrel.rpc.transport.internal.Frame;
+import io.kestrel.rpc.transport.internal.FrameOutput;
+import io.kestrel.rpc.transport.internal.Wire;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.handler.codec.CorruptedFrameException;
+
+/**
+ * The stream frames: the native header with flag {@link Wire#FLAG_STREAM}, the stream id (the request id of the
+ * call that opened the stream) in the request id field and the frame's operations in the status byte.
+ *
+ * <pre>
+ *  0       2     3     4     5      6               14              18
+ *  +-------+-----+-----+-----+------+---------------+---------------+-------------------+
+ *  | magic | ver |flags| ser | ops  |   stream id   |  body length  |  body             |
+ *  +-------+-----+-----+-----+------+---------------+---------------+-------------------+
+ *  flags: 0x20 stream, | 0x01 when the consumer sends it
+ *  ops:   0x01 DATA        body: one message, serialized with the stream's serialization (ser)
+ *         0x02 HALF_CLOSE  the consumer sends no more messages (no body; may share a frame with DATA)
+ *         0x04 CANCEL      the sender gives up the stream; body: varint length + UTF-8 reason (may be empty)
+ *         0x08 WINDOW      body: 4-byte big-endian credits, &gt; 0: messages the receiver takes on top of those
+ *                          it granted before
+ * </pre>
+ *
+ * The request that opens a stream is an ordinary request frame and the provider ends a stream with an ordinary
+ * response frame (OK: completed; SERVICE_ERROR: the provider's exception; any other status); neither changes.
+ */
+public final class StreamFrames {
+    public static final byte DATA = 0x01;
+    public static final byte HALF_CLOSE = 0x02;
+    public static final byte CANCEL = 0x04;
+    public static final byte WINDOW = 0x08;
+    /** Bytes of a cancel reason sent or read, at most. */
+    static final int MAX_REASON_BYTES = 1024;
+
+    private StreamFrames() {
+    }
+
+    /** Whether {@code f} is a stream frame. */
+    public static boolean isStream(Frame f) {
+        return (f.flags & Wire.FLAG_STREAM) != 0;
+    }
+
+    /**
+     * A DATA frame carrying {@code value}.
+     *
+     * @throws RuntimeException what the serializer threw (nothing is left allocated)
+     */
+    public static ByteBuf data(ByteBufAllocator alloc, boolean fromConsumer, Serializer serializer, long streamId,
+            Object value) {
+        ByteBuf first = alloc.ioBuffer(FrameOutput.FIRST_BUFFER_BYTES);
+        first.writerIndex(Wire.HEADER_BYTES);
+        FrameOutput out = new FrameOutput(alloc, first);
+        ByteBuf frame;
+        try {
+            serializer.serialize(value, out);
+            frame = out.finish();
+        } catch (RuntimeException e) {
+            out.release();
+            throw e;
+        }
+        int end = frame.writerIndex();
+        frame.writerIndex(0);
+        Wire.writeHeader(frame, flags(fromConsumer), serializer.id(), DATA, streamId, end - Wire.HEADER_BYTES);
+        frame.writerIndex(end);
+        return frame;
+    }
+
+    /** The consumer's half-close. */
+    public static ByteBuf halfClose(ByteBufAllocator alloc, byte serializationId, long streamId) {
+        ByteBuf frame = alloc.ioBuffer(Wire.HEADER_BYTES);
+        Wire.writeHeader(frame, flags(true), serializationId, HALF_CLOSE, streamId, 0);
+        return frame;
+    }
+
+    /** A cancel with its reason (cut at {@value #MAX_REASON_BYTES} bytes). */
+    public static ByteBuf cancel(ByteBufAllocator alloc, boolean fromConsumer, byte serializationId, long streamId,
+            String reason) {
+        String cut = reason == null ? "" : reason.length() > MAX_REASON_BYTES / 4 ? reason.substring(0,
+                MAX_REASON_BYTES / 4) : reason;
+        ByteBuf frame = alloc.ioBuffer(Wire.HEADER_BYTES + 8 + cut.length() * 3);
+        frame.writerIndex(Wire.HEADER_BYTES);
+        Wire.writeString(frame, cut);
+        int end = frame.writerIndex();
+        frame.writerIndex(0);
+        Wire.writeHeader(frame, flags(fromConsumer), serializationId, CANCEL, streamId, end - Wire.HEADER_BYTES);
+        frame.writerIndex(end);
+        return frame;
+    }
+
+    /** A window update granting {@code credits} more messages. */
+    public static ByteBuf window(ByteBufAllocator alloc, boolean fromConsumer, byte serializationId, long streamId,
+            int credits) {
+        ByteBuf frame = alloc.ioBuffer(Wire.HEADER_BYTES + 4);
+        Wire.writeHeader(frame, flags(fromConsumer), serializationId, WINDOW, streamId, 4);
+        frame.writeInt(credits);
+        return frame;
+    }
+
+    /** The credits a WINDOW frame grants. */
+    static int credits(Frame f) {
+        if (f.body == null || f.body.readableBytes() != 4) {
+            throw new CorruptedFrameException("stream window frame with a body of " + f.bodyLength
+                    + " bytes; it has 4");
+        }
+        int credits = f.body.getInt(f.body.readerIndex());
+        if (credits <= 0) {
+            throw new CorruptedFrameException("stream window frame granting " + credits + " credits; it grants > 0");
+        }
+        return credits;
+    }
+
+    /** The reason a CANCEL frame gives (cut to a bounded length). */
+    static String reason(Frame f) {
+        if (f.body == null || !f.body.isReadable()) {
+            return "no reason given";
+        }
+        try {
+            return Wire.readStringCut(f.body, MAX_REASON_BYTES);
+        } catch (CorruptedFrameException e) {
+            return "unreadable reason";
+        }
+    }
+
+    private static byte flags(boolean fromConsumer) {
+        return (byte) (Wire.FLAG_STREAM | (fromConsumer ? Wire.FLAG_REQUEST : 0));
+    }
+}

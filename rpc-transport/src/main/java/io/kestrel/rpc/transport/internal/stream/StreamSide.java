@@ -1,0 +1,240 @@
+package io.kestrel.rpc.transport.internal.stream;
+
+import io.kestrel.rpc.api.RpcException;
+import io.kestrel.rpc.api.SerializationException;
+import io.kestrel.rpc.api.serialization.DecodeBudget;
+import io.kestrel.rpc.api.serialization.Serializer;
+import io.kestrel.rpc.api.stream.CallStreamObserver;
+import io.kestrel.rpc.api.stream.StreamLimits;
+import io.kestrel.rpc.api.stream.StreamObserver;
+import io.kestrel.rpc.transport.internal.Frame;
+import io.kestrel.rpc.transport.internal.ThreadBudgets;
+import io.kestrel.rpc.transport.internal.Wire;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * What the consumer's and the provider's side of a stream share: the credit this side may send with
+ * ({@link SendWindow}), and the messages it receives, bounded by the window it granted, decoded and handed to its
+ * receiving observer in order ({@link Inbox}), with credit granted back as the observer takes them: half the window
+ * at a time. A peer that sends beyond the credit it was granted, or a message over the limits, gets the stream
+ * cancelled.
+ */
+abstract class StreamSide implements CallStreamObserver<Object> {
+    /** The inbox item that ends the receiving observer: completed, or failed with its error. */
+    private record End(Throwable error) {
+    }
+
+    final int window = StreamLimits.window();
+    final SendWindow credit = new SendWindow();
+    private final Inbox inbox;
+    /**
+     * Messages this side granted and has not yet received: a message arriving when none is left breaks the rules. So
+     * at most {@link #window} messages wait for the observer.
+     */
+    private final AtomicInteger receiveCredit = new AtomicInteger();
+    /** Taken since credit was last granted back (delivery thread only). */
+    private int takenSinceGrant;
+    /** The receiving observer was told the end (delivery thread only). */
+    private boolean receiverEnded;
+    volatile StreamObserver<Object> receiver;
+
+    StreamSide(Executor delivery, boolean started) {
+        this.inbox = new Inbox(delivery, this::deliver, e -> cancel("the executor delivering its messages refused"
+                + " them (" + e.getMessage() + ")"), started);
+    }
+
+    /** The stream id: the request id of the call that opened it. */
+    abstract long streamId();
+
+    /** The stream's serialization (the call's). */
+    abstract Serializer serializer();
+
+    /** The type of the messages this side receives. */
+    abstract Class<?> inboundType();
+
+    /** The stream's name for messages: method and id. */
+    abstract String what();
+
+    abstract ByteBufAllocator alloc();
+
+    /** Sends a stream frame of this side (it owns the buffer). */
+    abstract void write(ByteBuf frame);
+
+    /** Whether this is the consumer's side (its frames carry the request flag). */
+    abstract boolean consumerSide();
+
+    /** The call's deadline, {@link System#nanoTime()}, 0 for none. */
+    abstract long deadlineNanos();
+
+    /** The peer cancelled the stream. */
+    abstract void peerCancelled(String reason);
+
+
+    /**
+     * Takes a stream frame of this stream on the event loop.
+     *
+     * @return true when the frame was queued for the observer (it is released once delivered), false when the caller
+     *     releases it
+     */
+    final boolean onFrame(Frame f) {
+        byte ops = f.status;
+        if ((ops & StreamFrames.WINDOW) != 0) {
+            credit.grant(StreamFrames.credits(f));
+        }
+        if ((ops & StreamFrames.CANCEL) != 0) {
+            peerCancelled(StreamFrames.reason(f));
+            return false;
+        }
+        boolean queued = false;
+        if ((ops & StreamFrames.DATA) != 0) {
+            if (isCancelled()) {
+                return false; // sent before the peer heard the end: nobody takes it
+            }
+            if (f.oversized() || f.overBudget) {
+                cancel("a message of " + f.bodyLength + " bytes arrived " + (f.overBudget
+                        ? "while the memory budget was full" : "over the payload limit"));
+                return false;
+            }
+            if (receiveCredit.decrementAndGet() < 0) {
+                cancel("the peer sent more than the " + window + " messages it was granted (-D"
+                        + StreamLimits.WINDOW_PROPERTY + " on the receiving side)");
+                return false;
+            }
+            inbox.offer(f);
+            queued = true;
+        }
+        if ((ops & StreamFrames.HALF_CLOSE) != 0 && consumerSide() == false) {
+            inbox.offer(new End(null)); // the consumer half-closed: the provider's request observer completes
+        }
+        return queued;
+    }
+
+    /** The WINDOW frame granting the peer this side's initial window, counted as granted. */
+    final ByteBuf initialWindow() {
+        receiveCredit.addAndGet(window);
+        return StreamFrames.window(alloc(), consumerSide(), serializer().id(), streamId(), window);
+    }
+
+    /** The receiving observer ends after what it has not yet seen: completed ({@code error} null) or failed. */
+    final void endReceiving(Throwable error) {
+        inbox.offer(new End(error));
+    }
+
+    /** Starts delivering to the receiving observer set meanwhile (a provider's, once its method returned it). */
+    final void startReceiving(StreamObserver<Object> observer) {
+        receiver = observer;
+        inbox.start();
+    }
+
+    /** Releases what was received and will never be delivered (the receiver is gone). */
+    final void dropReceived() {
+        inbox.drainTo(item -> {
+            if (item instanceof Frame f) {
+                f.release();
+                f.done();
+            }
+        });
+    }
+
+    private void deliver(Object item) {
+        StreamObserver<Object> to = receiver;
+        if (item instanceof End end) {
+            if (!receiverEnded && to != null) {
+                receiverEnded = true;
+                try {
+                    if (end.error() == null) {
+                        to.onCompleted();
+                    } else {
+                        to.onError(end.error());
+                    }
+                } catch (RuntimeException e) {
+                    onObserverFailure(e);
+                }
+            }
+            return;
+        }
+        Frame f = (Frame) item;
+        Object value;
+        try {
+            if (receiverEnded || to == null) {
+                return;
+            }
+            Serializer serializer = serializer();
+            DecodeBudget budget = ThreadBudgets.start(serializer.decodeLimits(), deadlineNanos() != 0, deadlineNanos());
+            value = Wire.readValue(f.body, f.body.readerIndex(), f.body.readableBytes(), serializer, inboundType(), budget);
+        } catch (RuntimeException e) {
+            cancel("a message could not be decoded: " + (e instanceof RpcException ? e.getMessage() : e.toString()));
+            endReceiving(e instanceof RpcException ? e : new SerializationException("cannot decode a message of "
+                    + what() + ": " + e, e));
+            return;
+        } finally {
+            f.release();
+            f.done();
+        }
+        try {
+            to.onNext(value);
+        } catch (RuntimeException e) {
+            onObserverFailure(e);
+            return;
+        }
+        if (++takenSinceGrant >= Math.max(1, window / 2) && !isCancelled()) {
+            receiveCredit.addAndGet(takenSinceGrant);
+            write(StreamFrames.window(alloc(), consumerSide(), serializer().id(), streamId(), takenSinceGrant));
+            takenSinceGrant = 0;
+        }
+    }
+
+    private void onObserverFailure(RuntimeException e) {
+        cancel("the receiving observer threw " + e);
+        if (!receiverEnded) {
+            receiverEnded = true;
+            try {
+                receiver.onError(e);
+            } catch (RuntimeException ignored) {
+                // it failed twice: nothing more to tell it
+            }
+        }
+    }
+
+    /** Serializes and sends one message once credit allows. */
+    final void send(Object value) {
+        try {
+            credit.take(deadlineNanos(), !inEventLoop(), this::writable, what());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RpcException("interrupted while " + what() + " waited for credit to send", e);
+        }
+        ByteBuf frame;
+        Serializer serializer = serializer();
+        try {
+            frame = StreamFrames.data(alloc(), consumerSide(), serializer, streamId(), value);
+        } catch (RuntimeException e) {
+            credit.grant(1); // not sent: the credit is still ours
+            throw e instanceof RpcException r ? r : new SerializationException("cannot serialize a message of "
+                    + what() + " with " + serializer.name() + ": " + e, e);
+        }
+        int body = frame.readableBytes() - Wire.HEADER_BYTES;
+        if (body > payloadBytes()) {
+            frame.release();
+            credit.grant(1);
+            throw new io.kestrel.rpc.api.PayloadTooLargeException("a message of " + what() + " is " + body
+                    + " bytes, over the payload limit of " + payloadBytes() + " bytes; it was not sent");
+        }
+        write(frame);
+    }
+
+    abstract int payloadBytes();
+
+    abstract boolean inEventLoop();
+
+    /** Whether the connection takes more bytes now (the sender waits while it does not). */
+    abstract boolean writable();
+
+    @Override
+    public boolean isReady() {
+        return credit.ready() && writable();
+    }
+}
