@@ -223,6 +223,16 @@ public final class Connection implements AutoCloseable {
     public CompletableFuture<Object> invoke(MethodRef methodRef, Serializer serializer, Object[] arguments,
             Map<String, String> attachments, int timeoutMillis, Class<?> returnType,
             BiConsumer<Object, Throwable> listener) {
+        return invoke(methodRef, serializer, arguments, attachments, timeoutMillis, returnType, listener, null);
+    }
+
+    /**
+     * As above, for a blocking caller that will wait in {@code caller}'s {@link ThreadlessWait#await}: the answer is
+     * decoded and the call completed on that thread, not the I/O thread (null: as above).
+     */
+    public CompletableFuture<Object> invoke(MethodRef methodRef, Serializer serializer, Object[] arguments,
+            Map<String, String> attachments, int timeoutMillis, Class<?> returnType,
+            BiConsumer<Object, Throwable> listener, ThreadlessWait caller) {
         String method = methodRef.displayName();
         if (state == ConnectionState.CLOSED) {
             return notSent(listener, "connection to provider " + address + " is closed; the call " + method + " was not sent");
@@ -278,6 +288,7 @@ public final class Connection implements AutoCloseable {
         PendingCall call = pending.add(methodRef, serializer, arguments, attachments, timeoutMillis, returnType,
                 listener);
         call.attachArguments(bytes, lengths);
+        call.answerOn(caller); // before it is queued: the queue publishes it to the I/O thread
         try {
             queue.enqueue(call);
         } catch (RejectedExecutionException e) {

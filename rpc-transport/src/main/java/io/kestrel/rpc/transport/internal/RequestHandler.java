@@ -40,6 +40,7 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
     private final MemoryBudget budget;
     private final AtomicInteger calls = new AtomicInteger();
     private final CallerState caller;
+    private final ReadBurst burst;
     private String remote = "?";
 
     /**
@@ -61,6 +62,7 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
         this.maxBodyBytes = maxBodyBytes;
         this.maxCalls = maxCalls;
         this.budget = budget;
+        this.burst = new ReadBurst(this, admission, out);
     }
 
     @Override
@@ -144,13 +146,21 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
             admission.runHere(call); // dispatch="direct": the method never blocks, no hand-off
             return;
         }
-        if (!admission.submit(call)) {
-            calls.decrementAndGet();
-            discard(f);
-            out.error(f, Status.SERVER_BUSY, "provider " + ctx.channel().localAddress()
-                    + " is busy: all business threads and queue slots are taken; the call did not run."
-                    + " Retry later or on another provider, or raise threads/queues on the protocol");
+        if (CallBatch.ENABLED) {
+            burst.add(ctx, call); // handed over with the rest of this read burst, one wake-up for all
+        } else if (!admission.submit(call)) {
+            refuseBusy(ctx, call);
         }
+    }
+
+    /** A call the business pool did not take: it did not run. */
+    void refuseBusy(ChannelHandlerContext ctx, ServerCall call) {
+        Frame f = call.frame();
+        calls.decrementAndGet();
+        discard(f);
+        out.error(f, Status.SERVER_BUSY, "provider " + ctx.channel().localAddress()
+                + " is busy: all business threads and queue slots are taken; the call did not run."
+                + " Retry later or on another provider, or raise threads/queues on the protocol");
     }
 
     /** Defines the method of a request whose body was skipped, so later calls of it still resolve. */

@@ -138,6 +138,11 @@ final class ServerCall extends ResponseAttachments implements Runnable, Incoming
         }
     }
 
+    /** The request frame (owned by this call until it ran or was refused). */
+    Frame frame() {
+        return frame;
+    }
+
     @Override
     public Map<String, String> attachments() {
         return head.attachments();
