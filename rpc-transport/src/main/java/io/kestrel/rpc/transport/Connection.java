@@ -227,8 +227,20 @@ public final class Connection implements AutoCloseable {
     public CompletableFuture<Object> invoke(MethodRef methodRef, Serializer serializer, Object[] arguments,
             Map<String, String> attachments, int timeoutMillis, Class<?> returnType,
             BiConsumer<Object, Throwable> listener) {
+        return invoke(methodRef, serializer, arguments, attachments, timeoutMillis, returnType, listener, null);
+    }
+
+    /**
+     * As above, for a blocking caller that will wait in {@code caller}'s {@link ThreadlessWait#await}: the answer is
+     * decoded and the call completed on that thread, not the I/O thread (null: as above). Streams are never answered
+     * on the caller's thread.
+     */
+    public CompletableFuture<Object> invoke(MethodRef methodRef, Serializer serializer, Object[] arguments,
+            Map<String, String> attachments, int timeoutMillis, Class<?> returnType,
+            BiConsumer<Object, Throwable> listener, ThreadlessWait caller) {
         if (methodRef.stream() == null) {
-            return send(methodRef, serializer, arguments, attachments, timeoutMillis, returnType, listener, null);
+            return send(methodRef, serializer, arguments, attachments, timeoutMillis, returnType, listener, null,
+                    caller);
         }
         // a streaming method: the call opens the stream in its arguments, and ends it when it ends
         ClientStream stream = ClientStream.in(methodRef, arguments);
@@ -236,14 +248,14 @@ public final class Connection implements AutoCloseable {
                 ? refused(listener, new RpcException(methodRef.displayName() + " is a streaming method; the dubbo"
                         + " protocol carries no streams (use the native protocol); the call was not sent"))
                 : send(methodRef, serializer, ClientStream.wireArguments(methodRef, arguments), attachments,
-                        timeoutMillis, returnType, listener, stream);
+                        timeoutMillis, returnType, listener, stream, null);
         call.whenComplete(stream::callEnded);
         return call;
     }
 
     private CompletableFuture<Object> send(MethodRef methodRef, Serializer serializer, Object[] arguments,
             Map<String, String> attachments, int timeoutMillis, Class<?> returnType,
-            BiConsumer<Object, Throwable> listener, ClientStream stream) {
+            BiConsumer<Object, Throwable> listener, ClientStream stream, ThreadlessWait caller) {
         String method = methodRef.displayName();
         if (state == ConnectionState.CLOSED) {
             return notSent(listener, "connection to provider " + address + " is closed; the call " + method + " was not sent");
@@ -299,6 +311,7 @@ public final class Connection implements AutoCloseable {
         PendingCall call = pending.add(methodRef, serializer, arguments, attachments, timeoutMillis, returnType,
                 listener);
         call.attachArguments(bytes, lengths);
+        call.answerOn(caller); // before it is queued: the queue publishes it to the I/O thread
         try {
             if (stream != null) {
                 stream.bind(call, ch, queue, pending.streams(), options.payloadBytes());

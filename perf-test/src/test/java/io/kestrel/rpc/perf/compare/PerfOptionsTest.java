@@ -19,8 +19,8 @@ class PerfOptionsTest {
         assertEquals(10, o.threads());
         assertEquals(Duration.ofSeconds(5), o.warmup());
         assertEquals(Duration.ofSeconds(10), o.measure());
-        // raw echo, 8 minimal RPCs, 14 framework variants (incl. fory, the compatible, TLS, observed and otel ones), 2 REST
-        assertEquals(25, o.systems().size());
+        // raw echo, 8 minimal RPCs, 16 framework variants (incl. fory, the compatible, direct, TLS, observed and otel ones), 2 REST
+        assertEquals(27, o.systems().size());
         assertEquals(List.of(), o.inflight());
         assertEquals(List.of(), o.jdks());
         assertEquals(List.of(Workload.values()), o.workloads());

@@ -36,7 +36,7 @@ class PerfQuickSmokeTest {
             .toList();
 
     @Test
-    @Timeout(value = 7, unit = TimeUnit.MINUTES) // 19 systems x 3 workloads, each system in its own server JVM
+    @Timeout(value = 8, unit = TimeUnit.MINUTES) // 21 systems x 3 workloads, each system in its own server JVM
     void quickMatrixCompletesWithoutErrorsAndWritesTheReport() throws Exception {
         Path out = Path.of("target", "perf-smoke");
         PerfOptions options = PerfOptions.builder()

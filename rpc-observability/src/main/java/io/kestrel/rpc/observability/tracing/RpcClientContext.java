@@ -8,8 +8,11 @@ import java.util.Map;
 /**
  * The observation context of one consumer call. Its carrier is the call's request attachments: a
  * tracing bridge writes W3C {@code traceparent}/{@code tracestate} there when the observation starts.
+ *
+ * <p>Not final only for the tracing interceptor's own subclass, which is also the observed call (one object per call);
+ * its constructor is not public.
  */
-public final class RpcClientContext extends RequestReplySenderContext<Map<String, String>, Object> {
+public class RpcClientContext extends RequestReplySenderContext<Map<String, String>, Object> {
     private final ClientCallInfo call;
     private volatile CallOutcome outcome;
 

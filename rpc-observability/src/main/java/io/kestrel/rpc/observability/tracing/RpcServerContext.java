@@ -8,8 +8,11 @@ import java.util.Map;
 /**
  * The observation context of one call served by a provider. Its carrier is the request's attachments,
  * from which a tracing bridge reads the consumer's {@code traceparent}/{@code tracestate}.
+ *
+ * <p>Not final only for the tracing interceptor's own subclass, which is also the observed call (one object per call);
+ * its constructor is not public.
  */
-public final class RpcServerContext extends RequestReplyReceiverContext<Map<String, String>, Object> {
+public class RpcServerContext extends RequestReplyReceiverContext<Map<String, String>, Object> {
     private final ServerCallInfo call;
     private volatile CallOutcome outcome;
 

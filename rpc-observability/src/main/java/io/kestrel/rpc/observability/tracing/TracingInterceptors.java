@@ -38,7 +38,7 @@ final class TracingInterceptors {
             if (registry.isNoop()) {
                 return chain.proceed();
             }
-            ClientCall call = new ClientCall(chain);
+            ObservedClient call = new ObservedClient(chain);
             Observation observation = Observation.createNotStarted(convention, call, registry);
             if (observation.isNoop()) {
                 return chain.proceed();
@@ -72,7 +72,7 @@ final class TracingInterceptors {
             if (registry.isNoop()) {
                 return chain.proceed();
             }
-            ServerCall call = new ServerCall(chain);
+            ObservedServer call = new ObservedServer(chain);
             Observation observation = Observation.createNotStarted(convention, call, registry);
             if (observation.isNoop()) {
                 return chain.proceed();
@@ -93,34 +93,21 @@ final class TracingInterceptors {
     }
 
     /**
-     * One observed call: the context's supplier that {@code Observation.createNotStarted} asks for, the
-     * rest of the chain, and the callback that stops the observation when the call's future completes.
-     * One object per call, instead of a lambda for each of the three.
+     * One observed call is its observation's context itself ({@link ObservedClient}, {@link ObservedServer}): the
+     * context's supplier that {@code Observation.createNotStarted} asks for, the rest of the chain, and the callback
+     * that stops the observation when the call's future completes. One object per call, the context Micrometer
+     * needs anyway, instead of a holder beside it (and a lambda for each of the three before that).
      */
-    private abstract static class ObservedCall<C extends Observation.Context>
-            implements Supplier<C>, BiConsumer<Object, Throwable> {
-        private final C context;
-        // set before the callback is registered on the future, which publishes it to the completing thread
-        private Observation observation;
-
-        ObservedCall(C context) {
-            this.context = context;
-        }
-
-        @Override
-        public final C get() {
-            return context;
-        }
-
+    private interface Observed extends BiConsumer<Object, Throwable> {
         /** Runs the rest of the chain. */
-        abstract CompletableFuture<Object> proceed();
+        CompletableFuture<Object> proceed();
 
-        /** Tells the context how the call ended, for the convention's key values. */
-        abstract void ended(C context, Object response, CallOutcome outcome);
+        /** Keeps the started observation, for the callback (set before the callback is registered). */
+        void started(Observation observation);
 
         /** Runs the rest of the chain with the started observation in scope; stops it when the result is known. */
-        final CompletableFuture<Object> observe(Observation started) {
-            this.observation = started;
+        default CompletableFuture<Object> observe(Observation started) {
+            started(started);
             CompletableFuture<Object> result;
             try (Observation.Scope scope = started.openScope()) {
                 result = proceed();
@@ -134,53 +121,77 @@ final class TracingInterceptors {
             }
             return result.whenComplete(this);
         }
-
-        /** The call ended: stops the observation, after {@link Observation#error} for a failure. */
-        @Override
-        public final void accept(Object response, Throwable error) {
-            ended(context, response, CallOutcome.of(error));
-            if (error != null) {
-                observation.error(unwrap(error));
-            }
-            observation.stop();
-        }
     }
 
-    private static final class ClientCall extends ObservedCall<RpcClientContext> {
+    /** The call ended: stops {@code observation}, after {@link Observation#error} for a failure. */
+    private static void stop(Observation observation, Throwable error) {
+        if (error != null) {
+            observation.error(unwrap(error));
+        }
+        observation.stop();
+    }
+
+    private static final class ObservedClient extends RpcClientContext
+            implements Observed, Supplier<RpcClientContext> {
         private final ClientInterceptor.Chain chain;
+        private Observation observation;
 
-        ClientCall(ClientInterceptor.Chain chain) {
-            super(new RpcClientContext(chain.call()));
+        ObservedClient(ClientInterceptor.Chain chain) {
+            super(chain.call());
             this.chain = chain;
         }
 
         @Override
-        CompletableFuture<Object> proceed() {
+        public RpcClientContext get() {
+            return this;
+        }
+
+        @Override
+        public CompletableFuture<Object> proceed() {
             return chain.proceed();
         }
 
         @Override
-        void ended(RpcClientContext context, Object response, CallOutcome outcome) {
-            context.ended(response, outcome);
+        public void started(Observation started) {
+            this.observation = started;
+        }
+
+        @Override
+        public void accept(Object response, Throwable error) {
+            ended(response, CallOutcome.of(error));
+            stop(observation, error);
         }
     }
 
-    private static final class ServerCall extends ObservedCall<RpcServerContext> {
+    private static final class ObservedServer extends RpcServerContext
+            implements Observed, Supplier<RpcServerContext> {
         private final ServerInterceptor.Chain chain;
+        private Observation observation;
 
-        ServerCall(ServerInterceptor.Chain chain) {
-            super(new RpcServerContext(chain.call()));
+        ObservedServer(ServerInterceptor.Chain chain) {
+            super(chain.call());
             this.chain = chain;
         }
 
         @Override
-        CompletableFuture<Object> proceed() {
+        public RpcServerContext get() {
+            return this;
+        }
+
+        @Override
+        public CompletableFuture<Object> proceed() {
             return chain.proceed();
         }
 
         @Override
-        void ended(RpcServerContext context, Object response, CallOutcome outcome) {
-            context.ended(response, outcome);
+        public void started(Observation started) {
+            this.observation = started;
+        }
+
+        @Override
+        public void accept(Object response, Throwable error) {
+            ended(response, CallOutcome.of(error));
+            stop(observation, error);
         }
     }
 

@@ -54,6 +54,37 @@ public final class Admission {
     }
 
     /**
+     * Hands {@code calls} calls to the business executor as one task ({@link CallBatch}); each must end with
+     * {@link #finished()}.
+     *
+     * @return false when every thread and queue slot is taken: none of them ran
+     */
+    public boolean submit(Runnable batch, int calls) {
+        inFlight.addAndGet(calls);
+        try {
+            executor.execute(batch);
+            return true;
+        } catch (RejectedExecutionException e) {
+            inFlight.addAndGet(-calls);
+            return false;
+        }
+    }
+
+    /**
+     * Gives work of calls already taken on (and counted) one more business thread, if the executor has one now.
+     *
+     * @return false when every thread and queue slot is taken
+     */
+    boolean assist(Runnable work) {
+        try {
+            executor.execute(work);
+            return true;
+        } catch (RejectedExecutionException e) {
+            return false;
+        }
+    }
+
+    /**
      * Runs a call on the calling thread (the connection's I/O thread, for a method dispatched
      * direct). The call must end with {@link #finished()}, as one taken by {@link #submit}.
      */

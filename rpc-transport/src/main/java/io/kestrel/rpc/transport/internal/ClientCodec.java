@@ -134,7 +134,8 @@ public final class ClientCodec extends ChannelDuplexHandler {
                 if (call == null) {
                     log.debug("Response {} from {} arrived after its call ended; dropped", f.requestId, address);
                 } else {
-                    handedOff = responses.complete(call, f);
+                    // a blocking caller waiting for it decodes it on its own thread; else it is decoded here
+                    handedOff = call.handAnswerToCaller(f, responses) || responses.complete(call, f);
                 }
             }
         } finally {

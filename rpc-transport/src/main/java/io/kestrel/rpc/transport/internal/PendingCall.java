@@ -3,6 +3,7 @@ package io.kestrel.rpc.transport.internal;
 import io.kestrel.rpc.api.serialization.Serializer;
 import io.kestrel.rpc.transport.spi.MethodRef;
 import io.kestrel.rpc.transport.spi.RpcRequest;
+import io.kestrel.rpc.transport.ThreadlessWait;
 import io.netty.buffer.ByteBuf;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -34,6 +35,11 @@ public final class PendingCall extends CallFuture {
     /** The serialized arguments on their way to the codec, which takes them ({@link #takeArgumentBytes}). */
     private ByteBuf argumentBytes;
     private int[] argumentLengths;
+    /** The blocking caller that decodes this call's answer on its own thread, or null (the I/O thread does). */
+    ThreadlessWait caller;
+    /** The answer handed to {@link #caller}, with the decoder that reads it; null before and after. */
+    private Frame heldAnswer;
+    private ResponseDecoder heldDecoder;
 
     PendingCall(PendingCalls table, long id, MethodRef method, Serializer serializer, Object[] arguments,
             Map<String, String> attachments, int timeoutMillis, Class<?> returnType,
@@ -124,6 +130,66 @@ public final class PendingCall extends CallFuture {
     int[] argumentLengths() {
         int[] lengths = argumentLengths;
         return lengths != null ? lengths : RequestEncoder.NO_LENGTHS;
+    }
+
+    /** Has {@code wait}'s owner decode the answer (null: the I/O thread does); set before the call is queued. */
+    public void answerOn(ThreadlessWait wait) {
+        this.caller = wait;
+    }
+
+    /**
+     * On the I/O thread, after the call left its table: hands its answer to the waiting caller, who decodes it
+     * ({@link #decodeHeldAnswer}). False when there is none or it does not wait now; the I/O thread then decodes.
+     */
+    boolean handAnswerToCaller(Frame f, ResponseDecoder decoder) {
+        ThreadlessWait wait = caller;
+        if (wait == null) {
+            return false;
+        }
+        heldAnswer = f;
+        heldDecoder = decoder;
+        if (wait.handOver(this)) {
+            return true; // the hand-over publishes both fields to the caller
+        }
+        heldAnswer = null;
+        heldDecoder = null;
+        return false;
+    }
+
+    /**
+     * On the caller's thread: decodes the answer handed over (within the decode limits and this call's deadline,
+     * as on the I/O thread), completes the call, and frees the frame and its memory budget.
+     */
+    public void decodeHeldAnswer() {
+        Frame f = heldAnswer;
+        ResponseDecoder decoder = heldDecoder;
+        heldAnswer = null;
+        heldDecoder = null;
+        if (f == null) {
+            return;
+        }
+        try {
+            decoder.completeHere(this, f);
+        } finally {
+            f.release();
+            f.done();
+        }
+    }
+
+    /** On the caller's thread, which stopped waiting: frees the answer handed over unread and fails the call. */
+    public void dropHeldAnswer(Throwable why) {
+        Frame f = heldAnswer;
+        heldAnswer = null;
+        heldDecoder = null;
+        if (f == null) {
+            return;
+        }
+        try {
+            f.release();
+            f.done();
+        } finally {
+            completeExceptionally(why);
+        }
     }
 
     @Override

@@ -44,6 +44,7 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
     private final AtomicInteger calls = new AtomicInteger();
     private final ServerStreams streams = new ServerStreams();
     private final CallerState caller;
+    private final ReadBurst burst;
     private String remote = "?";
 
     /**
@@ -65,6 +66,7 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
         this.maxBodyBytes = maxBodyBytes;
         this.maxCalls = maxCalls;
         this.budget = budget;
+        this.burst = new ReadBurst(this, admission, out);
     }
 
     @Override
@@ -172,16 +174,24 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
             admission.runHere(call); // dispatch="direct": the method never blocks, no hand-off
             return;
         }
-        if (!admission.submit(call)) {
+        if (CallBatch.ENABLED && stream == null) {
+            burst.add(ctx, call); // handed over with the rest of this read burst, one wake-up for all
+        } else if (!admission.submit(call)) {
             if (stream != null) {
                 stream.notStarted();
             }
-            calls.decrementAndGet();
-            discard(f);
-            out.error(f, Status.SERVER_BUSY, "provider " + ctx.channel().localAddress()
-                    + " is busy: all business threads and queue slots are taken; the call did not run."
-                    + " Retry later or on another provider, or raise threads/queues on the protocol");
+            refuseBusy(ctx, call);
         }
+    }
+
+    /** A call the business pool did not take: it did not run. */
+    void refuseBusy(ChannelHandlerContext ctx, ServerCall call) {
+        Frame f = call.frame();
+        calls.decrementAndGet();
+        discard(f);
+        out.error(f, Status.SERVER_BUSY, "provider " + ctx.channel().localAddress()
+                + " is busy: all business threads and queue slots are taken; the call did not run."
+                + " Retry later or on another provider, or raise threads/queues on the protocol");
     }
 
     @Override

@@ -78,6 +78,23 @@ public final class ResponseDecoder {
         return false;
     }
 
+    /**
+     * Completes {@code call} from its response frame on this thread, a blocking caller's own (see
+     * {@link io.kestrel.rpc.transport.ThreadlessWait}): a serialized exception too is decoded here, within the same
+     * limits and deadline, as no I/O thread waits for it. Never throws; the caller releases the frame.
+     */
+    void completeHere(PendingCall call, Frame f) {
+        try {
+            if (f.status == Status.OK.code() && !f.oversized()) {
+                call.complete(readValue(f, call));
+            } else {
+                call.completeExceptionally(failure(call, f, true));
+            }
+        } catch (Throwable t) {
+            call.completeExceptionally(decodeFailure(call, t));
+        }
+    }
+
     private boolean decodeElsewhere(PendingCall call, Frame f) {
         try {
             errorDecoding.execute(() -> {

@@ -65,6 +65,16 @@ public final class ResponseQueue {
         queue.enqueue(frame);
     }
 
+    /** See {@link WriteQueue#holdFlush}. */
+    void holdFlush() {
+        queue.holdFlush();
+    }
+
+    /** See {@link WriteQueue#releaseFlush}. */
+    void releaseFlush() {
+        queue.releaseFlush();
+    }
+
     /** Whether no more requests of this connection should be read until its output drains. */
     public boolean full() {
         long p = pending.get();

@@ -42,6 +42,16 @@ public final class ResponseWriter {
         this.queue = queue;
     }
 
+    /** Answers of other threads than the event loop are held back until {@link #releaseFlush} (see {@link CallBatch}). */
+    void holdFlush() {
+        queue.holdFlush();
+    }
+
+    /** Ends a {@link #holdFlush}: what was held back is written and flushed at once. */
+    void releaseFlush() {
+        queue.releaseFlush();
+    }
+
     private void enqueue(ByteBuf frame) {
         queue.enqueue(frame);
     }

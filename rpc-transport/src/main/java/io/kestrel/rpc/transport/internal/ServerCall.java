@@ -152,6 +152,11 @@ final class ServerCall extends ResponseAttachments implements Runnable, Incoming
         }
     }
 
+    /** The request frame (owned by this call until it ran or was refused). */
+    Frame frame() {
+        return frame;
+    }
+
     @Override
     public io.kestrel.rpc.api.stream.CallStreamObserver<Object> responseStream() {
         return stream;

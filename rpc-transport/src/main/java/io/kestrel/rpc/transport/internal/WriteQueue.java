@@ -6,6 +6,7 @@ import io.netty.util.internal.PlatformDependent;
 import java.util.Queue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
@@ -24,6 +25,8 @@ public final class WriteQueue<T> implements Runnable {
     private final Runnable afterFlush;
     private final Queue<T> queue = PlatformDependent.newMpscQueue();
     private final AtomicBoolean scheduled = new AtomicBoolean();
+    /** Holds of {@link #holdFlush} not yet released. */
+    private final AtomicInteger holds = new AtomicInteger();
 
     /**
      * @param writer called on the event loop for each message; it writes (without flushing) and
@@ -52,15 +55,35 @@ public final class WriteQueue<T> implements Runnable {
      */
     public void enqueue(T message) {
         queue.offer(message);
-        if (scheduled.compareAndSet(false, true)) {
-            try {
-                channel.eventLoop().execute(this);
-            } catch (RejectedExecutionException terminated) {
-                synchronized (this) { // the event loop, the queue's one consumer, is gone: this thread stands in
-                    drainTo(ReferenceCountUtil::release);
-                }
-                scheduled.set(false);
+        // held back (see holdFlush) unless queued by the event loop itself (a heartbeat or a refusal)
+        if ((holds.get() == 0 || channel.eventLoop().inEventLoop()) && scheduled.compareAndSet(false, true)) {
+            schedule();
+        }
+    }
+
+    private void schedule() {
+        try {
+            channel.eventLoop().execute(this);
+        } catch (RejectedExecutionException terminated) {
+            synchronized (this) { // the event loop, the queue's one consumer, is gone: this thread stands in
+                drainTo(ReferenceCountUtil::release);
             }
+            scheduled.set(false);
+        }
+    }
+
+    /**
+     * Until the matching {@link #releaseFlush}, messages queued by other threads than the event loop do not wake it:
+     * a thread about to queue several (a batch of calls' answers) has them written and flushed once.
+     */
+    public void holdFlush() {
+        holds.incrementAndGet();
+    }
+
+    /** Ends a {@link #holdFlush}; the last to end schedules the write of what was held back. */
+    public void releaseFlush() {
+        if (holds.decrementAndGet() == 0 && !queue.isEmpty() && scheduled.compareAndSet(false, true)) {
+            schedule();
         }
     }
 
@@ -83,7 +106,7 @@ public final class WriteQueue<T> implements Runnable {
             afterFlush.run();
         } finally {
             scheduled.set(false);
-            if (!queue.isEmpty() && scheduled.compareAndSet(false, true)) {
+            if (!queue.isEmpty() && holds.get() == 0 && scheduled.compareAndSet(false, true)) {
                 channel.eventLoop().execute(this);
             }
         }

@@ -1,5 +1,6 @@
 package io.kestrel.rpc.perf.compare.system;
 
+import io.kestrel.rpc.api.config.Dispatch;
 import io.kestrel.rpc.perf.support.ObservedRpc;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -25,6 +26,13 @@ public final class BenchSystems {
      */
     public static final String OTEL = "-otel";
 
+    /**
+     * Suffix of a framework system whose provider dispatches the benchmark service {@code direct} (on the I/O
+     * thread), where the plain system keeps the default ({@code auto}: the blocking methods on the business pool).
+     * Both run in the default matrix next to their minimal RPC, so one run reads the pool and direct against it.
+     */
+    public static final String DIRECT = "-direct";
+
     /** The serializations measured with metrics and tracing on as well as off. */
     public static final List<String> OBSERVED_SERIALIZATIONS = List.of("kryo", "fory");
 
@@ -34,10 +42,10 @@ public final class BenchSystems {
      * and each TLS and observed system right after its plain one, so that they meet the same machine load.
      */
     public static final List<String> ALL = List.of("raw-netty",
-            "raw-rpc-kryo", "kestrel-kryo", "kestrel-kryo" + TLS, "kestrel-kryo" + OBSERVED, "kestrel-kryo" + OTEL,
+            "raw-rpc-kryo", "kestrel-kryo", "kestrel-kryo" + DIRECT, "kestrel-kryo" + TLS, "kestrel-kryo" + OBSERVED, "kestrel-kryo" + OTEL,
             "raw-rpc-fst", "kestrel-fst", "raw-rpc-hessian2", "kestrel-hessian2",
             "raw-rpc-fastjson2", "kestrel-fastjson2", "raw-rpc-java", "kestrel-java",
-            "raw-rpc-fory", "kestrel-fory", "kestrel-fory" + TLS, "kestrel-fory" + OBSERVED, "kestrel-fory" + OTEL,
+            "raw-rpc-fory", "kestrel-fory", "kestrel-fory" + DIRECT, "kestrel-fory" + TLS, "kestrel-fory" + OBSERVED, "kestrel-fory" + OTEL,
             "raw-rpc-kryo-compatible", "kestrel-kryo-compatible", "raw-rpc-fory-compatible", "kestrel-fory-compatible",
             "rest-netty", "rest-tomcat");
 
@@ -59,6 +67,8 @@ public final class BenchSystems {
                 rest = rest.substring(0, rest.length() - OBSERVED.length());
             } else if (rest.endsWith(OTEL)) {
                 rest = rest.substring(0, rest.length() - OTEL.length());
+            } else if (rest.endsWith(DIRECT)) {
+                rest = rest.substring(0, rest.length() - DIRECT.length());
             }
         } else {
             return null;
@@ -113,6 +123,11 @@ public final class BenchSystems {
                 && OBSERVED_SERIALIZATIONS.contains(n.substring("kestrel-".length(), n.length() - OTEL.length()))) {
             return new KestrelRpcSystem(n.substring("kestrel-".length(), n.length() - OTEL.length()), settings, false,
                     ObservedRpc.Tracing.OPENTELEMETRY);
+        }
+        if (n.startsWith("kestrel-") && n.endsWith(DIRECT)
+                && OBSERVED_SERIALIZATIONS.contains(n.substring("kestrel-".length(), n.length() - DIRECT.length()))) {
+            return new KestrelRpcSystem(n.substring("kestrel-".length(), n.length() - DIRECT.length()), settings, false,
+                    null, Dispatch.DIRECT);
         }
         if (n.startsWith(RawRpcSystem.PREFIX) && SERIALIZATIONS.contains(n.substring(RawRpcSystem.PREFIX.length()))) {
             return new RawRpcSystem(n.substring(RawRpcSystem.PREFIX.length()), settings);

@@ -32,6 +32,7 @@ public final class KestrelRpcSystem implements BenchSystem {
     private final SystemSettings settings;
     private final boolean tls;
     private final ObservedRpc.Tracing observed;
+    private final Dispatch dispatch; // null: -Dkestrel.perf.dispatch on the server JVM, else auto
 
     /**
      * @param variant a serialization name, optionally with "-compatible" for its compatible mode
@@ -39,6 +40,16 @@ public final class KestrelRpcSystem implements BenchSystem {
      * @param observed how both ends trace calls, with metrics ({@link ObservedRpc}), or null for neither
      */
     public KestrelRpcSystem(String variant, SystemSettings settings, boolean tls, ObservedRpc.Tracing observed) {
+        this(variant, settings, tls, observed, null);
+    }
+
+    /**
+     * As above, the benchmark service dispatched as {@code dispatch} whatever the server JVM's
+     * {@value #DISPATCH_PROPERTY} says (null: as it says); a fixed dispatch adds {@link BenchSystems#DIRECT} to the name.
+     */
+    public KestrelRpcSystem(String variant, SystemSettings settings, boolean tls, ObservedRpc.Tracing observed,
+            Dispatch dispatch) {
+        this.dispatch = dispatch;
         this.tls = tls;
         this.name = variant;
         this.variant = SerializationVariant.of(variant);
@@ -48,13 +59,15 @@ public final class KestrelRpcSystem implements BenchSystem {
 
     @Override
     public String name() {
-        return "kestrel-" + name + (tls ? BenchSystems.TLS : "") + (observed == null ? ""
+        return "kestrel-" + name + (tls ? BenchSystems.TLS : "") + (dispatch == Dispatch.DIRECT ? BenchSystems.DIRECT : "")
+                + (observed == null ? ""
                 : observed == ObservedRpc.Tracing.OPENTELEMETRY ? BenchSystems.OTEL : BenchSystems.OBSERVED);
     }
 
     @Override
     public String description() {
         return "Kestrel RPC, direct mode, serialization " + variant.serialization()
+                + (dispatch != null ? ", the service dispatched " + dispatch.name().toLowerCase(java.util.Locale.ROOT) : "")
                 + (variant.compatible() ? " (compatible mode)" : "") + (tls ? ", over TLS (" + BenchTls.DESCRIPTION
                 + ")" : "") + " with DemoOptimizer, server threads "
                 + (settings.rpcServerThreads() < 0 ? "default" : settings.rpcServerThreads())
@@ -87,7 +100,8 @@ public final class KestrelRpcSystem implements BenchSystem {
     public BenchServer startServer() {
         // -Dkestrel.perf.dispatch=pool|direct on the server JVM (--server-jvm-args) compares the dispatch modes
         ServiceConfig<BenchmarkService> service = ServiceConfig.builder(BenchmarkService.class,
-                new BenchmarkServiceImpl()).dispatch(Dispatch.parse(System.getProperty(DISPATCH_PROPERTY, "auto"))).build();
+                new BenchmarkServiceImpl()).dispatch(dispatch != null ? dispatch
+                        : Dispatch.parse(System.getProperty(DISPATCH_PROPERTY, "auto"))).build();
         if (observed == null) {
             RpcRuntime runtime = DirectRpc.provider(RpcRuntime.builder(), variant, settings.rpcServerThreads(),
                     LimitsSpec.parse(settings.serverLimits()), tls ? BenchTls.server() : null, service);

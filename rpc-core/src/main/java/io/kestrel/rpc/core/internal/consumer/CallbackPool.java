@@ -12,7 +12,34 @@ import java.util.concurrent.ForkJoinWorkerThread;
  * ({@code kestrel-callback-N}), in FIFO mode, for the callbacks of all of a runtime's references.
  */
 public final class CallbackPool {
+    /**
+     * System property: {@code pool} (default) completes asynchronous methods' futures on the callback executor;
+     * {@code direct} completes them on the thread that ends the call (for an answer, the connection's I/O thread),
+     * without a hand-off. Only for applications whose callbacks on those futures never block and are short: a
+     * callback then runs on the I/O thread that reads every answer of its connection.
+     */
+    public static final String CALLBACKS_PROPERTY = "kestrel.rpc.consumer.callbacks";
+
+    /** Whether {@value #CALLBACKS_PROPERTY} is {@code direct}. */
+    static final boolean DIRECT = direct(System.getProperty(CALLBACKS_PROPERTY, "pool"));
+
     private CallbackPool() {
+    }
+
+    /**
+     * Reads a value of {@value #CALLBACKS_PROPERTY}: true for {@code direct}, false for {@code pool}; anything else
+     * is logged as a mistake (with the choices) and read as {@code pool}, the safe choice.
+     */
+    static boolean direct(String value) {
+        String v = value.trim().toLowerCase(java.util.Locale.ROOT);
+        if (!v.equals("pool") && !v.equals("direct")) {
+            org.slf4j.LoggerFactory.getLogger(CallbackPool.class).error("-D{}={} is not a choice: use 'pool' (futures of"
+                    + " asynchronous methods complete on the callback executor; the default) or 'direct' (on the thread"
+                    + " that ends the call; only for callbacks that never block). Using 'pool'", CALLBACKS_PROPERTY,
+                    v.length() > 40 ? v.substring(0, 40) + "..." : v);
+            return false;
+        }
+        return v.equals("direct");
     }
 
     /** A new pool; the runtime that made it shuts it down when it closes. */

@@ -6,6 +6,7 @@ import io.kestrel.rpc.api.interceptor.ClientCallInfo;
 import io.kestrel.rpc.api.interceptor.ClientInterceptor;
 import io.kestrel.rpc.core.internal.shared.InterceptorChain;
 import io.kestrel.rpc.transport.spi.AttachedValue;
+import io.kestrel.rpc.transport.ThreadlessWait;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.Collections;
@@ -124,9 +125,10 @@ final class ClientCall extends InterceptorChain<ClientInterceptor>
         if (tooMany != null) {
             return CompletableFuture.failedFuture(new IllegalArgumentException(tooMany));
         }
+        boolean callerPass = starting && answer == null && Thread.currentThread() == caller;
         CompletableFuture<Object> sent = cluster.invoke(method, arguments, Map.copyOf(requestAttachments),
-                deadlineNanos, this);
-        if (starting && answer == null && Thread.currentThread() == caller) {
+                deadlineNanos, this, callerPass ? ThreadlessWait.forThisThread() : null);
+        if (callerPass) {
             answer = sent;
             delivered = new CompletableFuture<>();
             CompletableFuture<Object> result = delivered.thenApply(this::received);

@@ -11,6 +11,7 @@ import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.api.registry.ProviderInfo;
 import io.kestrel.rpc.api.serialization.Serializer;
 import io.kestrel.rpc.transport.Status;
+import io.kestrel.rpc.transport.ThreadlessWait;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -140,7 +141,18 @@ final class ClusterInvoker {
      */
     public CompletableFuture<Object> invoke(MethodInfo method, Object[] args, Map<String, String> attachments,
             long deadlineNanos, AttemptListener observer) {
+        return invoke(method, args, attachments, deadlineNanos, observer, null);
+    }
+
+    /**
+     * As above, for a blocking caller that will wait for the future on this thread: with its {@code caller} wait
+     * (null: none), the attempts it sends are answered on this thread, which decodes them while it waits
+     * ({@link ThreadlessWait}), rather than completed on the I/O thread.
+     */
+    public CompletableFuture<Object> invoke(MethodInfo method, Object[] args, Map<String, String> attachments,
+            long deadlineNanos, AttemptListener observer, ThreadlessWait caller) {
         Attempts call = new Attempts(method, args, attachments, deadlineNanos, observer);
+        call.caller = caller;
         call.send();
         return call;
     }
@@ -179,6 +191,7 @@ final class ClusterInvoker {
         private List<Endpoint> tried = List.of();
         private Endpoint endpoint; // of the attempt in flight
         private Throwable previous;
+        private ThreadlessWait caller; // a blocking caller's wait, or null
 
         Attempts(MethodInfo method, Object[] args, Map<String, String> attachments, long deadlineNanos,
                 AttemptListener observer) {
@@ -219,7 +232,15 @@ final class ClusterInvoker {
             endpoint = chosen;
             chosen.active.incrementAndGet();
             // told the outcome directly: no dependent stage per call
-            chosen.connection().invoke(method.ref, serializer, args, attachments, timeout, method.resultType, this);
+            // sent by the blocking caller (a first attempt, or a retry it decoded the reason for): answered on its thread
+            ThreadlessWait answerOn = caller != null && caller.isCurrentThread() ? caller : null;
+            chosen.connection().invoke(method.ref, serializer, args, attachments, timeout, method.resultType, this,
+                    answerOn);
+        }
+
+        @Override
+        ThreadlessWait threadless() {
+            return caller;
         }
 
         /** The answer of the attempt in flight. */

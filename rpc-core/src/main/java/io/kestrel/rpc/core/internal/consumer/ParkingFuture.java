@@ -1,5 +1,6 @@
 package io.kestrel.rpc.core.internal.consumer;
 
+import io.kestrel.rpc.transport.ThreadlessWait;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ForkJoinWorkerThread;
@@ -31,12 +32,25 @@ abstract class ParkingFuture extends CompletableFuture<Object> {
         if (!isDone() && !(Thread.currentThread() instanceof ForkJoinWorkerThread)
                 && WAITER.compareAndSet(this, null, Thread.currentThread())) {
             try {
-                awaitDone(System.nanoTime() + unit.toNanos(timeout));
+                ThreadlessWait threadless = threadless();
+                if (threadless != null && threadless.isCurrentThread()) {
+                    threadless.await(this, System.nanoTime() + unit.toNanos(timeout)); // decodes its answers here
+                } else {
+                    awaitDone(System.nanoTime() + unit.toNanos(timeout));
+                }
             } finally {
                 waiter = null;
             }
         }
         return super.get(timeout, unit); // done by now (returns or throws at once), unless another thread waits here
+    }
+
+    /**
+     * The wait of the blocking caller whose answers are handed to its own thread (see {@link ThreadlessWait}), or
+     * null; when the thread waiting here is its owner, it decodes them while it waits.
+     */
+    ThreadlessWait threadless() {
+        return null;
     }
 
     /** Parks until done; the completing thread unparks this one after it set the result (see {@link #wake}). */

@@ -11,6 +11,7 @@ import io.kestrel.rpc.api.interceptor.ClientInterceptor;
 import io.kestrel.rpc.core.internal.shared.RemoteMethods;
 import io.kestrel.rpc.transport.ClientTransport;
 import io.kestrel.rpc.transport.spi.AttachedValue;
+import io.kestrel.rpc.transport.ThreadlessWait;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
 import java.util.HashMap;
@@ -97,7 +98,9 @@ final class ReferenceHandler implements InvocationHandler {
             call.start().whenComplete(result); // the interceptors' future: any CompletableFuture
             return result;
         }
-        CompletableFuture<Object> future = call == null ? cluster.invoke(info, args, attachments, deadlineNanos, null)
+        // the answer is decoded on this thread while it waits (ThreadlessWait), not on the I/O thread
+        CompletableFuture<Object> future = call == null
+                ? cluster.invoke(info, args, attachments, deadlineNanos, null, ThreadlessWait.forThisThread())
                 : call.start();
         CompletableFuture<Object> answer = call != null ? call.callerDelivers() : null;
         try {
