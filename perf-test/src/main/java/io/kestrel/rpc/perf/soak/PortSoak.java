@@ -75,17 +75,23 @@ final class PortSoak {
                 + " limits, -Xmx512m -XX:MaxDirectMemorySize=512m%n", o.attacks().stream().map(k -> k.label).toList(),
                 o.protocols(), SoakReport.minutes(o.window()), o.after().toSeconds());
         List<Row> rows = new ArrayList<>();
+        List<String> failedToRun = new ArrayList<>();
         try (ClasspathSnapshot classpath = ClasspathSnapshot.ofCurrentJvm()) {
             for (String protocol : o.protocols()) {
                 for (AttackKind kind : o.attacks()) {
-                    Row row = one(o, classpath, protocol, kind, console);
-                    rows.add(row);
-                    console.println("  " + line(row));
+                    try {
+                        Row row = one(o, classpath, protocol, kind, console);
+                        rows.add(row);
+                        console.println("  " + line(row));
+                    } catch (IOException | RuntimeException e) {
+                        console.printf("  %s on %s did not run: %s%n", kind.label, protocol, e);
+                        failedToRun.add(kind.label + " on " + protocol + ": " + e);
+                    }
                 }
             }
         }
-        boolean passed = rows.stream().allMatch(Row::passed);
-        String report = markdown(o, startedAt, rows, passed);
+        boolean passed = failedToRun.isEmpty() && rows.stream().allMatch(Row::passed);
+        String report = markdown(o, startedAt, rows, failedToRun, passed);
         Path file = o.outputDir().resolve("ports-report.md");
         Files.writeString(file, report, StandardCharsets.UTF_8);
         console.println();
@@ -162,10 +168,20 @@ final class PortSoak {
                 + " after %s; after GC %s%s", r.kind().label, r.protocol(), r.during(), r.after(),
                 r.peakDuring() == null ? "?" : r.peakDuring().peaks(), r.peakAfter() == null ? "?"
                         : r.peakAfter().peaks(), r.afterGc() == null ? "?" : r.afterGc().now(),
-                r.passed() ? "" : " (FAILED)");
+                r.passed() ? "" : " (FAILED" + firstFailure(r) + ")");
     }
 
-    static String markdown(SoakOptions o, Instant startedAt, List<Row> rows, boolean passed) {
+    private static String firstFailure(Row r) {
+        for (SteadyClient.Counts c : List.of(r.during(), r.after())) {
+            if (!c.firstFailure().isEmpty()) {
+                return ": " + c.firstFailure();
+            }
+        }
+        return r.problem().isEmpty() ? "" : ": " + r.problem();
+    }
+
+    static String markdown(SoakOptions o, Instant startedAt, List<Row> rows, List<String> failedToRun,
+            boolean passed) {
         StringBuilder sb = new StringBuilder();
         sb.append("# Per-port attack soak\n\n");
         sb.append("Started ").append(startedAt).append("; each attack ").append(SoakReport.minutes(o.window()))
@@ -211,6 +227,9 @@ final class PortSoak {
                 sb.append("- ").append(r.kind().label).append(" on ").append(r.protocol()).append(": ")
                         .append(String.join("; ", notes)).append("\n");
             }
+        }
+        for (String f : failedToRun) {
+            sb.append("- did not run: ").append(f).append("\n");
         }
         sb.append("\nAttacks: \n\n");
         for (AttackKind k : o.attacks()) {

@@ -4,8 +4,7 @@ import io.kestrel.rpc.api.config.ProtocolConfig;
 import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.core.RpcRuntime;
 import io.kestrel.rpc.perf.support.BenchmarkService;
-import io.kestrel.rpc.perf.support.DirectRpc;
-import io.kestrel.rpc.perf.support.SerializationVariant;
+import io.kestrel.rpc.demo.DemoOptimizer;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -46,10 +45,10 @@ final class SteadyClient implements AutoCloseable {
     SteadyClient(String protocol, int port, Duration timeout) {
         this.timeout = timeout;
         String url = "127.0.0.1:" + port;
-        config = protocol.equals("native")
-                ? DirectRpc.reference(BenchmarkService.class, url, SerializationVariant.of("fory"), timeout)
-                : ReferenceConfig.builder(BenchmarkService.class).protocol(ProtocolConfig.DUBBO).url(url)
-                        .serialization("hessian2").timeout(timeout).retries(0).build();
+        ReferenceConfig.Builder<BenchmarkService> b = ReferenceConfig.builder(BenchmarkService.class).url(url)
+                .timeout(timeout).retries(0).check(false); // a provider slow to accept at first is a failed call
+        config = protocol.equals("native") ? b.serialization("fory").optimizer(DemoOptimizer.class).build()
+                : b.protocol(ProtocolConfig.DUBBO).serialization("hessian2").build();
         longLived = runtime.refer(config);
     }
 
