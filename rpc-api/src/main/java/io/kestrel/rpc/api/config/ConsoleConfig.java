@@ -20,6 +20,9 @@ public final class ConsoleConfig {
     private final boolean allowMutations;
     private final int maxRequestBytes;
     private final Duration window;
+    private final int maxConnections;
+    private final int maxConnectionsPerHost;
+    private final Duration requestTimeout;
 
     private ConsoleConfig(Builder b) {
         this.enabled = b.enabled;
@@ -30,6 +33,9 @@ public final class ConsoleConfig {
         this.allowMutations = b.allowMutations;
         this.maxRequestBytes = b.maxRequestBytes;
         this.window = b.window;
+        this.maxConnections = b.maxConnections;
+        this.maxConnectionsPerHost = b.maxConnectionsPerHost;
+        this.requestTimeout = b.requestTimeout;
     }
 
     public static Builder builder() {
@@ -81,6 +87,28 @@ public final class ConsoleConfig {
         return window;
     }
 
+    /**
+     * Most connections the console keeps open at once; one more is closed as soon as it is accepted. Default
+     * 64 (a browser opens at most 6 per host).
+     */
+    public int maxConnections() {
+        return maxConnections;
+    }
+
+    /** Most connections one remote address keeps open at once (of {@link #maxConnections()}). Default 16. */
+    public int maxConnectionsPerHost() {
+        return maxConnectionsPerHost;
+    }
+
+    /**
+     * How long a request may take to arrive in full once its first byte came, and an answer to be taken by the
+     * client once written; a connection over it is closed. A connection reads its next request only once the
+     * previous answer is taken, so one that never reads holds one answer. Default 30 s.
+     */
+    public Duration requestTimeout() {
+        return requestTimeout;
+    }
+
     @Override
     public String toString() {
         return "ConsoleConfig{" + (enabled ? host + ":" + port : "disabled") + ", invoke=" + allowInvoke
@@ -96,6 +124,9 @@ public final class ConsoleConfig {
         private boolean allowMutations;
         private int maxRequestBytes = 64 * 1024;
         private Duration window = Duration.ofSeconds(60);
+        private int maxConnections = 64;
+        private int maxConnectionsPerHost = 16;
+        private Duration requestTimeout = Duration.ofSeconds(30);
 
         private Builder() {
         }
@@ -150,6 +181,21 @@ public final class ConsoleConfig {
                 throw new IllegalArgumentException("console window must be 5 s .. 1 h, was " + window);
             }
             this.window = window;
+            return this;
+        }
+
+        public Builder maxConnections(int max) {
+            this.maxConnections = Checks.atLeast("console max-connections", max, 1);
+            return this;
+        }
+
+        public Builder maxConnectionsPerHost(int max) {
+            this.maxConnectionsPerHost = Checks.atLeast("console max-connections-per-host", max, 1);
+            return this;
+        }
+
+        public Builder requestTimeout(Duration timeout) {
+            this.requestTimeout = Checks.positiveMillis("console request-timeout", timeout);
             return this;
         }
 

@@ -49,7 +49,8 @@ public final class ConfigBinder {
             "tls-protocols", "tls-ciphers", "tls-handshake-timeout", "tls-reload", "tls-verify-hostname", "tls-engine");
     /** Attributes of {@code <rpc:console>} (and properties {@code rpc.console.*}): the web console (io.kestrel:rpc-console). */
     public static final List<String> CONSOLE_ATTRIBUTES = List.of("enabled", "host", "port", "token", "allow-invoke",
-            "allow-mutations", "max-request-bytes", "window");
+            "allow-mutations", "max-request-bytes", "window", "max-connections", "max-connections-per-host",
+            "request-timeout");
     /** TLS attributes of {@code <rpc:protocol>} and {@code <rpc:reference>}; any of them set turns TLS on. */
     static final List<String> TLS_ATTRIBUTES = List.of("tls-cert", "tls-key", "tls-trust", "tls-client-auth",
             "tls-protocols", "tls-ciphers", "tls-handshake-timeout", "tls-reload", "tls-verify-hostname", "tls-engine");
@@ -89,6 +90,9 @@ public final class ConfigBinder {
         src.ifSet("allow-mutations", v -> b.allowMutations(ConfigSource.bool(v)));
         src.ifSet("max-request-bytes", v -> b.maxRequestBytes(ConfigSource.integer(v)));
         src.ifSet("window", v -> b.window(ConfigSource.duration(v)));
+        src.ifSet("max-connections", v -> b.maxConnections(ConfigSource.integer(v)));
+        src.ifSet("max-connections-per-host", v -> b.maxConnectionsPerHost(ConfigSource.integer(v)));
+        src.ifSet("request-timeout", v -> b.requestTimeout(ConfigSource.duration(v)));
         try {
             return b.build();
         } catch (IllegalArgumentException e) {
