@@ -209,9 +209,11 @@ final class PortSoak {
         sb.append("\n");
         for (Row r : rows) {
             List<String> notes = new ArrayList<>();
-            for (SteadyClient.Counts c : List.of(r.before(), r.during(), r.after())) {
-                if (!c.firstFailure().isEmpty()) {
-                    notes.add("client failure: " + c.firstFailure());
+            List<SteadyClient.Counts> phases = List.of(r.before(), r.during(), r.after());
+            for (int i = 0; i < phases.size(); i++) {
+                if (!phases.get(i).firstFailure().isEmpty()) {
+                    notes.add("client failure " + List.of("before the attack (" + r.before() + ")", "during", "after")
+                            .get(i) + ": " + phases.get(i).firstFailure());
                 }
             }
             if (!r.problem().isEmpty()) {

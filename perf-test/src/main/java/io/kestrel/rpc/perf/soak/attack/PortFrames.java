@@ -2,7 +2,7 @@ package io.kestrel.rpc.perf.soak.attack;
 
 import io.kestrel.rpc.api.ServiceKey;
 import io.kestrel.rpc.api.serialization.SerializerIds;
-import io.kestrel.rpc.core.internal.generic.GenericMethod;
+import io.kestrel.rpc.api.generic.GenericService;
 import io.kestrel.rpc.perf.soak.PortsServer;
 import io.kestrel.rpc.perf.support.BenchmarkService;
 import io.kestrel.rpc.perf.support.Encodings;
@@ -73,6 +73,17 @@ public interface PortFrames {
     final class Native implements PortFrames {
         private static final String FORY = "fory";
         private final String echo = AttackTarget.descriptor(BenchmarkService.class, "echo", String.class);
+        /** {@code $invoke} of BenchmarkService, as a generic consumer names it. */
+        private final String invoke = io.kestrel.rpc.transport.MethodRef.descriptor(ServiceKey.of(BenchmarkService.class),
+                invokeMethod());
+
+        private static java.lang.reflect.Method invokeMethod() {
+            try {
+                return GenericService.class.getMethod("$invoke", String.class, String[].class, Object[].class);
+            } catch (NoSuchMethodException e) {
+                throw new IllegalStateException(e);
+            }
+        }
 
         @Override
         public String protocol() {
@@ -112,8 +123,7 @@ public interface PortFrames {
         @Override
         public byte[] generic(long id, String method, String[] types, Object[] args) {
             // each frame defines its own method reference, so frames may go on fresh connections or one
-            return RawFrames.request(SerializerIds.FORY, id, true, RawFrames.requestBody((int) id,
-                    GenericMethod.descriptor(ServiceKey.of(BenchmarkService.class)), 10_000, null,
+            return RawFrames.request(SerializerIds.FORY, id, true, RawFrames.requestBody((int) id, invoke, 10_000, null,
                     Encodings.encode(FORY, method), Encodings.encode(FORY, types), Encodings.encode(FORY, args)));
         }
 
