@@ -12,6 +12,8 @@
 #                                    opt-in soak (SoakMain; default 5 min, 10 threads, kryo; not run by CI)
 #   perf-test/run.sh soak --attacks all|slow-reader,amplify,greedy,trickle,flood [--minutes N]
 #                                    the soak beside hostile clients, the provider with small limits
+#   perf-test/run.sh soak --attacks ports|generic-refs,...,hessian-array-names [--protocols native,dubbo]
+#                                    issue 34's attacks one at a time against each port, default limits (PortSoak)
 #   perf-test/run.sh startup [--runs N] [--serialization fory] [--target-ms 2000]
 #                                    cold start: provider JVM to ready, consumer JVM to its first call (StartupMain)
 #   perf-test/run.sh obscost [--calls N] [--rounds N]

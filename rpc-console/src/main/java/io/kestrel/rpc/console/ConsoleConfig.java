@@ -25,6 +25,9 @@ public final class ConsoleConfig {
     private final boolean allowMutations;
     private final int maxRequestBytes;
     private final Duration window;
+    private final int maxConnections;
+    private final int maxConnectionsPerHost;
+    private final Duration requestTimeout;
 
     private ConsoleConfig(Builder b) {
         this.enabled = b.enabled;
@@ -35,6 +38,9 @@ public final class ConsoleConfig {
         this.allowMutations = b.allowMutations;
         this.maxRequestBytes = b.maxRequestBytes;
         this.window = b.window;
+        this.maxConnections = b.maxConnections;
+        this.maxConnectionsPerHost = b.maxConnectionsPerHost;
+        this.requestTimeout = b.requestTimeout;
     }
 
     public static Builder builder() {
@@ -86,6 +92,28 @@ public final class ConsoleConfig {
         return window;
     }
 
+    /**
+     * Most connections the console keeps open at once; one more is closed as soon as it is accepted. Default
+     * 64 (a browser opens at most 6 per host).
+     */
+    public int maxConnections() {
+        return maxConnections;
+    }
+
+    /** Most connections one remote address keeps open at once (of {@link #maxConnections()}). Default 16. */
+    public int maxConnectionsPerHost() {
+        return maxConnectionsPerHost;
+    }
+
+    /**
+     * How long a request may take to arrive in full once its first byte came, and an answer to be taken by the
+     * client once written; a connection over it is closed. A connection reads its next request only once the
+     * previous answer is taken, so one that never reads holds one answer. Default 30 s.
+     */
+    public Duration requestTimeout() {
+        return requestTimeout;
+    }
+
     @Override
     public String toString() {
         return "ConsoleConfig{" + (enabled ? host + ":" + port : "disabled") + ", invoke=" + allowInvoke
@@ -101,6 +129,9 @@ public final class ConsoleConfig {
         private boolean allowMutations;
         private int maxRequestBytes = 64 * 1024;
         private Duration window = Duration.ofSeconds(60);
+        private int maxConnections = 64;
+        private int maxConnectionsPerHost = 16;
+        private Duration requestTimeout = Duration.ofSeconds(30);
 
         private Builder() {
         }
@@ -164,6 +195,31 @@ public final class ConsoleConfig {
                 throw new IllegalArgumentException("console window must be 5 s .. 1 h, was " + window);
             }
             this.window = window;
+            return this;
+        }
+
+        public Builder maxConnections(int max) {
+            if (max < 1) {
+                throw new IllegalArgumentException("console max-connections must be >= 1, was " + max);
+            }
+            this.maxConnections = max;
+            return this;
+        }
+
+        public Builder maxConnectionsPerHost(int max) {
+            if (max < 1) {
+                throw new IllegalArgumentException("console max-connections-per-host must be >= 1, was " + max);
+            }
+            this.maxConnectionsPerHost = max;
+            return this;
+        }
+
+        public Builder requestTimeout(Duration timeout) {
+            Objects.requireNonNull(timeout, "console request-timeout");
+            if (timeout.toMillis() < 1) {
+                throw new IllegalArgumentException("console request-timeout must be at least 1 ms, was " + timeout);
+            }
+            this.requestTimeout = timeout;
             return this;
         }
 

@@ -9,6 +9,7 @@ import io.kestrel.rpc.api.config.ServerLimits;
 import io.kestrel.rpc.core.fixture.EchoService;
 import io.kestrel.rpc.testing.Await;
 import io.kestrel.rpc.testing.NettyLeakCheck;
+import io.kestrel.rpc.testing.RawPeers;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufAllocatorMetricProvider;
 import java.io.ByteArrayOutputStream;
@@ -16,7 +17,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
-import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -156,10 +156,6 @@ class PortContractTest {
         void run(RpcRuntime provider) throws Exception;
     }
 
-    interface Writes {
-        void run() throws IOException;
-    }
-
     /**
      * Runs {@code attack} against the protocol's provider while the good client calls; then checks the good
      * client was served throughout and after, the budget held, and nothing of the attack is left.
@@ -227,10 +223,7 @@ class PortContractTest {
 
     /** A socket with a small receive window, as a peer that stopped reading soon shows. */
     private static Socket attackerSocket(RpcRuntime provider) throws IOException {
-        Socket s = new Socket();
-        s.setReceiveBufferSize(4096);
-        s.connect(new InetSocketAddress("127.0.0.1", provider.boundPort()));
-        return s;
+        return RawPeers.attacker(provider.boundPort());
     }
 
     /** Calls {@code echo(text)} on {@code s} as fast as it can, until the connection is closed. */
@@ -245,17 +238,8 @@ class PortContractTest {
     }
 
     /** Runs the attacker's writes on a thread that ends when the connection is closed. */
-    private static Thread untilClosed(Writes writes) {
-        Thread t = new Thread(() -> {
-            try {
-                writes.run();
-            } catch (IOException closed) {
-                // the expected end
-            }
-        }, "attacker");
-        t.setDaemon(true);
-        t.start();
-        return t;
+    private static Thread untilClosed(RawPeers.Writes writes) {
+        return RawPeers.untilClosed("attacker", writes);
     }
 
     private static RpcRuntime provider(String protocol) {

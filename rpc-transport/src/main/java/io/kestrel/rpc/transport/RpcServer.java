@@ -8,7 +8,7 @@ import io.kestrel.rpc.transport.internal.Admission;
 import io.kestrel.rpc.api.config.ServerLimits;
 import io.kestrel.rpc.transport.internal.BusinessExecutor;
 import io.kestrel.rpc.transport.internal.ByteCountingHandler;
-import io.kestrel.rpc.transport.internal.ConnectionLimiter;
+import io.kestrel.rpc.transport.spi.ConnectionLimiter;
 import io.kestrel.rpc.transport.internal.EventLoops;
 import io.kestrel.rpc.transport.internal.MemoryBudget;
 import io.kestrel.rpc.transport.internal.NativeProtocol;

@@ -3,6 +3,7 @@ package io.kestrel.rpc.perf.server;
 import io.kestrel.rpc.perf.compare.system.BenchSystem;
 import io.kestrel.rpc.perf.compare.system.BenchSystems;
 import io.kestrel.rpc.perf.compare.system.SystemSettings;
+import io.kestrel.rpc.perf.soak.PortsServer;
 import io.kestrel.rpc.perf.soak.SoakServer;
 import io.kestrel.rpc.perf.support.HeapProbe;
 import io.kestrel.rpc.perf.support.ProcessCpu;
@@ -28,6 +29,7 @@ import org.slf4j.LoggerFactory;
  *                                  soak provider's budgeted memory in use now and at most since the last
  *                                  LIMITS, connections refused so far, connections open, the budget (all -1:
  *                                  not known)
+ *         PORTS, MEMORY, MEMORY-GC the per-port soak provider's dubbo port and memory figures ({@link PortsServer#answer})
  *         STOP (or end of input)   stops the server and exits
  * </pre>
  *
@@ -35,7 +37,8 @@ import org.slf4j.LoggerFactory;
  * without closing stdin.
  *
  * <p>System names are those of {@link BenchSystems}, plus {@code soak-<serialization>} for the
- * soak mode's provider ({@link SoakServer}), the only one that knows its in-flight count.
+ * soak mode's provider ({@link SoakServer}), the only one that knows its in-flight count, and
+ * {@code ports-<serialization>} for the per-port attack soak's provider ({@link PortsServer}).
  *
  * <p>Arguments: those of {@link ServerLaunch}.
  */
@@ -53,7 +56,9 @@ public final class PerfServerMain {
         SystemSettings settings = launch.settings();
         BenchServer server;
         try {
-            if (system.startsWith(SoakServer.PREFIX)) {
+            if (system.startsWith(PortsServer.PREFIX)) {
+                server = PortsServer.start(system.substring(PortsServer.PREFIX.length()), settings.rpcServerThreads());
+            } else if (system.startsWith(SoakServer.PREFIX)) {
                 server = SoakServer.start(system.substring(SoakServer.PREFIX.length()), settings,
                         LimitsSpec.parse(launch.limits()));
             } else {
@@ -91,6 +96,11 @@ public final class PerfServerMain {
                             : "LIMITS memory=-1 max=-1 refused=-1 connections=-1 budget=-1");
                 } else if (cmd.equals("STOP")) {
                     break;
+                } else if (server instanceof PortsServer ports) {
+                    String answer = ports.answer(cmd); // null: not a command of its own
+                    if (answer != null) {
+                        out.println(answer);
+                    }
                 }
             }
         } finally {

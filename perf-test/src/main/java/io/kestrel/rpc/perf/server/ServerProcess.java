@@ -39,6 +39,7 @@ public final class ServerProcess implements AutoCloseable {
     private final BlockingQueue<long[]> heapAnswers = new LinkedBlockingQueue<>();
     private final BlockingQueue<Integer> inFlightAnswers = new LinkedBlockingQueue<>();
     private final BlockingQueue<Limits> limitsAnswers = new LinkedBlockingQueue<>();
+    private final BlockingQueue<String> otherAnswers = new LinkedBlockingQueue<>();
     private final Thread shutdownHook;
     private final Path log;
     private volatile String lastLine = "";
@@ -174,6 +175,20 @@ public final class ServerProcess implements AutoCloseable {
         return ask("LIMITS", limitsAnswers);
     }
 
+    /**
+     * Sends a command whose answer line is not one of the above (e.g. PORTS, MEMORY of the per-port soak
+     * provider) and returns that line, without {@code answerPrefix}.
+     *
+     * @throws IOException if the server does not answer within 10 s
+     */
+    public String ask(String command, String answerPrefix) throws IOException, InterruptedException {
+        String line = ask(command, otherAnswers);
+        if (!line.startsWith(answerPrefix)) {
+            throw new IOException(system + " server answered " + command + " with '" + line + "'");
+        }
+        return line.substring(answerPrefix.length()).trim();
+    }
+
     private <T> T ask(String command, BlockingQueue<T> answers) throws IOException, InterruptedException {
         answers.clear();
         stdin.write(command + "\n");
@@ -207,6 +222,8 @@ public final class ServerProcess implements AutoCloseable {
                     limitsAnswers.offer(parseLimits(line));
                 } else if (line.startsWith("INFLIGHT n=")) {
                     inFlightAnswers.offer(Integer.parseInt(line.substring("INFLIGHT n=".length()).trim()));
+                } else if (line.startsWith("PORTS ") || line.startsWith("MEMORY ")) {
+                    otherAnswers.offer(line);
                 }
             }
         } catch (IOException | NumberFormatException e) {

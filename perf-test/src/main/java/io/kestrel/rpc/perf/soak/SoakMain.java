@@ -67,6 +67,9 @@ public final class SoakMain {
 
     /** Runs the soak and writes the report; returns the exit code (0 passed, 1 failed). */
     static int run(SoakOptions o, PrintStream console) throws Exception {
+        if (o.perPort()) {
+            return PortSoak.run(o, console);
+        }
         Files.createDirectories(o.outputDir());
         String system = SoakServer.PREFIX + o.serialization();
         Path log = o.outputDir().resolve("server-soak.log");

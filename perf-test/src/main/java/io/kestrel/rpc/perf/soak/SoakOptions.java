@@ -20,10 +20,18 @@ import java.util.Set;
  * @param probeTimeout timeout of the timeout probes; the server delays them three times as long
  * @param outputDir report directory
  * @param attacks attacks run beside the load during the window (empty: none, the provider keeps the
- *     framework's default limits)
+ *     framework's default limits), or the per-port attacks ({@link AttackKind#perPort}; {@link PortSoak})
+ * @param protocols the ports the per-port attacks run against, "native" and/or "dubbo"
+ * @param after how long the per-port soak's well-behaved client keeps calling after each attack stopped
  */
 record SoakOptions(Duration window, int threads, String serialization, Duration warmup, Duration callTimeout,
-        Duration probeTimeout, Path outputDir, List<AttackKind> attacks) {
+        Duration probeTimeout, Path outputDir, List<AttackKind> attacks, List<String> protocols, Duration after) {
+    static final List<String> PROTOCOLS = List.of("native", "dubbo");
+
+    /** Whether the attacks are the per-port ones ({@link PortSoak}). */
+    boolean perPort() {
+        return !attacks.isEmpty() && attacks.get(0).perPort;
+    }
 
     static final String USAGE = """
             Usage: run.sh soak [options]
@@ -36,9 +44,15 @@ record SoakOptions(Duration window, int threads, String serialization, Duration 
               --out DIR                report directory (default perf-results)
               --attacks LIST           hostile clients run beside the load during the window: all, none, or a
                                        comma list of %s (default none); the provider then gets
-                                       small limits (AttackPlan) that the attacks meet within seconds
+                                       small limits (AttackPlan) that the attacks meet within seconds; or
+                                       ports, or a comma list of %s: the per-port
+                                       attacks, one at a time for --minutes each against a fresh provider with
+                                       default limits (-Xmx512m -XX:MaxDirectMemorySize=512m), on each protocol
+                                       of --protocols, beside a client calling once a second (PortSoak)
+              --protocols LIST         ports of the per-port attacks: native,dubbo (default both)
+              --after DURATION         per-port attacks: the client keeps calling this long after each (default 20s)
               --help
-            """.formatted(BenchSystems.SERIALIZATIONS, AttackKind.labels());
+            """.formatted(BenchSystems.SERIALIZATIONS, AttackKind.labels(), AttackKind.labels(true));
 
     /**
      * Parses command-line arguments.
@@ -54,6 +68,8 @@ record SoakOptions(Duration window, int threads, String serialization, Duration 
         Duration probeTimeout = Duration.ofMillis(200);
         Path out = Path.of("perf-results");
         List<AttackKind> attacks = List.of();
+        List<String> protocols = PROTOCOLS;
+        Duration after = Duration.ofSeconds(20);
         for (CommandLine.Option o : CommandLine.parse(args, Set.of())) {
             switch (o.name()) {
                 case "--minutes" -> minutes = o.doubleValue();
@@ -64,6 +80,8 @@ record SoakOptions(Duration window, int threads, String serialization, Duration 
                 case "--probe-timeout" -> probeTimeout = o.duration();
                 case "--out" -> out = o.path();
                 case "--attacks" -> attacks = AttackKind.parseList(o.value());
+                case "--protocols" -> protocols = protocols(o.value());
+                case "--after" -> after = o.duration();
                 default -> throw o.unknown();
             }
         }
@@ -84,7 +102,24 @@ record SoakOptions(Duration window, int threads, String serialization, Duration 
                 || probeTimeout.toMillis() * 3 > SoakServiceImpl.MAX_DELAY_MILLIS) {
             throw new IllegalArgumentException("--call-timeout must be >= 100ms and --probe-timeout 10ms..3.3s");
         }
+        if (after.toMillis() < 1000 || after.compareTo(Duration.ofMinutes(10)) > 0) {
+            throw new IllegalArgumentException("--after must be 1s..10 minutes, was " + after);
+        }
         return new SoakOptions(Duration.ofMillis(Math.round(minutes * 60_000)), threads, serialization, warmup,
-                callTimeout, probeTimeout, out, attacks);
+                callTimeout, probeTimeout, out, attacks, protocols, after);
+    }
+
+    private static List<String> protocols(String text) {
+        List<String> chosen = new java.util.ArrayList<>();
+        for (String part : text.split(",")) {
+            String p = part.trim().toLowerCase(Locale.ROOT);
+            if (!PROTOCOLS.contains(p)) {
+                throw new IllegalArgumentException("--protocols: unknown protocol '" + p + "'; use " + PROTOCOLS);
+            }
+            if (!chosen.contains(p)) {
+                chosen.add(p);
+            }
+        }
+        return List.copyOf(chosen);
     }
 }

@@ -5,18 +5,21 @@ import io.kestrel.rpc.console.ConsoleConfig;
 import io.kestrel.rpc.api.interceptor.ClientInterceptor;
 import io.kestrel.rpc.api.interceptor.ServerInterceptor;
 import io.kestrel.rpc.core.RpcRuntime;
+import io.kestrel.rpc.transport.spi.ConnectionLimiter;
 import io.kestrel.rpc.transport.spi.TransportThreads;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.flow.FlowControlHandler;
 import io.netty.handler.timeout.ReadTimeoutHandler;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -34,6 +37,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The web console of one runtime: an HTTP/1.1 server on its own port (one event loop), a worker pool of two
  * threads that answers requests, a timer that moves the live call figures into their time slots each second.
+ * Hostile clients meet the same kinds of limits as on the RPC ports: connections capped in all and per remote
+ * address (the transport's {@link ConnectionLimiter}), one request read at a time per connection and each
+ * timed until it has arrived and its answer is taken ({@link ConsoleConnection}), bounded request line,
+ * headers and body, and idle connections closed.
  */
 public final class Console {
     private static final Logger log = LoggerFactory.getLogger(Console.class);
@@ -75,13 +82,23 @@ public final class Console {
         ConsoleHandler handler = new ConsoleHandler(router, worker);
         int maxBody = config.maxRequestBytes();
         group = TransportThreads.eventLoops(1, "kestrel-console-io");
+        ConnectionLimiter limiter = new ConnectionLimiter(config.maxConnections(), config.maxConnectionsPerHost(),
+                "the web console", "rpc.console.");
+        long requestTimeout = config.requestTimeout().toMillis();
         ServerBootstrap b = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
+                .childOption(ChannelOption.AUTO_READ, false) // ConsoleConnection reads one request at a time
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        if (!limiter.admit(ch)) {
+                            ch.close();
+                            return;
+                        }
                         ch.pipeline().addLast("timeout", new ReadTimeoutHandler(120))
+                                .addLast("connection", new ConsoleConnection(requestTimeout))
                                 .addLast("http", new HttpServerCodec(4096, 16 * 1024, 8192))
                                 .addLast("aggregate", new BoundedAggregator(maxBody))
+                                .addLast("one-at-a-time", new FlowControlHandler())
                                 .addLast("console", handler);
                     }
                 });

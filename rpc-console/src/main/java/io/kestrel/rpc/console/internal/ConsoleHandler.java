@@ -36,6 +36,7 @@ final class ConsoleHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
+        ConsoleConnection.requestArrived(ctx.channel());
         boolean keepAlive = HttpUtil.isKeepAlive(req);
         if (!req.decoderResult().isSuccess()) {
             write(ctx, HttpAnswer.error(400, "malformed HTTP request").toResponse(), false);

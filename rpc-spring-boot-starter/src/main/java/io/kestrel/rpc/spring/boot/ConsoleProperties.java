@@ -31,6 +31,15 @@ public class ConsoleProperties {
     /** Over how long the live call figures are computed (5s..1h). Default 60s. */
     private Duration window;
 
+    /** Most connections the console keeps open at once; more are closed when accepted. Default 64. */
+    private Integer maxConnections;
+
+    /** Most connections one remote address keeps open at once. Default 16. */
+    private Integer maxConnectionsPerHost;
+
+    /** How long a request may take to arrive in full, and an answer to be read; over it the connection closes. Default 30s. */
+    private Duration requestTimeout;
+
     public Boolean getEnabled() {
         return enabled;
     }
@@ -93,5 +102,29 @@ public class ConsoleProperties {
 
     public void setWindow(Duration window) {
         this.window = window;
+    }
+
+    public Integer getMaxConnections() {
+        return maxConnections;
+    }
+
+    public void setMaxConnections(Integer maxConnections) {
+        this.maxConnections = maxConnections;
+    }
+
+    public Integer getMaxConnectionsPerHost() {
+        return maxConnectionsPerHost;
+    }
+
+    public void setMaxConnectionsPerHost(Integer maxConnectionsPerHost) {
+        this.maxConnectionsPerHost = maxConnectionsPerHost;
+    }
+
+    public Duration getRequestTimeout() {
+        return requestTimeout;
+    }
+
+    public void setRequestTimeout(Duration requestTimeout) {
+        this.requestTimeout = requestTimeout;
     }
 }

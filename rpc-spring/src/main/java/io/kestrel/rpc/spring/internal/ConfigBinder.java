@@ -24,7 +24,8 @@ import java.util.concurrent.CompletionStage;
 public final class ConfigBinder {
     /** Attributes of {@code <rpc:console>} (and properties {@code rpc.console.*}): the web console (io.kestrel:rpc-console). */
     public static final List<String> CONSOLE_ATTRIBUTES = List.of("enabled", "host", "port", "token", "allow-invoke",
-            "allow-mutations", "max-request-bytes", "window");
+            "allow-mutations", "max-request-bytes", "window", "max-connections", "max-connections-per-host",
+            "request-timeout");
     /** The native protocol's name, the default. */
     public static final String PROTOCOL_NAME = ProtocolConfig.KESTREL;
 
@@ -64,6 +65,9 @@ public final class ConfigBinder {
         src.ifSet("allow-mutations", v -> b.allowMutations(ConfigSource.bool(v)));
         src.ifSet("max-request-bytes", v -> b.maxRequestBytes(ConfigSource.integer(v)));
         src.ifSet("window", v -> b.window(ConfigSource.duration(v)));
+        src.ifSet("max-connections", v -> b.maxConnections(ConfigSource.integer(v)));
+        src.ifSet("max-connections-per-host", v -> b.maxConnectionsPerHost(ConfigSource.integer(v)));
+        src.ifSet("request-timeout", v -> b.requestTimeout(ConfigSource.duration(v)));
         try {
             return b.build();
         } catch (IllegalArgumentException e) {

@@ -70,6 +70,14 @@ public abstract class BoundedFrameDecoder extends ByteToMessageDecoder {
 
     @Override
     protected final void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) throws Exception {
+        if (output != null && !ctx.channel().isActive()) {
+            // a closed connection's requests can no longer be answered: drop what was read and not yet decoded
+            // (a peer that never read its answers can leave megabytes of requests here, which would otherwise
+            // all be decoded and refused on the event loop when the connection closes, stalling its other
+            // connections)
+            in.skipBytes(in.readableBytes());
+            return;
+        }
         if (output != null && output.full()) {
             return; // read no more requests of a peer that does not read its answers
         }

@@ -1,5 +1,6 @@
 package io.kestrel.rpc.transport.internal;
 
+import io.kestrel.rpc.transport.spi.ConnectionLimiter;
 import io.kestrel.rpc.transport.TransportCounters;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelPipeline;

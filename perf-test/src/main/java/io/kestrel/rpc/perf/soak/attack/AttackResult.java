@@ -30,6 +30,8 @@ public record AttackResult(AttackKind kind, long opened, long closedByProvider, 
             case GREEDY -> "answers OK and SERVER_BUSY (memory budget) only";
             case TRICKLE -> "connections cut at the frame timeout";
             case FLOOD -> "connections beyond the per-host limit refused";
+            case HANDSHAKE -> "no answer names a service";
+            default -> "the well-behaved client keeps being served (PortSoak)";
         };
     }
 

@@ -40,7 +40,7 @@ public record AttackTarget(InetSocketAddress address, String serialization, byte
         return Encodings.encode(serialization, value);
     }
 
-    private static String descriptor(Class<?> type, String name, Class<?>... params) {
+    static String descriptor(Class<?> type, String name, Class<?>... params) {
         try {
             Method m = type.getMethod(name, params);
             return MethodRef.descriptor(ServiceKey.of(type), m);

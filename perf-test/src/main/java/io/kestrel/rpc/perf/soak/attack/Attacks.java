@@ -15,6 +15,7 @@ public final class Attacks {
                 case GREEDY -> new GreedyAttack(target);
                 case TRICKLE -> new TrickleAttack(target);
                 case FLOOD -> new FloodAttack(target);
+                default -> throw new IllegalArgumentException(k.label + " is a per-port attack (PortAttacks)");
             });
         }
     }

@@ -3,6 +3,7 @@ package io.kestrel.rpc.perf.soak.attack;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.Socket;
+import java.util.function.LongFunction;
 
 /**
  * The slow reader and the amplifier: a connection with a small receive buffer that pipelines
@@ -14,12 +15,27 @@ final class NeverReadsAttack extends Attack {
     private final byte[] first;
     private final byte[] body;
     private final int batch;
+    private final LongFunction<byte[]> frame;
 
     private NeverReadsAttack(AttackKind kind, AttackTarget target, byte[] first, byte[] body, int batch) {
+        this(kind, target, first, body, batch, null);
+    }
+
+    private NeverReadsAttack(AttackKind kind, AttackTarget target, byte[] first, byte[] body, int batch,
+            LongFunction<byte[]> frame) {
         super(kind, target);
         this.first = first;
         this.body = body;
         this.batch = batch;
+        this.frame = frame;
+    }
+
+    /**
+     * A per-port flood (heartbeats, unknown-method calls): whole frames of {@code frames} (by request id),
+     * {@code batch} per write.
+     */
+    static NeverReadsAttack flood(AttackKind kind, AttackTarget target, LongFunction<byte[]> frames, int batch) {
+        return new NeverReadsAttack(kind, target, null, null, batch, frames);
     }
 
     /** Echo requests of {@link AttackPlan#SLOW_READER_CHARS} characters, one frame per write. */
@@ -52,9 +68,16 @@ final class NeverReadsAttack extends Attack {
                 requestWritten();
                 id++;
             }
-            byte[] frames = new byte[batch * (RawFrames.HEADER_BYTES + body.length)];
+            byte[] frames = frame != null ? null : new byte[batch * (RawFrames.HEADER_BYTES + body.length)];
+            java.io.ByteArrayOutputStream framed = new java.io.ByteArrayOutputStream();
             while (running) {
-                if (batch == 1) {
+                if (frame != null) {
+                    framed.reset();
+                    for (int i = 0; i < batch; i++) {
+                        framed.writeBytes(frame.apply(id++));
+                    }
+                    framed.writeTo(out);
+                } else if (batch == 1) {
                     out.write(RawFrames.requestHeader(target.serializationId(), id++, body.length, false));
                     out.write(body);
                 } else {
@@ -77,13 +100,15 @@ final class NeverReadsAttack extends Attack {
 
     @Override
     boolean met(AttackResult r) {
-        return r.closedByProvider() > 0;
+        // the per-port floods are judged by the well-behaved client (a short window may end before the stall close)
+        return frame != null || r.closedByProvider() > 0;
     }
 
     @Override
     String note() {
         return "never reads (receive buffer 4 KiB); " + (kind == AttackKind.SLOW_READER
                 ? "echo of " + AttackPlan.SLOW_READER_CHARS / 1024 + " Ki characters per request"
-                : "undefined method reference 42, 512 frames per write");
+                : kind == AttackKind.AMPLIFY ? "undefined method reference 42, 512 frames per write"
+                : batch + " frames per write");
     }
 }

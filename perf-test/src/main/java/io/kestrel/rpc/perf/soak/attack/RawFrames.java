@@ -110,7 +110,7 @@ final class RawFrames {
         out.write(v);
     }
 
-    private static void string(ByteArrayOutputStream out, String s) {
+    static void string(ByteArrayOutputStream out, String s) {
         byte[] b = s.getBytes(StandardCharsets.UTF_8);
         varint(out, b.length);
         out.writeBytes(b);

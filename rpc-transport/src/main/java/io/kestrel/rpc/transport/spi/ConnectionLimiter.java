@@ -1,4 +1,4 @@
-package io.kestrel.rpc.transport.internal;
+package io.kestrel.rpc.transport.spi;
 
 import io.netty.channel.Channel;
 import java.net.InetAddress;
@@ -24,10 +24,22 @@ public final class ConnectionLimiter {
     private final ConcurrentHashMap<InetAddress, Integer> perHost = new ConcurrentHashMap<>();
     private final AtomicLong refused = new AtomicLong();
     private final AtomicLong lastLog = new AtomicLong(System.nanoTime() - LOG_EVERY_NANOS);
+    private final String owner;
+    private final String settingPrefix;
 
     public ConnectionLimiter(int max, int maxPerHost) {
+        this(max, maxPerHost, "the provider", "");
+    }
+
+    /**
+     * @param owner who refuses, as log lines name it ("the provider")
+     * @param settingPrefix what the settings' names start with in log lines ("" or "rpc.console.")
+     */
+    public ConnectionLimiter(int max, int maxPerHost, String owner, String settingPrefix) {
         this.max = max;
         this.maxPerHost = maxPerHost;
+        this.owner = owner;
+        this.settingPrefix = settingPrefix;
     }
 
     /**
@@ -39,7 +51,7 @@ public final class ConnectionLimiter {
         InetAddress host = ch.remoteAddress() instanceof InetSocketAddress a ? a.getAddress() : null;
         if (open.incrementAndGet() > max) {
             open.decrementAndGet();
-            refuse(ch, "the provider has " + max + " connections open (max-connections)");
+            refuse(ch, owner + " has " + max + " connections open (" + settingPrefix + "max-connections)");
             return false;
         }
         if (host != null) {
@@ -51,7 +63,8 @@ public final class ConnectionLimiter {
             });
             if (!fits[0]) {
                 open.decrementAndGet();
-                refuse(ch, host.getHostAddress() + " has " + maxPerHost + " connections open (max-connections-per-host)");
+                refuse(ch, host.getHostAddress() + " has " + maxPerHost + " connections open (" + settingPrefix
+                        + "max-connections-per-host)");
                 return false;
             }
         }
