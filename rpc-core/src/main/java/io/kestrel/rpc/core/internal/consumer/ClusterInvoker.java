@@ -12,8 +12,6 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Sends each call to the provider {@link ProviderSelection} chooses and applies the reference's fault tolerance:
@@ -31,8 +29,6 @@ import org.slf4j.LoggerFactory;
  * </ul>
  */
 final class ClusterInvoker {
-    private static final Logger log = LoggerFactory.getLogger(ClusterInvoker.class);
-
     // package-private: read by each call's ClusterAttempts
     final ReferenceConfig<?> config;
     private final Directory directory;
