@@ -9,12 +9,6 @@ import io.kestrel.rpc.api.ServerBusyException;
 import io.kestrel.rpc.api.TransportException;
 import io.kestrel.rpc.api.serialization.Serializer;
 import io.kestrel.rpc.transport.internal.dubbo.DubboRequestEncoder;
-import io.kestrel.rpc.transport.internal.CallFuture;
-import io.kestrel.rpc.transport.internal.ClientCodec;
-import io.kestrel.rpc.transport.internal.FrameDecoder;
-import io.kestrel.rpc.transport.internal.FrameTimeoutException;
-import io.kestrel.rpc.transport.internal.Handshake;
-import io.kestrel.rpc.transport.internal.HeartbeatHandler;
 import io.kestrel.rpc.transport.internal.PendingCall;
 import io.kestrel.rpc.transport.internal.PendingCalls;
 import io.kestrel.rpc.transport.internal.RequestEncoder;
@@ -23,21 +17,9 @@ import io.kestrel.rpc.transport.spi.ClientOptions;
 import io.kestrel.rpc.transport.spi.MethodRef;
 import io.kestrel.rpc.transport.spi.RpcRequest;
 import io.kestrel.rpc.transport.internal.stream.ClientStream;
-import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.handler.codec.DecoderException;
-import java.util.Collections;
-import java.util.HashMap;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import io.netty.handler.ssl.SslHandshakeCompletionEvent;
-import io.kestrel.rpc.transport.internal.tls.TlsFailures;
-import io.kestrel.rpc.transport.internal.tls.TlsMismatchException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
@@ -53,36 +35,31 @@ import org.slf4j.LoggerFactory;
  * <p>A facade over one-job parts: {@link ConnectionState} (its life), {@link PendingCalls} (calls
  * waiting for answers, with their deadlines: a timeout fails the call with
  * {@link RpcTimeoutException}), a {@link WriteQueue} (writes from many threads, one flush per
- * batch) and the pipeline built by {@link ClientTransport#bootstrap}, ending in this class's
- * lifecycle handler (state changes, reconnect). When the connection closes, every pending call fails at once with {@link TransportException} and
+ * batch), {@code ProviderFacts} (the handshake query) and {@code ConnectionLifecycle} (connect attempts, and
+ * the handler last in the pipeline built by {@link ClientTransport#bootstrap}: state changes, reconnect). When the connection closes, every pending call fails at once with {@link TransportException} and
  * it is reopened in the background with exponential backoff (100 ms doubling to 5 s). While it is
  * not {@link ConnectionState#READY}, calls fail at once with {@link ConnectionUnavailableException}
  * (not sent). Thread-safe.
  */
 public final class Connection implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Connection.class);
-    private static final long MAX_BACKOFF_MILLIS = 5000;
 
-    private final ClientTransport transport;
-    private final String host;
-    private final int port;
+    // package-private: read and set by ConnectionLifecycle, on the channel's event loop
+    final ClientTransport transport;
+    final String host;
+    final int port;
     private final String address;
     private final ClientOptions options;
     private final String openedBy;
-    private final Bootstrap bootstrap;
-    private final PendingCalls pending;
+    final PendingCalls pending;
     /** Counted down once the first connect attempt's outcome (handshake included) is known. */
-    private final CountDownLatch firstAttemptDone = new CountDownLatch(1);
+    final CountDownLatch firstAttemptDone = new CountDownLatch(1);
     private volatile ConnectionState state = ConnectionState.CONNECTING;
-    private volatile Channel channel;
-    private volatile WriteQueue<Object> writes; // pending calls, and stream frames (ByteBuf) after their call
-    private volatile String lastError = "none";
-    private volatile Map<String, Map<String, String>> providerFacts;
-    /** Services whose facts the users of this connection want, each completed once a handshake answered it. */
-    private final Map<String, CompletableFuture<Void>> wanted = new ConcurrentHashMap<>();
-    private int failedAttempts;
-    /** A TLS failure was logged since the connection was last ready (later ones go to debug). */
-    private volatile boolean tlsWarned;
+    volatile Channel channel;
+    volatile WriteQueue<Object> writes; // pending calls, and stream frames (ByteBuf) after their call
+    volatile String lastError = "none";
+    /** The handshake query: services wanted and the provider's answers. */
+    final ProviderFacts facts;
     /** Shares taken with {@link ClientTransport#acquire}; guarded by the transport's map. */
     int users;
     /** Told after every state change ({@link #onStateChange}). */
@@ -90,9 +67,7 @@ public final class Connection implements AutoCloseable {
 
     Connection(ClientTransport transport, String host, int port, ClientOptions options, String openedBy,
             String service) {
-        if (service != null && !options.dubbo()) {
-            wanted.put(service, new CompletableFuture<>()); // asked for in the first heartbeat
-        }
+        this.facts = new ProviderFacts(options.dubbo(), service); // asked for in the first heartbeat
         this.openedBy = openedBy;
         this.transport = transport;
         this.host = host;
@@ -100,8 +75,7 @@ public final class Connection implements AutoCloseable {
         this.address = host + ":" + port;
         this.options = options;
         this.pending = new PendingCalls(transport.timer, options.maxPendingCalls(), this::route);
-        this.bootstrap = transport.bootstrap(options, host, port, pending, Lifecycle::new, () -> Set.copyOf(wanted.keySet()));
-        connect();
+        new ConnectionLifecycle(this).connect();
     }
 
     /** "host:port". */
@@ -150,7 +124,7 @@ public final class Connection implements AutoCloseable {
      * they derive from it by identity.
      */
     public Map<String, Map<String, String>> providerFacts() {
-        return providerFacts;
+        return facts.current();
     }
 
     /**
@@ -159,27 +133,7 @@ public final class Connection implements AutoCloseable {
      * protocol, which has no handshake).
      */
     public CompletableFuture<Void> want(String service) {
-        if (options.dubbo()) {
-            return CompletableFuture.completedFuture(null);
-        }
-        boolean[] added = {false};
-        CompletableFuture<Void> answered = wanted.computeIfAbsent(service, k -> {
-            added[0] = true;
-            return new CompletableFuture<>();
-        });
-        Channel ch = channel;
-        if (added[0] && ch != null) {
-            // a channel set later asks for it itself (Lifecycle.channelActive)
-            ch.eventLoop().execute(() -> askMissing(ch));
-        }
-        return answered;
-    }
-
-    private static void askMissing(Channel ch) {
-        HeartbeatHandler heartbeat = ch.pipeline().get(HeartbeatHandler.class);
-        if (heartbeat != null) {
-            heartbeat.askMissing();
-        }
+        return facts.want(service, channel);
     }
 
     /** Why the last connection attempt failed or the connection last closed ("none" if it never did). */
@@ -245,7 +199,7 @@ public final class Connection implements AutoCloseable {
         // a streaming method: the call opens the stream in its arguments, and ends it when it ends
         ClientStream stream = ClientStream.in(methodRef, arguments);
         CompletableFuture<Object> call = options.dubbo()
-                ? refused(listener, new RpcException(methodRef.displayName() + " is a streaming method; the dubbo"
+                ? Unsent.refused(listener, new RpcException(methodRef.displayName() + " is a streaming method; the dubbo"
                         + " protocol carries no streams (use the native protocol); the call was not sent"))
                 : send(methodRef, serializer, ClientStream.wireArguments(methodRef, arguments), attachments,
                         timeoutMillis, returnType, listener, stream, null);
@@ -258,7 +212,7 @@ public final class Connection implements AutoCloseable {
             BiConsumer<Object, Throwable> listener, ClientStream stream, ThreadlessWait caller) {
         String method = methodRef.displayName();
         if (state == ConnectionState.CLOSED) {
-            return notSent(listener, "connection to provider " + address + " is closed; the call " + method + " was not sent");
+            return Unsent.notSent(listener, "connection to provider " + address + " is closed; the call " + method + " was not sent");
         }
         if (firstAttemptDone.getCount() > 0 && !transport.inEventLoop()) {
             // a provider that just appeared: give its first connection (and handshake) the connect
@@ -269,19 +223,19 @@ public final class Connection implements AutoCloseable {
         Channel ch = channel;
         WriteQueue<Object> queue = writes;
         if (s == ConnectionState.DRAINING || s == ConnectionState.RETIRING || s == ConnectionState.CLOSED) {
-            return notSent(listener, "provider " + address + " is shutting down; the call " + method + " was not sent");
+            return Unsent.notSent(listener, "provider " + address + " is shutting down; the call " + method + " was not sent");
         }
         if (s != ConnectionState.READY || ch == null || !ch.isActive() || queue == null) {
-            return notSent(listener, "not connected to provider " + address + (s == ConnectionState.HANDSHAKING
+            return Unsent.notSent(listener, "not connected to provider " + address + (s == ConnectionState.HANDSHAKING
                     ? " (connected, waiting for its handshake answer" : " (reconnecting") + "; last error: " + lastError
                     + "); the call " + method + " was not sent");
         }
         if (!ch.isWritable()) { // the provider does not read: do not buffer without bound
-            return notSent(listener, "provider " + address + " is not reading its connection (" + ch.bytesBeforeWritable()
+            return Unsent.notSent(listener, "provider " + address + " is not reading its connection (" + ch.bytesBeforeWritable()
                     + " bytes to drain before it takes more); the call " + method + " was not sent");
         }
         if (!pending.reserve()) {
-            return refused(listener, new ServerBusyException(pending.max() + " calls are already pending"
+            return Unsent.refused(listener, new ServerBusyException(pending.max() + " calls are already pending"
                     + " on the connection to " + address + " (the reference's max-pending); the call " + method
                     + " was not sent. The provider is slow or the consumer sends faster than it can answer"));
         }
@@ -298,13 +252,13 @@ public final class Connection implements AutoCloseable {
             }
         } catch (SerializationException e) {
             pending.unreserve();
-            return refused(listener, e);
+            return Unsent.refused(listener, e);
         }
         int size = bytes.readableBytes();
         if (size > options.payloadBytes()) {
             bytes.release();
             pending.unreserve();
-            return refused(listener, new PayloadTooLargeException("request " + method + " to " + address
+            return Unsent.refused(listener, new PayloadTooLargeException("request " + method + " to " + address
                     + " has " + size + " bytes of arguments, over the payload limit of " + options.payloadBytes()
                     + " bytes; it was not sent. Send less data or raise payload on both sides"));
         }
@@ -321,31 +275,12 @@ public final class Connection implements AutoCloseable {
                 stream.sent();
             }
         } catch (IllegalStateException e) { // a stream opened twice (bind): the call is not sent
-            ByteBuf unsent = call.takeArgumentBytes();
-            if (unsent != null) {
-                unsent.release();
-            }
-            call.fail(e);
+            Unsent.fail(call, e);
         } catch (RejectedExecutionException e) {
-            ByteBuf unsent = call.takeArgumentBytes();
-            if (unsent != null) {
-                unsent.release();
-            }
-            call.fail(new ConnectionUnavailableException("connection to " + address + " is shutting down; the call "
+            Unsent.fail(call, new ConnectionUnavailableException("connection to " + address + " is shutting down; the call "
                     + method + " was not sent", e));
         }
         return call;
-    }
-
-    private static CompletableFuture<Object> notSent(BiConsumer<Object, Throwable> listener, String message) {
-        return refused(listener, new ConnectionUnavailableException(message));
-    }
-
-    /** A call not sent: its future fails at once and the listener hears it through the same rule as an answer's. */
-    private static CompletableFuture<Object> refused(BiConsumer<Object, Throwable> listener, Throwable error) {
-        CallFuture refused = new CallFuture(listener);
-        refused.completeExceptionally(error);
-        return refused;
     }
 
     private String route() {
@@ -360,7 +295,7 @@ public final class Connection implements AutoCloseable {
     public void closeWhenIdle() {
         if (moveTo(ConnectionState.RETIRING)) {
             // closed on the channel's own event loop, where closing does not block; a close of the
-            // channel meanwhile closes it too (see Lifecycle.channelInactive)
+            // channel meanwhile closes it too (see ConnectionLifecycle)
             pending.whenEmpty(() -> {
                 Channel ch = channel;
                 try {
@@ -391,7 +326,7 @@ public final class Connection implements AutoCloseable {
     }
 
     /** Moves to {@code next} if the state machine allows it from the current state, and tells the listeners. */
-    private boolean moveTo(ConnectionState next) {
+    boolean moveTo(ConnectionState next) {
         synchronized (this) {
             if (!state.canMoveTo(next)) {
                 return false;
@@ -408,169 +343,9 @@ public final class Connection implements AutoCloseable {
         return true;
     }
 
-    private void connect() {
-        bootstrap.connect(host, port).addListener((ChannelFuture done) -> {
-            if (!done.isSuccess()) {
-                onConnectFailed(done.cause());
-            }
-        });
-    }
-
-    private void onConnectFailed(Throwable cause) {
-        lastError = String.valueOf(cause == null ? "unknown" : cause.getMessage());
-        failedAttempts++;
-        if (failedAttempts == 1) {
-            log.warn("Cannot connect to provider {}: {}; retrying in the background", address, lastError);
-        } else {
-            log.debug("Reconnect {} to {} failed: {}", failedAttempts, address, lastError);
-        }
-        firstAttemptDone.countDown();
-        scheduleReconnect();
-    }
-
-    private void scheduleReconnect() {
-        if (state != ConnectionState.CONNECTING) {
-            return;
-        }
-        long delay = Math.min(MAX_BACKOFF_MILLIS, 100L << Math.min(failedAttempts, 6));
-        try {
-            transport.group.next().schedule(() -> {
-                if (state == ConnectionState.CONNECTING) {
-                    connect();
-                }
-            }, delay, TimeUnit.MILLISECONDS);
-        } catch (RejectedExecutionException e) {
-            log.debug("Not reconnecting to {}: event loop shut down", address);
-        }
-    }
-
     @Override
     public String toString() {
         return "Connection{" + address + ", " + state + ", pending=" + pending.size() + "}";
     }
 
-    /** Last in the pipeline: turns channel events into state changes. Event loop only. */
-    private final class Lifecycle extends ChannelInboundHandlerAdapter {
-        private boolean tlsErrorSet;
-
-        /**
-         * TCP is up and {@link HeartbeatHandler} has sent the handshake heartbeat; its answer cannot
-         * be read before this returns, so the state is set in time.
-         */
-        @Override
-        public void channelActive(ChannelHandlerContext ctx) throws Exception {
-            Channel ch = ctx.channel();
-            writes = new WriteQueue<>(ch, r -> ch.write(r, ch.voidPromise()));
-            channel = ch;
-            if (!moveTo(ConnectionState.HANDSHAKING)) {
-                ch.close(); // closed or retired while connecting
-            } else {
-                askMissing(ch); // wanted after the handshake heartbeat was written, before the channel was set
-            }
-            super.channelActive(ctx);
-        }
-
-        @Override
-        public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
-            if (evt instanceof Handshake.Facts facts) {
-                if (ctx.channel() == channel) {
-                    Map<String, Map<String, String>> known = providerFacts;
-                    if (facts.first() || known == null) {
-                        providerFacts = facts.services();
-                    } else {
-                        Map<String, Map<String, String>> merged = new HashMap<>(known);
-                        merged.putAll(facts.services());
-                        providerFacts = Collections.unmodifiableMap(merged);
-                    }
-                    facts.asked().forEach(k -> wanted.getOrDefault(k, new CompletableFuture<>()).complete(null));
-                }
-            } else if (evt == HeartbeatHandler.Event.PEER_ANSWERED) {
-                if (ctx.channel() == channel && moveTo(ConnectionState.READY)) {
-                    if (failedAttempts > 0) {
-                        log.info("Reconnected to provider {} after {} failed attempts", address, failedAttempts);
-                    } else {
-                        log.debug("Connected to provider {}", address);
-                    }
-                    failedAttempts = 0;
-                    tlsWarned = false;
-                    firstAttemptDone.countDown();
-                }
-            } else if (evt == HeartbeatHandler.Event.PEER_SILENT) {
-                lastError = "heartbeat timeout";
-            } else if (evt instanceof SslHandshakeCompletionEvent done && !done.isSuccess()) {
-                tlsFailed(TlsFailures.explainClientSide(done.cause(), address));
-            } else if (evt == ClientCodec.GOING_AWAY) {
-                moveTo(ConnectionState.DRAINING);
-                log.info("Provider {} is shutting down; routing new calls elsewhere ({} still pending here)", address,
-                        pending.size());
-            } else {
-                super.userEventTriggered(ctx, evt);
-            }
-        }
-
-        @Override
-        public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-            WriteQueue<Object> queue = writes;
-            if (ctx.channel() == channel) {
-                channel = null;
-            }
-            firstAttemptDone.countDown(); // closed before the handshake: the first attempt is over
-            if (queue != null) {
-                queue.drainTo(queued -> {
-                    if (!(queued instanceof PendingCall call)) {
-                        io.netty.util.ReferenceCountUtil.release(queued); // a stream frame: its call fails below
-                        return;
-                    }
-                    ByteBuf unsent = call.takeArgumentBytes();
-                    if (unsent != null) {
-                        unsent.release();
-                    }
-                    call.fail(new ConnectionUnavailableException("connection to " + address + " closed before "
-                            + call.method().displayName() + " was sent; the call did not run"));
-                });
-            }
-            pending.failAll("the connection to " + address + " closed (" + lastError + ")");
-            if (state == ConnectionState.RETIRING) {
-                close();
-            } else if (moveTo(ConnectionState.CONNECTING)) {
-                log.warn("Connection to provider {} closed; reconnecting", address);
-                scheduleReconnect();
-            }
-            super.channelInactive(ctx);
-        }
-
-        /** The first TLS problem of a connection attempt is its error: what failed calls quote. */
-        private void tlsFailed(String message) {
-            if (tlsErrorSet) {
-                return; // what follows the first error (the close, the engine's echo) says less
-            }
-            tlsErrorSet = true;
-            lastError = message;
-            if (!tlsWarned) {
-                tlsWarned = true;
-                log.warn("Cannot use the connection to provider {}: {}", address, message);
-            } else {
-                log.debug("Connection to provider {} failed again: {}", address, message);
-            }
-        }
-
-        @Override
-        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            if (cause instanceof TlsMismatchException) {
-                tlsFailed(cause.getMessage());
-            } else if (TlsFailures.isTls(cause)) {
-                tlsFailed(TlsFailures.explainClientSide(cause, address));
-            } else if (cause instanceof FrameTimeoutException) {
-                lastError = cause.getMessage();
-                log.warn("Closing connection to provider {}: {}", address, lastError);
-            } else if (cause instanceof DecoderException) {
-                lastError = "bad frame: " + (cause.getCause() != null ? cause.getCause().getMessage() : cause.getMessage());
-                log.warn("Closing connection to provider {}: {}", address, lastError);
-            } else {
-                lastError = cause.toString();
-                log.debug("Connection to provider {} failed: {}", address, lastError);
-            }
-            ctx.close();
-        }
-    }
 }

@@ -284,13 +284,9 @@ public final class ProtocolConfig {
 
         /** See {@link ProtocolConfig#name()}; one of {@link ProtocolConfig#NAMES}. */
         public Builder name(String name) {
-            String n = Checks.nonBlank("protocol name", name).trim().toLowerCase(java.util.Locale.ROOT);
-            if (!NAMES.contains(n)) {
-                throw new IllegalArgumentException("protocol name \"" + name + "\" is not one this framework speaks;"
-                        + " use " + KESTREL + " (the native protocol, the default) or " + DUBBO
-                        + " (Apache Dubbo's dubbo protocol)");
-            }
-            this.name = n;
+            Checks.nonBlank("protocol name", name);
+            this.name = ProtocolNames.checked("protocol name", name, "the native protocol, the default",
+                    "Apache Dubbo's dubbo protocol");
             return this;
         }
 
@@ -385,19 +381,8 @@ public final class ProtocolConfig {
         public ProtocolConfig build() {
             Objects.requireNonNull(serialization);
             if (name.equals(DUBBO)) {
-                if (tls != null || authenticatorName != null || authenticator != null) {
-                    throw new IllegalArgumentException("protocol dubbo: TLS and authenticators are not available on"
-                            + " the dubbo protocol; remove the tls-* and authenticator settings, or use the native"
-                            + " protocol (name=\"kestrel\") for callers that need them");
-                }
-                if (!serializationSet) {
-                    serialization = "hessian2"; // Dubbo's default and what every stock Dubbo consumer can send
-                } else if (!DUBBO_SERIALIZATIONS.contains(serialization)) {
-                    throw new IllegalArgumentException("protocol serialization \"" + serialization + "\" cannot be"
-                            + " spoken on the dubbo protocol here; use one of " + DUBBO_SERIALIZATIONS
-                            + " (hessian2 is Dubbo's default; set serialization=\"hessian2\" on Dubbo applications"
-                            + " that chose another)");
-                }
+                serialization = ProtocolNames.dubboSerialization(tls != null || authenticatorName != null
+                        || authenticator != null, serializationSet, serialization);
             }
             return new ProtocolConfig(this);
         }

@@ -369,32 +369,11 @@ public final class ReferenceConfig<T> {
         public Builder<T> url(String url) {
             this.url = null;
             this.urlProtocol = null;
-            if (url == null || url.isBlank()) {
-                return this;
+            ProtocolNames.DirectUrl direct = ProtocolNames.DirectUrl.parse(url);
+            if (direct != null) {
+                this.url = direct.addresses();
+                this.urlProtocol = direct.protocol();
             }
-            java.util.StringJoiner addresses = new java.util.StringJoiner(",");
-            for (String part : url.trim().split(",")) {
-                String address = part.trim();
-                int scheme = address.indexOf("://");
-                if (scheme >= 0) {
-                    String name = address.substring(0, scheme).toLowerCase(Locale.ROOT);
-                    if (!ProtocolConfig.NAMES.contains(name)) {
-                        throw new IllegalArgumentException("reference url '" + url + "': unknown protocol '" + name
-                                + "://'; write host:port, " + ProtocolConfig.DUBBO + "://host:port or "
-                                + ProtocolConfig.KESTREL + "://host:port");
-                    }
-                    if (urlProtocol != null && !urlProtocol.equals(name)) {
-                        throw new IllegalArgumentException("reference url '" + url + "' mixes protocols " + urlProtocol
-                                + " and " + name + "; one reference speaks one protocol");
-                    }
-                    urlProtocol = name;
-                    if (name.equals(ProtocolConfig.DUBBO)) {
-                        address = address.substring(scheme + 3); // a path (the interface, as Dubbo writes it) stays
-                    }
-                }
-                addresses.add(address);
-            }
-            this.url = addresses.toString();
             return this;
         }
 
@@ -404,13 +383,7 @@ public final class ReferenceConfig<T> {
                 this.protocol = null;
                 return this;
             }
-            String n = name.trim().toLowerCase(Locale.ROOT);
-            if (!ProtocolConfig.NAMES.contains(n)) {
-                throw new IllegalArgumentException("reference protocol \"" + name + "\" is not one this framework"
-                        + " speaks; use " + ProtocolConfig.KESTREL + " (the default) or " + ProtocolConfig.DUBBO
-                        + " (to call Apache Dubbo providers)");
-            }
-            this.protocol = n;
+            this.protocol = ProtocolNames.checked("reference protocol", name, "the default", "to call Apache Dubbo providers");
             return this;
         }
 

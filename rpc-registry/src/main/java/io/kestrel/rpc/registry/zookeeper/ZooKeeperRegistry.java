@@ -7,21 +7,14 @@ import io.kestrel.rpc.api.registry.ConsumerInfo;
 import io.kestrel.rpc.api.registry.ProviderInfo;
 import io.kestrel.rpc.api.registry.ProviderListener;
 import io.kestrel.rpc.api.registry.Registry;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.cache.CuratorCache;
 import org.apache.curator.framework.state.ConnectionState;
-import org.apache.curator.utils.ZKPaths;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * ({@link ConsumerRecords}). The {@code <group>:<version>} segment is left out when both are empty.
  * Parent folders are ZooKeeper container nodes, removed by the server once empty.
  *
- * <p><b>Registration</b> uses Curator's PersistentNode ({@link RecordNode}): after a session expiry the node is created
+ * <p><b>Registration</b> uses Curator's PersistentNode ({@link RecordNode}, kept by {@link ProviderNodes}): after a session expiry the node is created
  * again in the new session without help. {@link #close()} deletes this instance's nodes while ZooKeeper is
  * reachable; otherwise they vanish with the session.
  *
@@ -65,7 +58,7 @@ public final class ZooKeeperRegistry implements Registry {
     private final EmbeddedZooKeeper.Lease lease;
     private final CuratorFramework client;
     private final ServiceWatches watches;
-    private final ConcurrentMap<String, RecordNode> registered = new ConcurrentHashMap<>();
+    private final ProviderNodes providers;
     private final ConsumerRecords consumers;
     private final RegistrationLog registrationLog;
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -86,6 +79,7 @@ public final class ZooKeeperRegistry implements Registry {
         this.registrationLog = new RegistrationLog(config.address(), config.sessionTimeout().toMillis());
         this.watches = new ServiceWatches(this::curator, config.root(), config.dubboRoot(), config.address(),
                 config.connectionTimeout().toMillis(), this::isConnected);
+        this.providers = new ProviderNodes(this::curator, config, registrationLog, this::isConnected);
         this.newSession = lease != null ? new NewSession(lease, config.address(), closed) : null;
         CuratorFramework c;
         try {
@@ -134,44 +128,13 @@ public final class ZooKeeperRegistry implements Registry {
     public void register(ProviderInfo provider) {
         Objects.requireNonNull(provider, "provider");
         ensureOpen();
-        String path = ZooKeeperPaths.providerPath(config.root(), config.dubboRoot(), provider);
-        RecordNode node = new RecordNode(client, path,
-                ZooKeeperPaths.providerData(provider).getBytes(StandardCharsets.UTF_8), provider.toString(),
-                registrationLog::restored);
-        if (registered.putIfAbsent(path, node) != null) {
-            log.debug("Provider {} is already registered in {}", provider, config.address());
-            return;
-        }
-        if (isDubbo(provider.protocol())) {
-            DubboFolders.ensure(client, ZKPaths.getPathAndNode(path).getPath(), config.address());
-        }
-        node.start();
-        boolean created;
-        try {
-            created = node.waitForInitialCreate(config.connectionTimeout().toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            created = false;
-        }
-        if (!created) {
-            registered.remove(path, node);
-            closeNode(node, provider.toString());
-            throw new RegistryException(String.format(
-                    "Could not register provider %s in ZooKeeper %s within %d ms (connected: %s); check that "
-                            + "ZooKeeper is reachable and retry",
-                    provider, config.address(), config.connectionTimeout().toMillis(), isConnected()));
-        }
-        log.info("Registered provider {} in {} at {}", provider, config.address(), path);
+        providers.register(provider);
     }
 
     @Override
     public void unregister(ProviderInfo provider) {
         Objects.requireNonNull(provider, "provider");
-        RecordNode node = registered.remove(ZooKeeperPaths.providerPath(config.root(), config.dubboRoot(), provider));
-        if (node != null) {
-            closeNode(node, provider.toString());
-            log.info("Unregistered provider {} from {}", provider, config.address());
-        }
+        providers.unregister(provider);
     }
 
     /**
@@ -248,16 +211,7 @@ public final class ZooKeeperRegistry implements Registry {
             return;
         }
         watches.close();
-        if (!isConnected() && !registered.isEmpty()) {
-            log.warn("ZooKeeper {} is unreachable while closing; {} provider node(s) will disappear when the "
-                    + "session times out ({} ms)", config.address(), registered.size(),
-                    config.sessionTimeout().toMillis());
-        }
-        for (Map.Entry<String, RecordNode> e : registered.entrySet()) {
-            e.getValue().closing = true;
-            closeNode(e.getValue(), e.getKey());
-        }
-        registered.clear();
+        providers.closeAll();
         consumers.closeAll();
         client.close();
         closeQuietly(lease);
@@ -307,7 +261,7 @@ public final class ZooKeeperRegistry implements Registry {
 
     // ---- internals ----
 
-    private static boolean isDubbo(String protocol) {
+    static boolean isDubbo(String protocol) {
         return DubboUrls.SCHEME.equals(protocol);
     }
 
@@ -331,33 +285,19 @@ public final class ZooKeeperRegistry implements Registry {
                 all.forEach(state == ConnectionState.CONNECTED ? ServiceWatch::schedulePublish : ServiceWatch::rebuild);
             }
             case SUSPENDED -> {
-                registrationLog.suspended(registered.size());
+                providers.suspended();
                 if (lease != null) {
                     lease.connectionLost();
                 }
             }
             case LOST -> {
-                List<String> lost = new ArrayList<>();
-                for (RecordNode node : registered.values()) {
-                    node.lost = true;
-                    lost.add(node.what());
-                }
-                registrationLog.lost(lost);
+                providers.lost();
                 if (lease != null) {
                     lease.connectionLost();
                 }
             }
             case READ_ONLY -> log.warn("ZooKeeper {} is read-only", config.address());
             default -> log.debug("ZooKeeper {} state {}", config.address(), state);
-        }
-    }
-
-    private void closeNode(RecordNode node, String what) {
-        try {
-            node.close();
-        } catch (IOException | RuntimeException e) {
-            log.warn("Could not delete provider node {} in {}; it disappears when the session ends",
-                    what, config.address(), e);
         }
     }
 

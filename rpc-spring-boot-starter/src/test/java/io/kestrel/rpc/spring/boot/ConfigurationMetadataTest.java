@@ -63,7 +63,7 @@ class ConfigurationMetadataTest {
         int checked = 0;
         for (Map<String, Object> p : properties) {
             String key = (String) p.get("name");
-            if (!key.startsWith("rpc.") || key.startsWith("rpc.console.")) { // the console's belong to rpc-console
+            if (!key.startsWith("rpc.")) {
                 continue;
             }
             Setting s = table.get(key);

@@ -22,10 +22,11 @@ import java.util.concurrent.CompletionStage;
  * are checked here, so a typo fails at startup with the attribute named.
  */
 public final class ConfigBinder {
-    /** Attributes of {@code <rpc:console>} (and properties {@code rpc.console.*}): the web console (io.kestrel:rpc-console). */
-    public static final List<String> CONSOLE_ATTRIBUTES = List.of("enabled", "host", "port", "token", "allow-invoke",
-            "allow-mutations", "max-request-bytes", "window", "max-connections", "max-connections-per-host",
-            "request-timeout");
+    /**
+     * Attributes of {@code <rpc:console>} (and properties {@code rpc.console.*}): the web console (io.kestrel:rpc-console);
+     * the {@code console} rows of {@link Settings}.
+     */
+    public static final List<String> CONSOLE_ATTRIBUTES = Settings.names("console", Settings.Where.XML);
     /** The native protocol's name, the default. */
     public static final String PROTOCOL_NAME = ProtocolConfig.KESTREL;
 

@@ -28,11 +28,9 @@ public final class EnvironmentKeys {
     private EnvironmentKeys() {
     }
 
-    /** Every {@code rpc.*} key the framework reads: those of {@link Settings} and the console's. */
+    /** Every {@code rpc.*} key the framework reads: those of {@link Settings} (the console's included). */
     public static Set<String> known() {
-        Set<String> keys = Settings.environmentKeys();
-        ConfigBinder.CONSOLE_ATTRIBUTES.forEach(a -> keys.add("rpc.console." + a));
-        return keys;
+        return Settings.environmentKeys();
     }
 
     /**

@@ -17,8 +17,8 @@ import java.util.TreeSet;
  * (and Spring Boot's properties) and the attributes of {@code @RpcService} / {@code @RpcReference}: name, type,
  * default, where it may be written and what it does, read from {@code settings.txt} beside this class. The
  * {@code Environment} keys the framework accepts come from it; tests check the XSD, the binder, the annotations,
- * Boot's properties and metadata and {@code docs/configuration.md} against it. Console settings belong to
- * rpc-console and are not in it.
+ * Boot's properties and metadata and {@code docs/configuration.md} against it. The console's settings are in it too;
+ * they take effect only with rpc-console on the class path.
  */
 public final class Settings {
     /** The resource holding the table. */

@@ -4,7 +4,7 @@ import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.Objects;
 
-/** Field-by-field comparison of two config objects of rpc-api, naming the first field that differs. */
+/** Field-by-field comparison of two config objects of rpc-api (or rpc-console), naming the first field that differs. */
 final class ConfigFields {
     private ConfigFields() {
     }
@@ -38,6 +38,7 @@ final class ConfigFields {
     }
 
     private static boolean isConfig(Class<?> c) {
-        return c.getPackageName().startsWith("io.kestrel.rpc.api") && !c.isEnum() && !c.isRecord();
+        String p = c.getPackageName();
+        return (p.startsWith("io.kestrel.rpc.api") || p.equals("io.kestrel.rpc.console")) && !c.isEnum() && !c.isRecord();
     }
 }

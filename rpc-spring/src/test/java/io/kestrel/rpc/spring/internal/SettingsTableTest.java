@@ -37,10 +37,10 @@ import org.w3c.dom.NodeList;
  */
 class SettingsTableTest {
     private static final String XSD_NS = "http://www.w3.org/2001/XMLSchema";
-    /** Attributes that name beans and types rather than set anything; the console's belong to rpc-console. */
+    /** Attributes that name beans and types rather than set anything. */
     private static final Set<String> STRUCTURAL = Set.of("id", "interface", "ref");
     private static final GreetingServiceImpl IMPL = new GreetingServiceImpl("t");
-    private static final List<String> ELEMENTS = List.of("application", "registry", "protocol", "service", "reference");
+    private static final List<String> ELEMENTS = List.of("application", "registry", "protocol", "service", "reference", "console");
 
     @Test
     void theXsdDeclaresExactlyTheXmlSettingsWithTheirTypesAndDefaults() throws Exception {
@@ -65,9 +65,6 @@ class SettingsTableTest {
             Element el = (Element) elementNodes.item(i);
             String name = el.getAttribute("name");
             elements.add(name);
-            if (name.equals("console")) {
-                continue;
-            }
             Map<String, Element> declared = new TreeMap<>();
             collectAttributes(el, groups, declared);
             STRUCTURAL.forEach(declared::remove);
@@ -175,6 +172,7 @@ class SettingsTableTest {
             case "protocol" -> ConfigBinder.protocol(src, loader());
             case "service" -> ConfigBinder.service(src, GreetingService.class, IMPL);
             case "reference" -> ReferenceBinding.reference(src, null, GreetingService.class, loader());
+            case "console" -> ConfigBinder.console(src);
             default -> throw new AssertionError("no binder for " + element);
         };
     }

@@ -19,7 +19,7 @@ import java.util.function.BiConsumer;
  * <p>One object per asynchronous call where {@code whenCompleteAsync} cost four (the caller's future, the
  * completion, the completion's own dependent future and a capturing lambda). Used for calls through
  * interceptors and generic {@code $invokeAsync}; a call without interceptors needs not even this one, as
- * the cluster's attempts complete the same way themselves ({@code ClusterInvoker.CallerAttempts}).
+ * the cluster's attempts complete the same way themselves ({@code ClusterAttempts.CallerAttempts}).
  */
 final class CallerFuture extends CompletableFuture<Object> implements BiConsumer<Object, Throwable>, Runnable {
     private final Executor callbackExecutor;

@@ -1,27 +1,17 @@
 package io.kestrel.rpc.core.internal.consumer;
 
-import io.kestrel.rpc.api.NoProviderException;
 import io.kestrel.rpc.api.RpcContext;
-import io.kestrel.rpc.api.RpcTimeoutException;
 import io.kestrel.rpc.api.ServiceNotFoundException;
-import io.kestrel.rpc.api.cluster.Invocation;
 import io.kestrel.rpc.api.cluster.LoadBalance;
 import io.kestrel.rpc.api.config.ClusterMode;
 import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.api.registry.ProviderInfo;
 import io.kestrel.rpc.api.serialization.Serializer;
-import io.kestrel.rpc.transport.Status;
 import io.kestrel.rpc.transport.ThreadlessWait;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
-import java.util.function.BiConsumer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Sends each call to the provider {@link ProviderSelection} chooses and applies the reference's fault tolerance:
@@ -39,17 +29,16 @@ import org.slf4j.LoggerFactory;
  * </ul>
  */
 final class ClusterInvoker {
-    private static final Logger log = LoggerFactory.getLogger(ClusterInvoker.class);
-
-    private final ReferenceConfig<?> config;
+    // package-private: read by each call's ClusterAttempts
+    final ReferenceConfig<?> config;
     private final Directory directory;
-    private final ProviderSelection selection;
-    private final OutlierEjection ejection;
-    private final RetryBudget retryBudget;
-    private final Executor callbackExecutor; // where asynchronous callers' futures complete
+    final ProviderSelection selection;
+    final OutlierEjection ejection;
+    final RetryBudget retryBudget;
+    final Executor callbackExecutor; // where asynchronous callers' futures complete
     /** The serializer of the last provider chosen (what a call reports as its serialization before it picks one). */
     private volatile Serializer usual;
-    private final int retries;
+    final int retries;
     private final int referenceTimeoutMillis; // 0: the reference sets none
     private volatile int longestTimeoutMillis;
     private final PublishedTimeouts publishedTimeouts;
@@ -89,7 +78,7 @@ final class ClusterInvoker {
      * message use it); with a call deadline (propagated from the call being served, or set by an interceptor), at
      * most what is left of it; -1 when that has passed. Also notes the provider's serializer as the usual one.
      */
-    private int attemptTimeoutMillis(Endpoint endpoint, long deadlineNanos) {
+    int attemptTimeoutMillis(Endpoint endpoint, long deadlineNanos) {
         int timeout = timeoutMillis(endpoint.provider());
         if (deadlineNanos != 0) {
             long remaining = (deadlineNanos - System.nanoTime()) / 1_000_000L;
@@ -151,7 +140,7 @@ final class ClusterInvoker {
      */
     public CompletableFuture<Object> invoke(MethodInfo method, Object[] args, Map<String, String> attachments,
             long deadlineNanos, AttemptListener observer, ThreadlessWait caller) {
-        Attempts call = new Attempts(method, args, attachments, deadlineNanos, observer);
+        ClusterAttempts call = new ClusterAttempts(this, method, args, attachments, deadlineNanos, observer);
         call.caller = caller;
         call.send();
         return call;
@@ -159,199 +148,15 @@ final class ClusterInvoker {
 
     /**
      * Sends the call of an asynchronous proxy method that has no interceptors; the future is the caller's own. As
-     * {@link CallerFuture} does, it completes on the callback executor, never on the thread that ends the call (often
+     * {@link CallerFuture} does ({@link ClusterAttempts.CallerAttempts}), it completes on the callback executor, never on the thread that ends the call (often
      * a Netty event loop), with the value alone, after setting the response's attachments as that thread's
      * {@link RpcContext} received ones (none after a failure).
      */
     CompletableFuture<Object> invokeForCaller(MethodInfo method, Object[] args, Map<String, String> attachments,
             long deadlineNanos) {
-        Attempts call = new CallerAttempts(method, args, attachments, deadlineNanos);
+        ClusterAttempts call = new ClusterAttempts.CallerAttempts(this, method, args, attachments, deadlineNanos);
         call.send();
         return call;
-    }
-
-    /**
-     * One call's attempts: the first, and under failover a retry on another provider after each failure that
-     * allows one. It is itself the callback of each attempt's answer, so a call costs one future and one
-     * callback however many retries the reference allows (before, a wrapping future and callback per call,
-     * and with retries a handle/thenCompose chain). It is also the call's future, so that costs no object
-     * of its own either; for an asynchronous caller without interceptors it is the caller's future too
-     * ({@link CallerAttempts}). Failsafe's null is its own outcome (no exceptionally stage). Each attempt's
-     * request is built from its fields by the connection (no request object per call), and a blocking caller
-     * waits on it without a waiter node ({@link ParkingFuture}).
-     */
-    private class Attempts extends ParkingFuture implements BiConsumer<Object, Throwable>, ProviderSelection.Call {
-        private final MethodInfo method;
-        private final Object[] args;
-        private final Map<String, String> attachments;
-        private final long deadlineNanos;
-        private final AttemptListener observer;
-        private Invocation invocation; // what the load balance sees; built when it is first asked
-        // the providers that failed, one per retry: its size is the attempt's number, from 0 (no counter field)
-        private List<Endpoint> tried = List.of();
-        private Endpoint endpoint; // of the attempt in flight
-        private Throwable previous;
-        private ThreadlessWait caller; // a blocking caller's wait, or null
-
-        Attempts(MethodInfo method, Object[] args, Map<String, String> attachments, long deadlineNanos,
-                AttemptListener observer) {
-            this.method = method;
-            this.args = args;
-            this.attachments = attachments;
-            this.deadlineNanos = deadlineNanos;
-            this.observer = observer;
-        }
-
-        void send() {
-            int attempt = tried.size();
-            Endpoint chosen;
-            try {
-                chosen = selection.select(this, tried);
-            } catch (NoProviderException e) {
-                // after a retriable failure with nobody left to try, the failure itself says most
-                fail(previous != null ? previous : e);
-                return;
-            }
-            if (attempt == 0) {
-                retryBudget.call();
-            }
-            int timeout = attemptTimeoutMillis(chosen, deadlineNanos);
-            if (timeout < 0) {
-                ejection.notSent(chosen, this);
-                fail(new RpcTimeoutException(method.ref.displayName() + " was not sent"
-                        + (attempt > 0 ? " again (attempt " + (attempt + 1) + ")" : "") + ": its deadline passed "
-                        + (System.nanoTime() - deadlineNanos) / 1_000_000L + " ms ago. It is the remaining time of the"
-                        + " call this thread serves (propagate-deadline=\"false\" on the reference keeps the reference's"
-                        + " own timeout) or one an interceptor set"));
-                return;
-            }
-            Serializer serializer = chosen.terms().serializer();
-            if (observer != null) {
-                observer.sentTo(chosen.address(), serializer.name());
-            }
-            endpoint = chosen;
-            chosen.active.incrementAndGet();
-            // told the outcome directly: no dependent stage per call
-            // sent by the blocking caller (a first attempt, or a retry it decoded the reason for): answered on its thread
-            ThreadlessWait answerOn = caller != null && caller.isCurrentThread() ? caller : null;
-            chosen.connection().invoke(method.ref, serializer, args, attachments, timeout, method.resultType, this,
-                    answerOn);
-        }
-
-        @Override
-        ThreadlessWait threadless() {
-            return caller;
-        }
-
-        /** The answer of the attempt in flight. */
-        @Override
-        public void accept(Object value, Throwable error) {
-            Endpoint done = endpoint;
-            // the count drops before anything downstream (the caller included) sees the outcome, or the caller's
-            // next call could be balanced while this finished call still counted as active
-            done.active.decrementAndGet();
-            if (error == null) {
-                ejection.answered(done, this);
-                succeed(value);
-                return;
-            }
-            Throwable failure = explained(error, done.provider(), method.method.getName());
-            Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                    ? failure.getCause() : failure;
-            ejection.failed(done, this, cause);
-            int attempt = tried.size();
-            if (attempt >= retries || method.ref.stream() != null) { // a stream is not opened again elsewhere
-                fail(failure);
-                return;
-            }
-            Status.Retry retry = FailoverRule.retryOf(cause);
-            if (retry != Status.Retry.SAFE && !(config.idempotent() && retry == Status.Retry.IF_IDEMPOTENT)) {
-                fail(cause);
-                return;
-            }
-            if (!retryBudget.tryRetry()) {
-                retryBudget.refused(method.ref.displayName(), cause);
-                fail(cause);
-                return;
-            }
-            log.debug("{} failed on {} ({}); retrying on another provider ({} of {})",
-                    method.ref.displayName(), done, cause.getMessage(), attempt + 1, retries);
-            if (tried.isEmpty()) {
-                tried = new ArrayList<>(2);
-            }
-            tried.add(done);
-            previous = cause;
-            send();
-        }
-
-        private void succeed(Object value) {
-            end(value, null);
-        }
-
-        /** The call's final failure; under failsafe, logged, and the call returns null. */
-        private void fail(Throwable error) {
-            if (config.cluster() == ClusterMode.FAILSAFE) {
-                log.warn("failsafe: {} failed and returns null: {}", method.ref.displayName(), error.toString());
-                succeed(null);
-            } else {
-                end(null, error);
-            }
-        }
-
-        /** The call's outcome, once: completes this future on the thread that ended the call. */
-        void end(Object value, Throwable error) {
-            if (error != null) {
-                completeExceptionally(error);
-            } else {
-                complete(value);
-            }
-        }
-
-        @Override
-        public Invocation invocation() {
-            Invocation i = invocation;
-            if (i == null) {
-                i = new Invocation(config.key(), method.method, args, attachments);
-                invocation = i;
-            }
-            return i;
-        }
-    }
-
-    /**
-     * The attempts of an asynchronous caller's call without interceptors, which are also the caller's future:
-     * the outcome is handed to the callback executor and completes the future there. One object per call where a
-     * separate {@link CallerFuture} told of the outcome cost a second one (40 bytes).
-     */
-    private final class CallerAttempts extends Attempts implements Runnable {
-        // the value, or the failure as a Failure: one field keeps the object at 72 bytes, as small as Attempts.
-        // Written by end before it hands this to the executor, read by run after: the hand-off orders them
-        private Object outcome;
-
-        CallerAttempts(MethodInfo method, Object[] args, Map<String, String> attachments, long deadlineNanos) {
-            super(method, args, attachments, deadlineNanos, null);
-        }
-
-        @Override
-        void end(Object value, Throwable error) {
-            this.outcome = error != null ? new Failure(error) : value;
-            CallerFuture.handOff(callbackExecutor, this, this);
-        }
-
-        /** On the callback executor: completes as a {@link CallerFuture} does. */
-        @Override
-        public void run() {
-            Object v = outcome;
-            if (v instanceof Failure f) {
-                CallerFuture.completeHere(this, null, f.error(), null, true);
-            } else {
-                CallerFuture.completeHere(this, v, null, null, true);
-            }
-        }
-    }
-
-    /** A call's final failure on its way to the callback executor (a value may itself be a Throwable). */
-    private record Failure(Throwable error) {
     }
 
     /**

@@ -1,12 +1,10 @@
 package io.kestrel.rpc.core.internal.provider;
 
-import io.kestrel.rpc.api.BadRequestException;
 import io.kestrel.rpc.api.ServiceKey;
 import io.kestrel.rpc.api.ServiceNotFoundException;
 import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.api.interceptor.ServerInterceptor;
 import io.kestrel.rpc.api.internal.NearestName;
-import io.kestrel.rpc.api.internal.ServerContext;
 import io.kestrel.rpc.api.security.CallerIdentity;
 import io.kestrel.rpc.api.serialization.Serialization;
 import io.kestrel.rpc.api.serialization.SerializationOptimizer;
@@ -20,19 +18,15 @@ import io.kestrel.rpc.core.internal.generic.ReservedMethod;
 import io.kestrel.rpc.core.internal.shared.RemoteMethods;
 import io.kestrel.rpc.core.internal.shared.SerializerCache;
 import io.kestrel.rpc.core.internal.shared.SignatureCheck;
-import io.kestrel.rpc.transport.spi.IncomingCall;
 import io.kestrel.rpc.transport.spi.MethodRef;
 import io.kestrel.rpc.transport.spi.ServerDispatcher;
 import io.kestrel.rpc.transport.spi.ServerMethod;
-import java.lang.reflect.InvocationTargetException;
-import io.kestrel.rpc.api.internal.StreamSignature;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
 /** The provider's table of exported methods, looked up by descriptor. Thread-safe. */
@@ -43,8 +37,7 @@ final class ProviderDispatcher implements ServerDispatcher {
     private final Map<String, Map<String, String>> facts = new ConcurrentHashMap<>();
     private final Map<String, ServiceAccess> access = new ConcurrentHashMap<>();
     private final SerializerCache serializers;
-    private final Class<? extends SerializationOptimizer> optimizer;
-    private final boolean compatible;
+    private final ServiceSerializers accepting;
     private final String protocolSerialization;
     private final boolean disclose;
     /** Services exported with {@code generic="false"}: their reserved methods are answered "switched off". */
@@ -58,8 +51,7 @@ final class ProviderDispatcher implements ServerDispatcher {
             boolean compatible, String protocolSerialization, boolean disclose) {
         this.disclose = disclose;
         this.serializers = serializers;
-        this.optimizer = optimizer;
-        this.compatible = compatible;
+        this.accepting = new ServiceSerializers(serializers, optimizer, compatible, protocolSerialization);
         this.protocolSerialization = protocolSerialization;
     }
 
@@ -79,7 +71,7 @@ final class ProviderDispatcher implements ServerDispatcher {
         if (services.containsKey(key)) {
             throw new IllegalStateException("service " + key + " is already exported by this runtime");
         }
-        Set<Byte> accepted = acceptedIds(config);
+        Set<Byte> accepted = accepting.acceptedIds(config);
         for (byte id : accepted) {
             Serialization s = Serializations.installed().byId(id);
             SignatureCheck.check(config.interfaceClass(), s, "export",
@@ -96,7 +88,7 @@ final class ProviderDispatcher implements ServerDispatcher {
         List<GenericMethod.Target> targets = new ArrayList<>();
         for (Method m : RemoteMethods.of(config.interfaceClass())) {
             String d = MethodRef.descriptor(key, m);
-            ExportedMethod exported = new ExportedMethod(key, config.ref(), m, accepted,
+            ExportedMethod exported = new ExportedMethod(key, config.ref(), m, accepting, accepted,
                     interceptors.isEmpty() ? null : interceptors.toArray(new ServerInterceptor[0]), access,
                     DispatchRule.runsOnIoThread(config.dispatch(), config.interfaceClass(), m));
             methods.put(d, exported);
@@ -122,7 +114,7 @@ final class ProviderDispatcher implements ServerDispatcher {
         ReservedMethod.ServiceGate gate = new ReservedMethod.ServiceGate() {
             @Override
             public Serializer serializer(String displayName, byte id) {
-                return serializerFor(displayName, accepted, id);
+                return accepting.serializerFor(displayName, accepted, id);
             }
 
             @Override
@@ -187,23 +179,6 @@ final class ProviderDispatcher implements ServerDispatcher {
         }
     }
 
-    /**
-     * The service's own list, or by default the protocol's serialization only: the caller does not
-     * get to pick the decoder. A service that must accept several during a migration lists them.
-     */
-    private Set<Byte> acceptedIds(ServiceConfig<?> config) {
-        Set<Byte> ids = new TreeSet<>();
-        Serializations installed = Serializations.installed();
-        if (config.serializations().isEmpty()) {
-            ids.add(installed.byName(protocolSerialization).id());
-        } else {
-            for (String name : config.serializations()) {
-                ids.add(installed.byName(name).id());
-            }
-        }
-        return ids;
-    }
-
     @Override
     public ServerMethod resolve(String descriptor) {
         ServerMethod m = methods.get(descriptor);
@@ -235,27 +210,6 @@ final class ProviderDispatcher implements ServerDispatcher {
                 + ". Are consumer and provider built from the same interface version?");
     }
 
-    /** The serializer of a method of a service that accepts {@code accepted}, for frames with serialization {@code id}. */
-    private Serializer serializerFor(String displayName, Set<Byte> accepted, byte id) {
-        Serialization s = Serializations.installed().byId(id);
-        if (s == null) {
-            throw new BadRequestException("unknown serialization id " + id + "; this provider has "
-                    + Serializations.installed().names());
-        }
-        if (!accepted.contains(id)) {
-            // by name: ids differ between protocols (fastjson2 is 6 here and 23 on the dubbo protocol)
-            throw new BadRequestException(displayName + " was not exported with serialization " + s.name()
-                    + "; it accepts " + accepted.stream().map(ProviderDispatcher::serializationName).toList()
-                    + ". Use one of those on the reference");
-        }
-        try {
-            return serializers.get(s.name(), optimizer, compatible);
-        } catch (RuntimeException e) {
-            throw new BadRequestException("serialization " + s.name() + " is unavailable on this provider: "
-                    + e.getMessage());
-        }
-    }
-
     @Override
     public ServerMethod resolveInAnyGroup(String descriptor) {
         for (Map.Entry<String, ServerMethod> e : methods.entrySet()) {
@@ -269,11 +223,6 @@ final class ProviderDispatcher implements ServerDispatcher {
         return null;
     }
 
-    private static String serializationName(byte id) {
-        Serialization s = Serializations.installed().byId(id);
-        return s != null ? s.name() : "id " + id;
-    }
-
     /** "remove" of "...#remove(long)" or of "remove(long)". */
     private static String methodName(String descriptor) {
         int hash = descriptor.indexOf('#');
@@ -281,90 +230,4 @@ final class ProviderDispatcher implements ServerDispatcher {
         return descriptor.substring(hash + 1, paren < 0 ? descriptor.length() : paren);
     }
 
-    /** One exported method: the implementation, the reflective handle, the accepted serializations. */
-    private final class ExportedMethod implements ServerMethod {
-        private final ServiceKey service;
-        private final String displayName;
-        private final Object target;
-        private final Method method;
-        private final Class<?>[] parameterTypes;
-        private final Set<Byte> accepted;
-        private final ServerInterceptor[] interceptors; // null: none
-        private final ServiceAccess access;
-        private final boolean direct;
-        private final StreamSignature stream; // null: an ordinary method
-
-        ExportedMethod(ServiceKey service, Object target, Method method, Set<Byte> accepted,
-                ServerInterceptor[] interceptors, ServiceAccess access, boolean direct) {
-            this.direct = direct;
-            this.service = service;
-            this.displayName = service + "#" + method.getName();
-            this.interceptors = interceptors;
-            this.access = access;
-            this.target = target;
-            this.method = method;
-            this.stream = StreamSignature.of(method);
-            this.parameterTypes = stream != null ? stream.wireParameterTypes() : method.getParameterTypes();
-            this.accepted = accepted;
-        }
-
-        @Override
-        public String displayName() {
-            return displayName;
-        }
-
-        @Override
-        public Class<?>[] parameterTypes() {
-            return parameterTypes;
-        }
-
-        @Override
-        public boolean declares(Throwable t) {
-            for (Class<?> declared : method.getExceptionTypes()) {
-                if (declared.isInstance(t)) {
-                    return true;
-                }
-            }
-            return false;
-        }
-
-        @Override
-        public Serializer serializer(byte id) {
-            return serializerFor(displayName, accepted, id);
-        }
-
-        @Override
-        public boolean direct() {
-            return direct;
-        }
-
-        @Override
-        public StreamSignature stream() {
-            return stream;
-        }
-
-        @Override
-        public void checkCaller(CallerIdentity caller, String anonymousBecause) {
-            access.check(caller, anonymousBecause);
-        }
-
-        @Override
-        public Object invoke(Object[] arguments, IncomingCall call) throws Throwable {
-            Object previous = ServerContext.enter(call.attachments(), call.remoteAddress(), call.deadlineNanos(),
-                    call.responseAttachmentsSupplier(), call.caller());
-            if (stream != null) {
-                arguments = StreamArguments.withObserver(arguments, call.responseStream());
-            }
-            try {
-                if (interceptors != null) {
-                    return new ServerInvocation(service, method, target, interceptors, arguments, call).run();
-                }
-                return method.invoke(target, arguments);
-            } catch (InvocationTargetException e) {
-                throw e.getCause();
-            } finally {
-                ServerContext.restore(previous);
-            }
-        }
-    }
 }
