@@ -14,10 +14,12 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.URL;
 import java.net.URLClassLoader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
 import org.junit.jupiter.api.AfterAll;
@@ -70,6 +72,37 @@ class ForyTypeDefCacheTest {
                     .build());
             assertEquals(Payload.sample(7), client.echoPayload(Payload.sample(7)), "a fresh connection's call");
         }
+    }
+
+    /**
+     * Mutation check: the same layouts against a provider with {@code maxSchemaVersionsPerType} out of reach are all
+     * decoded and kept, so the bound (and the setting reaching fory) is what refuses them. Fory engines are built
+     * once per serializer and the provider's serializers are shared within a process, so the provider with the
+     * setting runs in a child JVM ({@link #main}) rather than beside the one above.
+     */
+    @Test
+    void withTheBoundOutOfReachEveryLayoutIsKept() throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process child = new ProcessBuilder(java, "-D" + ForyTypeDefLimits.MAX_SCHEMA_VERSIONS_PER_TYPE_PROPERTY + "=1000",
+                "-cp", System.getProperty("java.class.path"), ForyTypeDefCacheTest.class.getName())
+                .redirectErrorStream(true).start();
+        String output = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(child.waitFor(90, TimeUnit.SECONDS), "the child JVM did not finish");
+        assertEquals(0, child.exitValue(), output);
+        assertTrue(output.contains("kept " + LAYOUTS + " of " + LAYOUTS + " layouts, refused 0"), output);
+    }
+
+    /** The child JVM of {@link #withTheBoundOutOfReachEveryLayoutIsKept}: the attack against a provider of its own. */
+    public static void main(String[] args) throws Exception {
+        start();
+        Path dir = Files.createTempDirectory("layouts");
+        try {
+            Outcome outcome = send(provider, layouts(dir));
+            System.out.println("kept " + outcome.answered + " of " + LAYOUTS + " layouts, refused " + outcome.refused);
+        } finally {
+            stop();
+        }
+        System.exit(0);
     }
 
     private record Outcome(int answered, int refused, String refusal) {
