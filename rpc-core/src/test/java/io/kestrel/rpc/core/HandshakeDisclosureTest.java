@@ -56,12 +56,23 @@ class HandshakeDisclosureTest {
     }
 
     private int provider(boolean disclose) {
+        return provider(disclose, true);
+    }
+
+    /** {@code restricted} false exports the reader and admin services without their roles (anyone may call). */
+    private int provider(boolean disclose, boolean restricted) {
         RpcRuntime r = RpcRuntime.builder().protocol(TestRuntimes.loopback().authenticator(new TestTokens())
                 .serialization("kryo").optimizer(ShopOptimizer.class)
                 .limits(ServerLimits.builder().discloseServices(disclose).build()).build()).build();
         runtimes.add(r);
-        r.export(ServiceConfig.builder(CallerService.class, new CallerServiceImpl()).allowRole("reader").build());
-        r.export(ServiceConfig.builder(OrderService.class, new OrderServiceImpl()).allowRole("admin").build());
+        ServiceConfig.Builder<CallerService> reader = ServiceConfig.builder(CallerService.class, new CallerServiceImpl());
+        ServiceConfig.Builder<OrderService> admin = ServiceConfig.builder(OrderService.class, new OrderServiceImpl());
+        if (restricted) {
+            reader.allowRole("reader");
+            admin.allowRole("admin");
+        }
+        r.export(reader.build());
+        r.export(admin.build());
         r.export(ServiceConfig.builder(EchoService.class, new EchoServiceImpl()).build());
         return r.boundPort();
     }
@@ -178,6 +189,31 @@ class HandshakeDisclosureTest {
         assertEquals(Set.of(OPEN), handshake(port, null, List.of()).services().keySet());
         assertEquals(Set.of(READER_ONLY, OPEN), handshake(port, "alice-token", List.of()).services().keySet());
         assertEquals(Set.of(ADMIN_ONLY, OPEN), handshake(port, "bob-token", List.of()).services().keySet());
+    }
+
+    /**
+     * Mutation check: the same anonymous probes against the defences switched off one at a time. With
+     * {@code disclose-services} on and the services open to anyone, the unasked probe is told every service and the
+     * asking probe the restricted ones, so the probes can elicit them; with the roles back, both are told only the
+     * open service (the identity check hides the others); with the defaults, the unasked probe is told nothing
+     * (disclosure off hides the list even of open services). There is no setting that answers before identity:
+     * the identity check is taken out by exporting the services without roles.
+     */
+    @Test
+    void eachDefenceIsWhatHidesTheServicesFromTheProbe() throws IOException {
+        int exposed = provider(true, false);
+        assertEquals(Set.of(READER_ONLY, ADMIN_ONLY, OPEN), handshake(exposed, null, List.of()).services().keySet(),
+                "without roles and with disclose-services the unasked probe is told everything");
+        assertEquals(Set.of(READER_ONLY, ADMIN_ONLY), handshake(exposed, null, List.of(READER_ONLY, ADMIN_ONLY))
+                .services().keySet(), "and the asking probe the services it names");
+        int identityOnly = provider(true, true);
+        assertEquals(Set.of(OPEN), handshake(identityOnly, null, List.of()).services().keySet());
+        assertSaysNothing(handshake(identityOnly, null, List.of(READER_ONLY, ADMIN_ONLY)));
+        int disclosureOnly = provider(false, false);
+        assertSaysNothing(handshake(disclosureOnly, null, List.of()));
+        int defaults = provider(ServerLimits.builder().build().discloseServices(), true);
+        assertSaysNothing(handshake(defaults, null, List.of()));
+        assertSaysNothing(handshake(defaults, null, List.of(READER_ONLY, ADMIN_ONLY)));
     }
 
     @Test

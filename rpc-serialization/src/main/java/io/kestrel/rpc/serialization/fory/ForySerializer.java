@@ -65,6 +65,7 @@ final class ForySerializer implements Serializer {
     private final List<Class<?>> registered;
     private final boolean compatible;
     private final DecodeLimits limits;
+    private final ForyTypeDefLimits typeDefs;
     private final ContextLoaderScoped<ThreadSafeFory> engines;
 
     /** Which classes this side registers, for messages. */
@@ -76,6 +77,7 @@ final class ForySerializer implements Serializer {
         this.registered = options.registeredClasses();
         this.compatible = options.compatible();
         this.limits = options.decodeLimits();
+        this.typeDefs = ForyTypeDefLimits.fromSystemProperties();
         this.engines = new ContextLoaderScoped<>(this::newFory);
     }
 
@@ -94,6 +96,14 @@ final class ForySerializer implements Serializer {
                 .withTypeChecker((resolver, className) -> isAllowed(className))
                 .withMaxGraphMemoryBytes(MAX_GRAPH_MEMORY_BYTES)
                 .withMaxDepth(limits.maxDepth())
+                // Compatible mode: the class definitions a stream brings are cached per pool, so their number,
+                // size and fields are bounded (ForyTypeDefLimits), and a class this side cannot load is an
+                // error rather than a stand-in cached under the caller's name.
+                .withMaxSchemaVersionsPerType(typeDefs.maxSchemaVersionsPerType())
+                .withMaxAverageSchemaVersionsPerType(typeDefs.maxAverageSchemaVersionsPerType())
+                .withMaxTypeMetaBytes(typeDefs.maxTypeMetaBytes())
+                .withMaxTypeFields(typeDefs.maxTypeFields())
+                .withDeserializeUnknownClass(false)
                 .withBufferSizeLimitBytes(KEPT_BUFFER_BYTES)
                 .withName("kestrel-fory" + (compatible ? "-compatible" : ""))
                 .buildThreadSafeFory();
@@ -210,11 +220,48 @@ final class ForySerializer implements Serializer {
             if (refused != null) {
                 throw refused;
             }
+            SerializationException typeDefs = typeDefLimit(e, expectedType);
+            if (typeDefs != null) {
+                throw typeDefs;
+            }
             DecodeLimitException depth = depthLimit(e, budget);
             throw SerializationFailures.decodeFailed("fory", expectedType, depth != null ? depth : e, registration, !registered.isEmpty());
         } finally {
             ACTIVE.set(null); // not remove(): the thread's next read would allocate the entry again
         }
+    }
+
+    /**
+     * Fory's refusal of a class definition past {@link ForyTypeDefLimits} (its message names its own builder
+     * option), as ours naming the system property; nothing of the caller's definition is quoted.
+     */
+    private static SerializationException typeDefLimit(Throwable e, Class<?> expectedType) {
+        for (Throwable t = e; t != null && t.getCause() != t; t = t.getCause()) {
+            String m = t.getMessage();
+            if (m == null || !m.contains("The data may be malicious")) {
+                continue;
+            }
+            String what;
+            String property;
+            if (m.contains("maxTypeMetaBytes")) {
+                what = "a class definition larger than";
+                property = ForyTypeDefLimits.MAX_TYPE_META_BYTES_PROPERTY;
+            } else if (m.contains("maxTypeFields")) {
+                what = "a class definition with more fields than";
+                property = ForyTypeDefLimits.MAX_TYPE_FIELDS_PROPERTY;
+            } else if (m.contains("maxSchemaVersionsPerType")) {
+                what = "more layouts of one class than";
+                property = ForyTypeDefLimits.MAX_SCHEMA_VERSIONS_PER_TYPE_PROPERTY;
+            } else {
+                what = "more classes or class layouts in all than"; // fory's fixed 8,192 classes, or the average
+                property = ForyTypeDefLimits.MAX_AVERAGE_SCHEMA_VERSIONS_PER_TYPE_PROPERTY;
+            }
+            return new SerializationException("fory could not deserialize a value (expected type "
+                    + (expectedType == null ? "unknown" : expectedType.getName()) + "): the compatible-mode stream"
+                    + " brings " + what + " this side keeps (-D" + property + "); nothing of it was kept. If such"
+                    + " class versions are legitimate, raise it", t);
+        }
+        return null;
     }
 
     /** Fory's own depth refusal (an {@code InsecureException} about its max depth) as ours, naming the setting. */

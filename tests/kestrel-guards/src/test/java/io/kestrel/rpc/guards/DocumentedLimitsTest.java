@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.kestrel.rpc.api.config.ProtocolConfig;
 import io.kestrel.rpc.api.config.ServerLimits;
 import io.kestrel.rpc.api.serialization.DecodeLimits;
+import io.kestrel.rpc.serialization.fory.ForyTypeDefLimits;
 import io.kestrel.rpc.transport.internal.dubbo.DubboPipeline;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -68,11 +69,22 @@ class DocumentedLimitsTest {
             assertEquals(number(documented.get("dubboDecodeDeadlineMillis")), DubboPipeline.decodeDeadlineMillis());
             assertEquals(DubboPipeline.DEFAULT_DECODE_DEADLINE_MILLIS, DubboPipeline.decodeDeadlineMillis());
         });
+        ForyTypeDefLimits fory = ForyTypeDefLimits.fromSystemProperties();
+        checks.put("foryMaxSchemaVersionsPerType",
+                () -> assertEquals(number(documented.get("foryMaxSchemaVersionsPerType")), fory.maxSchemaVersionsPerType()));
+        checks.put("foryMaxAverageSchemaVersionsPerType", () -> assertEquals(
+                number(documented.get("foryMaxAverageSchemaVersionsPerType")), fory.maxAverageSchemaVersionsPerType()));
+        checks.put("foryMaxTypeMetaBytes",
+                () -> assertEquals(number(documented.get("foryMaxTypeMetaBytes")), fory.maxTypeMetaBytes()));
+        checks.put("foryMaxTypeFields",
+                () -> assertEquals(number(documented.get("foryMaxTypeFields")), fory.maxTypeFields()));
         runEach(documented, checks);
         String page = Files.readString(ReactorPoms.root().resolve("docs/security.md"));
         for (String property : List.of(DecodeLimits.MAX_DEPTH_PROPERTY, DecodeLimits.MAX_ELEMENTS_PROPERTY,
                 DecodeLimits.MAX_HASH_NESTING_PROPERTY, DecodeLimits.MAX_HASH_WORK_PROPERTY,
-                DubboPipeline.DECODE_DEADLINE_PROPERTY)) {
+                DubboPipeline.DECODE_DEADLINE_PROPERTY, ForyTypeDefLimits.MAX_SCHEMA_VERSIONS_PER_TYPE_PROPERTY,
+                ForyTypeDefLimits.MAX_AVERAGE_SCHEMA_VERSIONS_PER_TYPE_PROPERTY,
+                ForyTypeDefLimits.MAX_TYPE_META_BYTES_PROPERTY, ForyTypeDefLimits.MAX_TYPE_FIELDS_PROPERTY)) {
             assertTrue(page.contains("`" + property + "`"), "docs/security.md names the system property " + property);
         }
     }
