@@ -62,7 +62,11 @@ public record StreamSignature(boolean bidirectional, Class<?>[] wireParameterTyp
         return wireParameterTypes.length;
     }
 
-    private static Class<?> elementType(Type t) {
+    /**
+     * The class of a generic type's first type argument ({@code StreamObserver<X>}, {@code CompletableFuture<X>}:
+     * X, or X's raw class when X is itself generic); {@code Object} when there is none to read.
+     */
+    public static Class<?> elementType(Type t) {
         if (t instanceof ParameterizedType p) {
             Type arg = p.getActualTypeArguments()[0];
             if (arg instanceof Class<?> c) {

@@ -1,10 +1,9 @@
 package io.kestrel.rpc.core.internal.consumer;
 
+import io.kestrel.rpc.api.internal.StreamSignature;
 import io.kestrel.rpc.api.ServiceKey;
 import io.kestrel.rpc.transport.spi.MethodRef;
 import java.lang.reflect.Method;
-import java.lang.reflect.ParameterizedType;
-import java.lang.reflect.Type;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -24,7 +23,8 @@ final class MethodInfo {
         Class<?> returnType = method.getReturnType();
         boolean stream = ref.stream() != null; // never blocks: the call's end is the stream's
         this.async = stream || returnType == CompletableFuture.class || returnType == CompletionStage.class;
-        this.resultType = stream ? Object.class : async ? futureValueType(method.getGenericReturnType()) : box(returnType);
+        this.resultType = stream ? Object.class
+                : async ? StreamSignature.elementType(method.getGenericReturnType()) : box(returnType);
         this.timeoutMillis = timeoutMillis;
     }
 
@@ -36,19 +36,6 @@ final class MethodInfo {
         this.async = async;
         this.resultType = resultType;
         this.timeoutMillis = timeoutMillis;
-    }
-
-    private static Class<?> futureValueType(Type t) {
-        if (t instanceof ParameterizedType p) {
-            Type arg = p.getActualTypeArguments()[0];
-            if (arg instanceof Class<?> c) {
-                return c;
-            }
-            if (arg instanceof ParameterizedType pa && pa.getRawType() instanceof Class<?> raw) {
-                return raw;
-            }
-        }
-        return Object.class;
     }
 
     private static Class<?> box(Class<?> c) {
