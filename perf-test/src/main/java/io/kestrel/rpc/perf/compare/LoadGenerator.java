@@ -196,9 +196,10 @@ final class LoadGenerator {
 
     /**
      * One line per window on stdout: thread switches per call on each side (voluntary + involuntary), which the
-     * report does not hold (the hand-offs of issue 36 are read from it).
+     * report does not hold (the hand-offs of issue 36 are read from it); threads that exited in the window are left
+     * out on both sides.
      */
-    private static void printSwitches(String system, Workload workload, long calls, ThreadSwitches.Counts server0,
+    static void printSwitches(String system, Workload workload, long calls, ThreadSwitches.Counts server0,
             ThreadSwitches.Counts server1, ThreadSwitches.Counts client0, ThreadSwitches.Counts client1) {
         if (calls == 0 || server0 == null || server1 == null || client0 == null || client1 == null) {
             return;

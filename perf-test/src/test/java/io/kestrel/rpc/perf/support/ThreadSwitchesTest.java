@@ -32,6 +32,11 @@ class ThreadSwitchesTest {
             assertTrue(parked.await(10, TimeUnit.SECONDS));
             long voluntary = ThreadSwitches.self().minus(before).voluntary();
             assertTrue(voluntary >= 200, "200 parks of another thread, counted: " + voluntary);
+            ThreadSwitches.Counts whileAlive = ThreadSwitches.self();
+            done.countDown();
+            parker.join(10_000);
+            ThreadSwitches.Counts afterExit = ThreadSwitches.self();
+            assertTrue(afterExit.minus(whileAlive).voluntary() >= 0, "an exited thread drops out, never counts back");
         } finally {
             done.countDown();
             parker.join(10_000);
