@@ -89,8 +89,12 @@ public final class RpcRuntime implements AutoCloseable {
                 b.accessLog || Boolean.getBoolean(ACCESS_LOG_PROPERTY));
         this.exports = new Exports(protocol, serializers, registry, application, interceptors);
         this.ownCallbacks = b.callbackExecutor == null ? CallbackPool.create() : null;
-        this.references = new References(client, protocol, serializers, registry,
-                b.callbackExecutor != null ? b.callbackExecutor : ownCallbacks, application, interceptors);
+        Executor callbacks = b.callbackExecutor != null ? b.callbackExecutor : ownCallbacks;
+        if (b.callbacks != null ? b.callbacks == Callbacks.DIRECT : CallbackPool.DIRECT) {
+            callbacks = CallbackPool.direct(callbacks);
+        }
+        this.references = new References(client, protocol, serializers, registry, callbacks, application,
+                interceptors);
         this.inspector = new RuntimeInspector(this, exports, references, registry);
     }
 
@@ -224,6 +228,7 @@ public final class RpcRuntime implements AutoCloseable {
         private final List<ServerInterceptor> serverInterceptors = new ArrayList<>();
         private boolean loadInterceptors = true;
         private boolean accessLog;
+        private Callbacks callbacks; // null: -Dkestrel.rpc.consumer.callbacks, else pool
         private final List<RuntimeAddOn> addOns = new ArrayList<>();
 
         private Builder() {
@@ -264,6 +269,17 @@ public final class RpcRuntime implements AutoCloseable {
          */
         public Builder accessLog(boolean enabled) {
             this.accessLog = enabled;
+            return this;
+        }
+
+        /**
+         * Where the futures of asynchronous methods complete ({@link Callbacks}): {@code POOL} (the default) on the
+         * callback executor, {@code DIRECT} on the thread that ends the call, without a hand-off, for applications
+         * whose callbacks never block. Unset: the system property {@code kestrel.rpc.consumer.callbacks}
+         * ({@code pool} or {@code direct}), else pool.
+         */
+        public Builder callbacks(Callbacks callbacks) {
+            this.callbacks = Objects.requireNonNull(callbacks, "callbacks");
             return this;
         }
 

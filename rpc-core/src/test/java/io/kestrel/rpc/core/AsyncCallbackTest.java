@@ -97,4 +97,37 @@ class AsyncCallbackTest {
             callbacks.shutdownNow();
         }
     }
+
+    @Test
+    void withDirectCallbacksFuturesCompleteOnTheIoThreadThatReadTheAnswer() throws Exception {
+        try (RpcRuntime consumer = RpcRuntime.builder().callbacks(Callbacks.DIRECT).build()) {
+            WhoService who = reference(consumer);
+            impl.hold();
+            CompletableFuture<String> stage = who.heldAsync().thenApply(name -> name + " on "
+                    + Thread.currentThread().getName() + " (event loop " + (ThreadExecutorMap.currentExecutor() != null)
+                    + ")");
+            impl.awaitEntered(1, Duration.ofSeconds(10));
+            impl.release();
+            String result = stage.get(10, TimeUnit.SECONDS);
+            assertTrue(result.startsWith("p on ") && result.endsWith(" (event loop true)"), result);
+            // the I/O thread refuses a blocking call from the callback rather than deadlock on its own connection
+            impl.hold();
+            CompletableFuture<String> blocking = who.heldAsync().thenApply(name -> who.who());
+            impl.awaitEntered(1, Duration.ofSeconds(10));
+            impl.release();
+            java.util.concurrent.ExecutionException e = org.junit.jupiter.api.Assertions.assertThrows(
+                    java.util.concurrent.ExecutionException.class, () -> blocking.get(10, TimeUnit.SECONDS));
+            assertTrue(e.getCause() instanceof IllegalStateException, e.getCause().toString());
+        }
+    }
+
+    @Test
+    void callbacksSettingNamesItsChoices() {
+        assertEquals(Callbacks.DIRECT, Callbacks.parse(" Direct "));
+        assertEquals(Callbacks.POOL, Callbacks.parse("pool"));
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> Callbacks.parse("fast"));
+        assertTrue(e.getMessage().contains("\"fast\" is not one of pool") && e.getMessage().contains("direct"),
+                e.getMessage());
+    }
 }

@@ -5,6 +5,7 @@ import io.kestrel.rpc.api.config.ProtocolConfig;
 import io.kestrel.rpc.api.config.RegistryConfig;
 import io.kestrel.rpc.api.interceptor.ClientInterceptor;
 import io.kestrel.rpc.api.interceptor.ServerInterceptor;
+import io.kestrel.rpc.core.Callbacks;
 import io.kestrel.rpc.core.RpcRuntime;
 import io.kestrel.rpc.core.RuntimeAddOn;
 import io.kestrel.rpc.spring.internal.ConfigBinder;
@@ -46,7 +47,8 @@ import org.springframework.core.env.Environment;
  * (all its references or services; {@code <bean class="..."/>}, {@code @Bean} or {@code @Component}),
  * in bean definition order; interceptors for one service or reference are named by class in its
  * {@code interceptors} attribute instead. Every bean of type {@link RuntimeAddOn} is attached the same way.
- * {@code rpc.access-log=true} turns on the access log. The web console (the optional artifact
+ * {@code rpc.access-log=true} turns on the access log; {@code rpc.callbacks=direct} completes asynchronous methods'
+ * futures where the call ends ({@link Callbacks}). The web console (the optional artifact
  * {@code io.kestrel:rpc-console}) is attached from {@code <rpc:console>}, else {@code rpc.console.*}; it is off by
  * default, and enabling it without the artifact fails startup naming it.
  *
@@ -96,6 +98,10 @@ public class RpcRuntimeFactoryBean implements FactoryBean<RpcRuntime>, BeanFacto
             }
             RpcRuntime.Builder builder = RpcRuntime.builder().application(application).registry(registry).protocol(protocol)
                     .accessLog(Boolean.parseBoolean(environment.getProperty("rpc.access-log", "false").trim()));
+            String callbacks = environment.getProperty("rpc.callbacks");
+            if (callbacks != null) { // unset: -Dkestrel.rpc.consumer.callbacks, else pool
+                builder.callbacks(Callbacks.parse(callbacks));
+            }
             // every interceptor bean applies to the whole runtime, in bean definition order (then by order())
             beanFactory.getBeansOfType(ClientInterceptor.class, false, true).values().forEach(builder::clientInterceptor);
             beanFactory.getBeansOfType(ServerInterceptor.class, false, true).values().forEach(builder::serverInterceptor);

@@ -141,4 +141,29 @@ class InterceptorConfigTest {
         assertTrue(messages.contains("'interceptors' = \"com.example.Missing\": class com.example.Missing is not on"
                 + " the classpath"), messages);
     }
+
+    @Test
+    void callbacksComeFromTheEnvironmentAndAWrongValueFailsStartupNamingTheChoices() throws Exception {
+        try (GenericXmlApplicationContext provider = TestContexts.xml("interceptor-provider.xml", Map.of("zk", zk));
+             GenericXmlApplicationContext consumer = TestContexts.xml("interceptor-consumer.xml", Map.of("zk", zk,
+                     "rpc.callbacks", "direct"))) {
+            GreetingService greeter = consumer.getBean("plainGreeter", GreetingService.class);
+            // rpc.callbacks=direct: futures complete on the I/O thread that read the answer, never on kestrel-callback-N
+            // (a stage attached after the answer came runs on the calling thread, hence several calls)
+            java.util.Set<String> threads = new java.util.TreeSet<>();
+            int onEventLoop = 0;
+            for (int i = 0; i < 20; i++) {
+                String where = greeter.greetAsync("ann").thenApply(r -> Thread.currentThread().getName() + " "
+                        + (io.netty.util.internal.ThreadExecutorMap.currentExecutor() != null)).get(10, TimeUnit.SECONDS);
+                threads.add(where);
+                onEventLoop += where.endsWith(" true") ? 1 : 0;
+            }
+            assertTrue(onEventLoop > 0 && threads.stream().noneMatch(t -> t.startsWith("kestrel-callback-")),
+                    threads.toString());
+        }
+        BeanCreationException e = assertThrows(BeanCreationException.class, () -> TestContexts.xml(
+                "interceptor-consumer.xml", Map.of("zk", zk, "rpc.callbacks", "fast")).close());
+        String messages = TestContexts.messages(e);
+        assertTrue(messages.contains("callbacks \"fast\" is not one of pool"), messages);
+    }
 }

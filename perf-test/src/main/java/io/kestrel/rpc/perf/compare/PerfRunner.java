@@ -162,7 +162,9 @@ public final class PerfRunner {
         ServerProcess server;
         try {
             Files.deleteIfExists(log);
-            server = ServerProcess.start(launch, classpath, options.serverJvmArgs(), log);
+            List<String> flags = new ArrayList<>(options.serverJvmArgs());
+            flags.addAll(BenchSystems.serverFlags(name));
+            server = ServerProcess.start(launch, classpath, flags, log);
         } catch (IOException e) {
             notRunAtAll(name, RunResult.Status.FAILED, "server did not start: " + e.getMessage(), results);
             return;

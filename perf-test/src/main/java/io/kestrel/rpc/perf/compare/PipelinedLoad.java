@@ -4,6 +4,7 @@ import io.kestrel.rpc.perf.compare.system.AsyncCaller;
 import io.kestrel.rpc.perf.compare.system.BenchClient;
 import io.kestrel.rpc.perf.report.RunResult;
 import io.kestrel.rpc.perf.support.ProcessCpu;
+import io.kestrel.rpc.perf.support.ThreadSwitches;
 import io.kestrel.rpc.perf.support.ThreadAllocation;
 import io.kestrel.rpc.perf.support.Workload;
 import java.time.Duration;
@@ -126,6 +127,8 @@ final class PipelinedLoad {
             long serverCpu0 = probe.serverCpuNanos();
             long clientCpu0 = ProcessCpu.processCpuNanos();
             long clientAlloc0 = ThreadAllocation.totalAllocatedBytes();
+            ThreadSwitches.Counts serverSwitches0 = probe.serverSwitches();
+            ThreadSwitches.Counts clientSwitches0 = ThreadSwitches.self();
             long written0 = client.bytesWritten();
             long read0 = client.bytesRead();
             long t0 = System.nanoTime();
@@ -139,6 +142,8 @@ final class PipelinedLoad {
             long written1 = client.bytesWritten();
             long read1 = client.bytesRead();
             long clientAlloc1 = ThreadAllocation.totalAllocatedBytes();
+            ThreadSwitches.Counts clientSwitches1 = ThreadSwitches.self();
+            ThreadSwitches.Counts serverSwitches1 = probe.serverSwitches();
             long clientCpu1 = ProcessCpu.processCpuNanos();
             long serverCpu1 = probe.serverCpuNanos();
             long serverAlloc1 = probe.serverAllocatedBytes();
@@ -155,6 +160,8 @@ final class PipelinedLoad {
             }
             long calls = measuredCalls.sum();
             long errorCount = errors.sum();
+            LoadGenerator.printSwitches(system + " (" + inflight + " in flight)", workload, calls, serverSwitches0,
+                    serverSwitches1, clientSwitches0, clientSwitches1);
             double seconds = (t1 - t0) / 1e9;
             double perCall = calls == 0 ? Double.NaN : 1.0 / calls;
             RunResult.Status status = errorCount == 0 && calls > 0 ? RunResult.Status.OK : RunResult.Status.FAILED;

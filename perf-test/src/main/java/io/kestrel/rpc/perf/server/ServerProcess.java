@@ -130,6 +130,11 @@ public final class ServerProcess implements AutoCloseable {
         return ask("CPU", cpuAnswers);
     }
 
+    /** The server JVM's process id (for {@link io.kestrel.rpc.perf.support.ThreadSwitches}). */
+    public long pid() {
+        return process.pid();
+    }
+
     /** The server JVM's used heap after {@code System.gc()} and its in-flight calls (-1: not known). */
     public record Heap(long usedBytes, int inFlight) {
     }

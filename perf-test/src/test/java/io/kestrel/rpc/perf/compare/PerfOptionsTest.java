@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kestrel.rpc.perf.compare.system.BenchSystems;
 import io.kestrel.rpc.perf.support.ObservedRpc;
 import io.kestrel.rpc.perf.support.Workload;
 import java.nio.file.Path;
@@ -41,6 +42,24 @@ class PerfOptionsTest {
         PerfOptions o = PerfOptions.parse("--systems", "rest,raw-netty,kestrel-kryo", "--workloads", "exists,bid");
         assertEquals(List.of("raw-netty", "kestrel-kryo", "rest-netty", "rest-tomcat"), o.systems());
         assertEquals(List.of(Workload.BID, Workload.EXISTS), o.workloads());
+    }
+
+    @Test
+    void aSystemWithProviderSettingsRunsAfterThePlainOnesWithThemOnItsServerJvm() {
+        PerfOptions o = PerfOptions.parse("--systems",
+                "kestrel-kryo@provider.batchJoin=true+perf.threads=virtual,raw-rpc-kryo,Kestrel-Kryo");
+        assertEquals(List.of("raw-rpc-kryo", "kestrel-kryo", "kestrel-kryo@provider.batchJoin=true+perf.threads=virtual"),
+                o.systems());
+        String variant = o.systems().get(2);
+        assertEquals(List.of("-Dkestrel.rpc.provider.batchJoin=true", "-Dkestrel.perf.threads=virtual"),
+                BenchSystems.serverFlags(variant));
+        assertEquals("kryo", BenchSystems.variantOf(variant));
+        assertEquals("raw-rpc-kryo", BenchSystems.rawRpcOf(variant), "read against the same minimal RPC");
+        assertEquals(List.of(), BenchSystems.serverFlags("kestrel-kryo"));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> PerfOptions.parse("--systems", "kestrel-kryo@provider.batchJoin"));
+        assertTrue(e.getMessage().contains("'provider.batchJoin' is not name=value"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> PerfOptions.parse("--systems", "kestrel-nope@a=b"));
     }
 
     @Test

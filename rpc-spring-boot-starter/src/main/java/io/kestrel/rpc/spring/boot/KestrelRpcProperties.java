@@ -40,6 +40,12 @@ public class KestrelRpcProperties {
     /** What an unknown rpc.* key does at startup: fail or warn. Default fail. */
     private String unknownKeys;
 
+    /**
+     * Where futures of asynchronous methods complete: pool (the callback executor) or direct (the thread that ends
+     * the call, no hand-off; only for callbacks that never block). Default pool.
+     */
+    private String callbacks;
+
     public Service getService() {
         return service;
     }
@@ -62,6 +68,14 @@ public class KestrelRpcProperties {
 
     public void setUnknownKeys(String unknownKeys) {
         this.unknownKeys = unknownKeys;
+    }
+
+    public String getCallbacks() {
+        return callbacks;
+    }
+
+    public void setCallbacks(String callbacks) {
+        this.callbacks = callbacks;
     }
 
     public Application getApplication() {

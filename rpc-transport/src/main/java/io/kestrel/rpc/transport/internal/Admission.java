@@ -70,6 +70,11 @@ public final class Admission {
         }
     }
 
+    /** A call joined a batch already handed over ({@link CallBatch#join}); it must end with {@link #finished()}. */
+    void joined() {
+        inFlight.incrementAndGet();
+    }
+
     /**
      * Gives work of calls already taken on (and counted) one more business thread, if the executor has one now.
      *

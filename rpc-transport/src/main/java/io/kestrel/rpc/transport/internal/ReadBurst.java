@@ -16,6 +16,8 @@ final class ReadBurst implements Runnable {
     private final ServerCall[] calls = new ServerCall[CallBatch.MAX_CALLS];
     private int size;
     private ChannelHandlerContext ctx;
+    /** With {@link CallBatch#JOIN}: the last batch handed over, which later calls may join. */
+    private CallBatch running;
 
     ReadBurst(RequestHandler requests, Admission admission, ResponseWriter out) {
         this.requests = requests;
@@ -25,6 +27,12 @@ final class ReadBurst implements Runnable {
 
     /** Adds a call admitted on this connection (the per-connection cap counted it). */
     void add(ChannelHandlerContext ctx, ServerCall call) {
+        if (running != null && size == 0) {
+            if (running.join(call)) {
+                return; // the connection's batch still runs: its worker takes this call too, no wake-up
+            }
+            running = null;
+        }
         if (size == calls.length) {
             handOver();
         }
@@ -50,7 +58,7 @@ final class ReadBurst implements Runnable {
     private void handOver() {
         int n = size;
         size = 0;
-        if (n == 1) {
+        if (n == 1 && !CallBatch.JOIN) {
             ServerCall call = calls[0];
             calls[0] = null;
             if (!admission.submit(call)) {
@@ -58,7 +66,9 @@ final class ReadBurst implements Runnable {
             }
             return;
         }
-        boolean taken = CallBatch.submit(calls, n, out, admission, ctx.channel().eventLoop());
+        CallBatch batch = CallBatch.submit(calls, n, out, admission, ctx.channel().eventLoop());
+        boolean taken = batch != null;
+        running = CallBatch.JOIN ? batch : null;
         for (int i = 0; i < n; i++) {
             if (!taken) {
                 requests.refuseBusy(ctx, calls[i]);

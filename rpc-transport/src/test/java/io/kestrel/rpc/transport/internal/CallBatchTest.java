@@ -94,6 +94,26 @@ class CallBatchTest {
         Await.until("every call ended on the provider", Duration.ofSeconds(5), () -> greeter.server.inFlight() == 0);
     }
 
+    /**
+     * Run twice by the build: as is, a call read while its connection's batch runs gets a worker of its own; in the
+     * execution with {@code -Dkestrel.rpc.provider.batchJoin=true} (and a long stall delay) it joins that batch and
+     * runs on its worker after the call before it, its answer flushed with that one's.
+     */
+    @Test
+    void aCallReadWhileItsConnectionsBatchRunsJoinsItOnlyWithJoinOn() throws Exception {
+        Connection c = greeter.connection();
+        CompletableFuture<Object> first = greeter.greet(c, "sleep:150:first", 5000, null);
+        Await.until("the first call runs", Duration.ofSeconds(5), () -> greeter.ranOn.containsKey("sleep:150:first"));
+        CompletableFuture<Object> second = greeter.greet(c, "second", 5000, null);
+        assertEquals("hello second", second.get(10, TimeUnit.SECONDS));
+        boolean answeredAfterFirst = first.isDone();
+        assertEquals("hello sleep:150:first", first.get(10, TimeUnit.SECONDS));
+        boolean sameThread = greeter.ranOn.get("sleep:150:first").equals(greeter.ranOn.get("second"));
+        assertEquals(CallBatch.JOIN, sameThread, "the second call ran on " + greeter.ranOn);
+        assertEquals(CallBatch.JOIN, answeredAfterFirst, "with join the second answer waits for the first");
+        Await.until("every call ended on the provider", Duration.ofSeconds(5), () -> greeter.server.inFlight() == 0);
+    }
+
     private static byte[] frameBytes(ByteBuf frame) {
         byte[] b = new byte[frame.readableBytes()];
         frame.readBytes(b);

@@ -28,13 +28,16 @@ import java.util.concurrent.TimeUnit;
  * A real provider on a loopback port serving {@link TestSupport.Greeter#greet} with a UTF-8 serializer, and real
  * consumer connections to it: what the threadless and batch tests call over sockets. {@code greet(name)} answers
  * "hello " + name; names starting "sleep:N" sleep N ms first, "block" waits until {@link #unblock}, "boom" throws.
- * The serializer notes on which thread each answer was decoded by the consumer.
+ * The serializer notes on which thread each answer was decoded by the consumer, the provider on which thread each
+ * call ran.
  */
 final class LoopbackGreeter implements AutoCloseable {
     static final MethodRef GREET = new MethodRef(TestSupport.KEY, TestSupport.GREET);
 
     /** Answer text to the name of the thread that decoded it on the consumer side. */
     final Map<String, String> decodedOn = new ConcurrentHashMap<>();
+    /** Name given to greet to the name of the provider thread that ran it. */
+    final Map<String, String> ranOn = new ConcurrentHashMap<>();
     final CountDownLatch unblock = new CountDownLatch(1);
     final RecordingUtf8 serializer = new RecordingUtf8();
     final RpcServer server;
@@ -148,6 +151,7 @@ final class LoopbackGreeter implements AutoCloseable {
                 @Override
                 public Object invoke(Object[] arguments, IncomingCall call) throws Exception {
                     String name = (String) arguments[0];
+                    ranOn.put(name, Thread.currentThread().getName());
                     if (name.startsWith("sleep:")) {
                         Thread.sleep(Long.parseLong(name.substring(6, name.indexOf(':', 6) < 0 ? name.length()
                                 : name.indexOf(':', 6))));

@@ -33,6 +33,16 @@ public final class BenchSystems {
      */
     public static final String DIRECT = "-direct";
 
+    /**
+     * Separates a system's name from runtime settings its provider JVM runs with: {@code kestrel-kryo@provider.batchCalls=false}
+     * is {@code kestrel-kryo} with {@code -Dkestrel.rpc.provider.batchCalls=false} on the server JVM (several joined
+     * by {@code +}; one starting {@code perf.} is the benchmark's own, {@code kestrel-kryo@perf.threads=virtual}), so
+     * an A/B of a provider setting runs in one run, each side meeting the same machine load.
+     */
+    public static final String SERVER_SETTINGS = "@";
+
+    private static final java.util.regex.Pattern SETTING = java.util.regex.Pattern.compile("[A-Za-z][A-Za-z0-9.]*=[A-Za-z0-9._-]+");
+
     /** The serializations measured with metrics and tracing on as well as off. */
     public static final List<String> OBSERVED_SERIALIZATIONS = List.of("kryo", "fory");
 
@@ -56,6 +66,7 @@ public final class BenchSystems {
      * for "kestrel-kryo-tls"), or null for the other systems.
      */
     public static String variantOf(String system) {
+        system = base(system);
         String rest;
         if (system.startsWith(RawRpcSystem.PREFIX)) {
             rest = system.substring(RawRpcSystem.PREFIX.length());
@@ -74,6 +85,33 @@ public final class BenchSystems {
             return null;
         }
         return SERIALIZATIONS.contains(rest) ? rest : null;
+    }
+
+    /** The system without its provider settings ({@link #SERVER_SETTINGS}). */
+    public static String base(String system) {
+        int at = system.indexOf(SERVER_SETTINGS);
+        return at < 0 ? system : system.substring(0, at);
+    }
+
+    /**
+     * The server JVM flags of a system's provider settings ({@link #SERVER_SETTINGS}); none for a plain name.
+     *
+     * @throws IllegalArgumentException for a setting that is not {@code name=value}
+     */
+    public static List<String> serverFlags(String system) {
+        int at = system.indexOf(SERVER_SETTINGS);
+        if (at < 0) {
+            return List.of();
+        }
+        List<String> flags = new ArrayList<>();
+        for (String setting : system.substring(at + 1).split("\\+")) {
+            if (!SETTING.matcher(setting).matches()) {
+                throw new IllegalArgumentException("System '" + system + "': provider setting '" + setting
+                        + "' is not name=value (letters, digits and dots; e.g. kestrel-kryo@provider.batchCalls=false)");
+            }
+            flags.add((setting.startsWith("perf.") ? "-Dkestrel." : "-Dkestrel.rpc.") + setting);
+        }
+        return flags;
     }
 
     /** Whether a system has asynchronous calls for the pipelined workload (the framework and raw-rpc systems). */
@@ -106,7 +144,8 @@ public final class BenchSystems {
      * @throws IllegalArgumentException naming the known systems if there is none
      */
     public static BenchSystem create(String name, SystemSettings settings) {
-        String n = name.trim().toLowerCase(Locale.ROOT);
+        serverFlags(name); // checked
+        String n = base(name).trim().toLowerCase(Locale.ROOT);
         if (n.startsWith("kestrel-") && SERIALIZATIONS.contains(n.substring("kestrel-".length()))) {
             return new KestrelRpcSystem(n.substring("kestrel-".length()), settings, false, null);
         }
@@ -155,7 +194,8 @@ public final class BenchSystems {
     public static List<String> expand(String selection) {
         Set<String> wanted = new LinkedHashSet<>();
         for (String part : selection.split(",")) {
-            String p = part.trim().toLowerCase(Locale.ROOT);
+            String p = part.trim();
+            p = base(p).toLowerCase(Locale.ROOT) + p.substring(base(p).length());
             if (p.isEmpty()) {
                 continue;
             }
@@ -175,7 +215,8 @@ public final class BenchSystems {
                             && DUBBO_SERIALIZATIONS.contains(p.substring(StockDubboSystem.PREFIX.length()))
                             || p.startsWith(StockDubboSystem.KESTREL_PREFIX)
                             && DUBBO_SERIALIZATIONS.contains(p.substring(StockDubboSystem.KESTREL_PREFIX.length()));
-                    if (!ALL.contains(p) && !stockDubbo) {
+                    serverFlags(p); // checked
+                    if (!ALL.contains(base(p)) && !stockDubbo) {
                         throw new IllegalArgumentException("Unknown system '" + part + "'; known: " + ALL + GROUPS);
                     }
                     wanted.add(p);

@@ -1,5 +1,6 @@
 package io.kestrel.rpc.core.internal.consumer;
 
+import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinWorkerThread;
 
@@ -20,8 +21,8 @@ public final class CallbackPool {
      */
     public static final String CALLBACKS_PROPERTY = "kestrel.rpc.consumer.callbacks";
 
-    /** Whether {@value #CALLBACKS_PROPERTY} is {@code direct}. */
-    static final boolean DIRECT = direct(System.getProperty(CALLBACKS_PROPERTY, "pool"));
+    /** Whether {@value #CALLBACKS_PROPERTY} is {@code direct}: the default of runtimes that do not choose. */
+    public static final boolean DIRECT = direct(System.getProperty(CALLBACKS_PROPERTY, "pool"));
 
     private CallbackPool() {
     }
@@ -40,6 +41,23 @@ public final class CallbackPool {
             return false;
         }
         return v.equals("direct");
+    }
+
+    /**
+     * The callback executor of a runtime whose asynchronous futures complete where the call ends ({@code
+     * callbacks=direct}): {@code executor} itself for everything else (streams' messages), marked for
+     * {@link CallerFuture#handOff}.
+     */
+    public static Executor direct(Executor executor) {
+        return new Direct(executor);
+    }
+
+    /** See {@link #direct(Executor)}. */
+    record Direct(Executor executor) implements Executor {
+        @Override
+        public void execute(Runnable task) {
+            executor.execute(task);
+        }
     }
 
     /** A new pool; the runtime that made it shuts it down when it closes. */

@@ -55,13 +55,13 @@ final class CallerFuture extends CompletableFuture<Object> implements BiConsumer
     }
 
     /**
-     * Runs {@code completion} on the callback executor (on this thread with {@value CallbackPool#CALLBACKS_PROPERTY}
-     * {@code =direct}); if the executor refuses it (shut down: the runtime is
+     * Runs {@code completion} on the callback executor (on this thread when the runtime's callbacks are
+     * {@code direct}: {@link CallbackPool#direct}); if the executor refuses it (shut down: the runtime is
      * closing), fails {@code future} here rather than leave the caller waiting.
      */
     static void handOff(Executor callbackExecutor, Runnable completion, CompletableFuture<Object> future) {
-        if (CallbackPool.DIRECT) {
-            completion.run(); // the application says its callbacks never block (-Dkestrel.rpc.consumer.callbacks=direct)
+        if (callbackExecutor instanceof CallbackPool.Direct) {
+            completion.run(); // the application says its callbacks never block (callbacks=direct)
             return;
         }
         try {
