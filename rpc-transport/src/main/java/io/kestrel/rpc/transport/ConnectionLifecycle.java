@@ -90,7 +90,15 @@ final class ConnectionLifecycle {
         @Override
         public void channelActive(ChannelHandlerContext ctx) throws Exception {
             Channel ch = ctx.channel();
-            conn.writes = new WriteQueue<>(ch, r -> ch.write(r, ch.voidPromise()));
+            // a call queued just as the channel closed reaches the writer after channelInactive drained the queue,
+            // when the pipeline may already be gone (nothing would release its bytes or fail it): drop it here
+            conn.writes = new WriteQueue<>(ch, r -> {
+                if (ch.isActive()) {
+                    ch.write(r, ch.voidPromise());
+                } else {
+                    dropUnsent(r, conn.address());
+                }
+            });
             conn.channel = ch;
             if (!conn.moveTo(ConnectionState.HANDSHAKING)) {
                 ch.close(); // closed or retired while connecting
@@ -131,6 +139,16 @@ final class ConnectionLifecycle {
             }
         }
 
+        /** A queued call or stream frame that will never be written: its bytes are released and a call fails. */
+        private static void dropUnsent(Object queued, String address) {
+            if (!(queued instanceof PendingCall call)) {
+                ReferenceCountUtil.release(queued); // a stream frame: its call fails with the connection
+                return;
+            }
+            Unsent.fail(call, new ConnectionUnavailableException("connection to " + address + " closed before "
+                    + call.method().displayName() + " was sent; the call did not run"));
+        }
+
         @Override
         public void channelInactive(ChannelHandlerContext ctx) throws Exception {
             String address = conn.address();
@@ -140,14 +158,7 @@ final class ConnectionLifecycle {
             }
             conn.firstAttemptDone.countDown(); // closed before the handshake: the first attempt is over
             if (queue != null) {
-                queue.drainTo(queued -> {
-                    if (!(queued instanceof PendingCall call)) {
-                        ReferenceCountUtil.release(queued); // a stream frame: its call fails below
-                        return;
-                    }
-                    Unsent.fail(call, new ConnectionUnavailableException("connection to " + address + " closed before "
-                            + call.method().displayName() + " was sent; the call did not run"));
-                });
+                queue.drainTo(queued -> dropUnsent(queued, address));
             }
             conn.pending.failAll("the connection to " + address + " closed (" + conn.lastError + ")");
             if (conn.state() == ConnectionState.RETIRING) {
