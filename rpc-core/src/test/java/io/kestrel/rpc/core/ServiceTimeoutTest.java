@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.kestrel.rpc.api.RpcTimeoutException;
 import io.kestrel.rpc.api.ServiceKey;
 import io.kestrel.rpc.api.config.ReferenceConfig;
+import io.kestrel.rpc.api.config.ReferenceConfigBuilder;
 import io.kestrel.rpc.api.config.RegistryConfig;
 import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.api.registry.ProviderInfo;
@@ -77,7 +78,7 @@ class ServiceTimeoutTest {
         return r;
     }
 
-    private WhoService consumer(ReferenceConfig.Builder<WhoService> ref) {
+    private WhoService consumer(ReferenceConfigBuilder<WhoService> ref) {
         RpcRuntime r = RpcRuntime.builder().registry(registry()).build();
         closeables.add(r);
         return r.refer(ref.build());

@@ -1,6 +1,7 @@
 package io.kestrel.rpc.observability;
 
 import io.kestrel.rpc.api.config.ProtocolConfig;
+import io.kestrel.rpc.api.config.ProtocolConfigBuilder;
 import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.core.RpcRuntime;
@@ -12,7 +13,7 @@ final class Runtimes {
     private Runtimes() {
     }
 
-    static ProtocolConfig.Builder loopback() {
+    static ProtocolConfigBuilder loopback() {
         return ProtocolConfig.builder().host("127.0.0.1").port(0).shutdownTimeout(Duration.ofSeconds(2));
     }
 

@@ -1,6 +1,7 @@
 package io.kestrel.rpc.transport;
 
 import io.kestrel.rpc.api.ConsumerLimits;
+import io.kestrel.rpc.api.config.ConnectionSettings;
 import io.kestrel.rpc.api.config.TlsConfig;
 import io.kestrel.rpc.api.serialization.ClassAllowlist;
 import io.kestrel.rpc.transport.internal.dubbo.DubboPipeline;
@@ -115,26 +116,27 @@ public final class ClientTransport implements AutoCloseable {
     Bootstrap bootstrap(ClientOptions options, String host, int port, PendingCalls pending,
             Supplier<ChannelHandler> lifecycle, Supplier<Set<String>> wantedServices) {
         String address = host + ":" + port;
-        TlsContext tls = options.tls() != null ? tls(options.tls()) : null;
-        long interval = options.heartbeatInterval().toMillis();
-        long silence = interval * options.heartbeatMisses();
+        ConnectionSettings settings = options.connection();
+        TlsContext tls = settings.tls() != null ? tls(settings.tls()) : null;
+        long interval = settings.heartbeatInterval().toMillis();
+        long silence = interval * settings.heartbeatMisses();
         return new Bootstrap()
                 .group(group)
                 .channel(NioSocketChannel.class)
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.SO_KEEPALIVE, true)
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) options.connectTimeout().toMillis())
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) settings.connectTimeout().toMillis())
                 // calls fail as not sent once this much waits unsent: a provider that does not read
                 // cannot make this consumer buffer without bound
                 .option(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(
-                        (int) Math.min(Integer.MAX_VALUE / 2, 2L * options.payloadBytes()),
-                        (int) Math.min(Integer.MAX_VALUE, 4L * options.payloadBytes())))
+                        (int) Math.min(Integer.MAX_VALUE / 2, 2L * settings.payloadBytes()),
+                        (int) Math.min(Integer.MAX_VALUE, 4L * settings.payloadBytes())))
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         if (options.dubbo()) {
                             DubboPipeline.installClient(ch, byteCounter, pending, counters, address,
-                                    options.payloadBytes(), responseBudget, ConsumerLimits.frameTimeoutMillis(),
+                                    settings.payloadBytes(), responseBudget, ConsumerLimits.frameTimeoutMillis(),
                                     interval, silence, lifecycle.get());
                             return;
                         }
@@ -147,18 +149,18 @@ public final class ClientTransport implements AutoCloseable {
                         ch.pipeline()
                                 .addLast("idle", new IdleStateHandler(silence, 0, 0, TimeUnit.MILLISECONDS))
                                 .addLast("write-idle", new WriteIdleHandler(interval, TimeUnit.MILLISECONDS))
-                                .addLast("frame", FrameDecoder.consumer(options.payloadBytes(), counters,
+                                .addLast("frame", FrameDecoder.consumer(settings.payloadBytes(), counters,
                                         responseBudget, ConsumerLimits.frameTimeoutMillis()));
-                        if (options.token() != null) {
-                            ch.pipeline().addLast("credential", new CredentialSender(options.token(),
+                        if (settings.token() != null) {
+                            ch.pipeline().addLast("credential", new CredentialSender(settings.token(),
                                     ConsumerLimits.bindToken()));
                         }
                         ch.pipeline()
                                 .addLast("heartbeat", HeartbeatHandler.consumer(silence, wantedServices))
                                 .addLast("codec", new ClientCodec(pending,
-                                        new ResponseDecoder(address, options.payloadBytes(), allowlist,
+                                        new ResponseDecoder(address, settings.payloadBytes(), allowlist,
                                                 errorDecoding), counters,
-                                        address, options.payloadBytes()))
+                                        address, settings.payloadBytes()))
                                 .addLast("lifecycle", lifecycle.get());
                     }
                 });
@@ -205,7 +207,7 @@ public final class ClientTransport implements AutoCloseable {
             c.awaitFirstConnect();
             if (told != null && c.isConnected()) {
                 try {
-                    told.get(options.connectTimeout().toMillis(), TimeUnit.MILLISECONDS);
+                    told.get(options.connection().connectTimeout().toMillis(), TimeUnit.MILLISECONDS);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 } catch (ExecutionException | TimeoutException e) {

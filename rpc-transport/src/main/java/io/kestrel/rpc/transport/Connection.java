@@ -25,8 +25,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The one TCP connection from this process to one provider address, multiplexing every call to it:
@@ -42,8 +40,6 @@ import org.slf4j.LoggerFactory;
  * (not sent). Thread-safe.
  */
 public final class Connection implements AutoCloseable {
-    private static final Logger log = LoggerFactory.getLogger(Connection.class);
-
     // package-private: read and set by ConnectionLifecycle, on the channel's event loop
     final ClientTransport transport;
     final String host;
@@ -63,7 +59,7 @@ public final class Connection implements AutoCloseable {
     /** Shares taken with {@link ClientTransport#acquire}; guarded by the transport's map. */
     int users;
     /** Told after every state change ({@link #onStateChange}). */
-    private final java.util.List<Runnable> stateListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final StateListeners stateListeners = new StateListeners();
 
     Connection(ClientTransport transport, String host, int port, ClientOptions options, String openedBy,
             String service) {
@@ -74,7 +70,7 @@ public final class Connection implements AutoCloseable {
         this.port = port;
         this.address = host + ":" + port;
         this.options = options;
-        this.pending = new PendingCalls(transport.timer, options.maxPendingCalls(), this::route);
+        this.pending = new PendingCalls(transport.timer, options.connection().maxPendingCalls(), this::route);
         new ConnectionLifecycle(this).connect();
     }
 
@@ -149,7 +145,7 @@ public final class Connection implements AutoCloseable {
     /** Waits (up to the connect timeout) until the first connection attempt has finished. */
     public void awaitFirstConnect() {
         try {
-            firstAttemptDone.await(options.connectTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
+            firstAttemptDone.await(options.connection().connectTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -255,11 +251,11 @@ public final class Connection implements AutoCloseable {
             return Unsent.refused(listener, e);
         }
         int size = bytes.readableBytes();
-        if (size > options.payloadBytes()) {
+        if (size > options.connection().payloadBytes()) {
             bytes.release();
             pending.unreserve();
             return Unsent.refused(listener, new PayloadTooLargeException("request " + method + " to " + address
-                    + " has " + size + " bytes of arguments, over the payload limit of " + options.payloadBytes()
+                    + " has " + size + " bytes of arguments, over the payload limit of " + options.connection().payloadBytes()
                     + " bytes; it was not sent. Send less data or raise payload on both sides"));
         }
         PendingCall call = pending.add(methodRef, serializer, arguments, attachments, timeoutMillis, returnType,
@@ -268,7 +264,7 @@ public final class Connection implements AutoCloseable {
         call.answerOn(caller); // before it is queued: the queue publishes it to the I/O thread
         try {
             if (stream != null) {
-                stream.bind(call, ch, queue, pending.streams(), options.payloadBytes());
+                stream.bind(call, ch, queue, pending.streams(), options.connection().payloadBytes());
             }
             queue.enqueue(call);
             if (stream != null) {
@@ -333,13 +329,7 @@ public final class Connection implements AutoCloseable {
             }
             state = next;
         }
-        for (Runnable listener : stateListeners) {
-            try {
-                listener.run();
-            } catch (RuntimeException e) {
-                log.warn("A state listener of the connection to {} failed", address, e);
-            }
-        }
+        stateListeners.tell(address);
         return true;
     }
 

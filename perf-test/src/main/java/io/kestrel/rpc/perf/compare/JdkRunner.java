@@ -71,7 +71,7 @@ final class JdkRunner {
 
     /** The options for each child: all given, but --jdks and --out (the child gets its own directory). */
     static List<String> childArgs(String[] args) {
-        return PerfOptions.argsWithout(args, Set.of("--jdks", "--out"));
+        return PerfArgs.argsWithout(args, Set.of("--jdks", "--out"));
     }
 
     /**

@@ -14,7 +14,7 @@ public final class PerfMain {
     }
 
     public static void main(String[] args) throws Exception {
-        PerfOptions options = CommandLine.parseOrExit(args, PerfOptions::parse, PerfOptions.USAGE);
+        PerfOptions options = CommandLine.parseOrExit(args, PerfOptions::parse, PerfArgs.USAGE);
         options.applyTraceSampling();
         PerfReport report = options.jdks().isEmpty() ? PerfRunner.run(options, System.out)
                 : JdkRunner.run(options, args, System.out);

@@ -195,7 +195,7 @@ public final class ReportWriter {
         md.append("- Server JVM flags: `").append(String.join(" ", ServerProcess.SERVER_HEAP))
                 .append(" <fst --add-opens> ").append(String.join(" ", options.serverJvmArgs())).append("`\n");
         md.append("- Duration: ").append(Units.clock(seconds)).append('\n');
-        md.append(roundsLine(rounds)).append('\n');
+        md.append(rounds.reportLine()).append('\n');
         md.append("Server and client run in separate JVMs on 127.0.0.1 and share the machine's CPUs, so absolute "
                 + "figures depend on the machine and on whatever else runs; compare systems by their ratio to raw "
                 + "Netty within one run.\n\n");
@@ -238,7 +238,7 @@ public final class ReportWriter {
         }
 
         md.append("## Targets of this round\n\n");
-        md.append(targets(rounds));
+        md.append(RoundTargets.markdown(rounds));
         md.append(FairTargets.markdown(results, baselines));
 
         md.append("\n## Where the allocation of a bid call goes\n\n");
@@ -246,7 +246,7 @@ public final class ReportWriter {
                 + "against the per-call allocation measured end to end for `kestrel-<serialization>` / bid. The "
                 + "remainder is what the framework and transport add per call (frames, buffers, futures, proxy, "
                 + "invocation objects) plus background threads of the JVM.\n\n");
-        md.append(breakdownMarkdown(breakdown, results));
+        md.append(BreakdownTables.markdown(breakdown, results));
 
         md.append("\n## How it is measured\n\n");
         md.append("""
@@ -283,67 +283,17 @@ public final class ReportWriter {
         return md.toString();
     }
 
-    /**
-     * The header's line on the rounds: nothing for one round (the report reads as before), else how
-     * many and how their figures were combined ({@link Rounds}).
-     */
-    private static String roundsLine(Rounds rounds) {
-        if (rounds.count() == 1) {
-            return "";
-        }
-        return "- Rounds: " + rounds.count() + ", the systems in alternating order (forward, reverse, ...), each server"
-                + " JVM started anew in each round; the longer first warm-up of a client family only in round 1. Each"
-                + " row: TPS is the median of the rounds' TPS (`TPS min-max` their spread); `x raw`, `x raw-rpc`,"
-                + " `x sync` and the targets' ratios are the median of the ratios taken within each round; latency,"
-                + " bytes, allocation and CPU columns come from the round whose TPS is the median (for an even"
-                + " number of rounds the slower middle one), so `own client B` / `own server B` subtract the median"
-                + " rounds' allocation of the two systems; calls and errors are summed over the rounds. Every"
-                + " round's rows: `" + ROUNDS_CSV + "`.\n";
-    }
-
-    private static String targets(Rounds rounds) {
-        List<RunResult> results = rounds.combined();
-        RunResult kryo = find(results, "kestrel-kryo", Workload.BID);
-        RunResult raw = find(results, "raw-netty", Workload.BID);
-        RunResult bestRest = results.stream()
-                .filter(r -> r.workload() == Workload.BID && r.system().startsWith("rest-")
-                        && r.status() == RunResult.Status.OK)
-                .max((a, b) -> Double.compare(a.tps(), b.tps())).orElse(null);
-        List<String[]> rows = new ArrayList<>();
-        if (kryo == null || kryo.status() != RunResult.Status.OK) {
-            return "kestrel-kryo / bid did not run successfully" + (kryo != null ? ": " + kryo.note() : "") + ".\n";
-        }
-        double vsRaw = raw != null && raw.status() == RunResult.Status.OK ? rounds.medianRatio(kryo, raw) : Double.NaN;
-        rows.add(new String[] {"kestrel-kryo bid TPS / raw Netty TPS", num(vsRaw, "%.2f"), ">= 0.8", verdict(vsRaw >= 0.8, vsRaw)});
-        double vsRest = bestRest != null ? rounds.medianRatio(kryo, bestRest) : Double.NaN;
-        rows.add(new String[] {"kestrel-kryo bid TPS / best REST TPS" + (bestRest != null ? " (" + bestRest.system() + ")" : ""),
-            num(vsRest, "%.2f"), ">= 3", verdict(vsRest >= 3, vsRest)});
-        double overhead = kryo.requestOverheadBytes();
-        rows.add(new String[] {"kestrel-kryo bid request bytes/call - serialized argument (" + kryo.argumentBytes() + " B)",
-            num(overhead, "%.1f"), "<= 32", verdict(overhead <= 32, overhead)});
-        rows.add(new String[] {"kestrel-kryo bid allocation per call, client / server",
-            bytes(kryo.clientAllocPerCall()) + " / " + bytes(kryo.serverAllocPerCall()), "reported", "reported"});
-        for (String serialization : BenchSystems.OBSERVED_SERIALIZATIONS) {
-            RunResult off = find(results, "kestrel-" + serialization, Workload.BID);
-            for (String suffix : List.of(BenchSystems.OBSERVED, BenchSystems.OTEL)) {
-                RunResult on = find(results, "kestrel-" + serialization + suffix, Workload.BID);
-                if (off != null && on != null) {
-                    double ratio = off.status() == RunResult.Status.OK && on.status() == RunResult.Status.OK
-                            ? rounds.medianRatio(on, off) : Double.NaN;
-                    rows.add(new String[] {on.system() + " bid TPS / " + off.system() + " (metrics + tracing through "
-                        + (suffix.equals(BenchSystems.OTEL) ? "KestrelOpenTelemetry" : "KestrelTracing") + ")",
-                        num(ratio, "%.2f"), ">= 0.9", verdict(ratio >= 0.9, ratio)});
-                }
-            }
-        }
-        return markdownTable(new String[] {"target", "measured", "wanted", "verdict"}, rows);
+    /** The console table of where a bid call's allocation goes ({@link BreakdownTables}). */
+    public static String breakdownText(AllocationBreakdown b) {
+        return BreakdownTables.text(b);
     }
 
     static String verdict(boolean met, double value) {
         return Double.isNaN(value) ? "unknown" : met ? "met" : "not met";
     }
 
-    private static RunResult find(List<RunResult> results, String system, Workload w) {
+    /** The synchronous run of {@code system} on {@code w}, or null. */
+    static RunResult find(List<RunResult> results, String system, Workload w) {
         return results.stream().filter(r -> r.system().equals(system) && r.workload() == w && !r.pipelined())
                 .findFirst().orElse(null);
     }
@@ -359,42 +309,6 @@ public final class ReportWriter {
             sb.append("| ").append(String.join(" | ", row)).append(" |\n");
         }
         return sb.toString();
-    }
-
-    public static String breakdownText(AllocationBreakdown b) {
-        return fixedWidth(BREAKDOWN_HEADER, breakdownRows(b));
-    }
-
-    private static final String[] BREAKDOWN_HEADER = {"serialization", "ser. request", "deser. request",
-        "service", "ser. response", "deser. response", "client floor", "server floor"};
-
-    private static List<String[]> breakdownRows(AllocationBreakdown b) {
-        List<String[]> rows = new ArrayList<>();
-        for (AllocationBreakdown.Row r : b.rows()) {
-            rows.add(new String[] {r.serialization(), bytes(r.serializeRequest()), bytes(r.deserializeRequest()),
-                bytes(r.service()), bytes(r.serializeResponse()), bytes(r.deserializeResponse()),
-                bytes(r.clientFloor()), bytes(r.serverFloor())});
-        }
-        return rows;
-    }
-
-    private static String breakdownMarkdown(AllocationBreakdown b, List<RunResult> results) {
-        List<String[]> rows = new ArrayList<>();
-        for (AllocationBreakdown.Row r : b.rows()) {
-            RunResult run = find(results, "kestrel-" + r.serialization(), Workload.BID);
-            boolean ok = run != null && run.status() == RunResult.Status.OK;
-            double client = ok ? run.clientAllocPerCall() : Double.NaN;
-            double server = ok ? run.serverAllocPerCall() : Double.NaN;
-            rows.add(new String[] {r.serialization(),
-                bytes(r.serializeRequest()) + " + " + bytes(r.deserializeResponse()) + " = " + bytes(r.clientFloor()),
-                bytes(client), bytes(client - r.clientFloor()),
-                bytes(r.deserializeRequest()) + " + " + bytes(r.service()) + " + " + bytes(r.serializeResponse())
-                    + " = " + bytes(r.serverFloor()),
-                bytes(server), bytes(server - r.serverFloor())});
-        }
-        return markdownTable(new String[] {"serialization", "client: ser. request + deser. response",
-            "client measured/call", "client remainder", "server: deser. request + service + ser. response",
-            "server measured/call", "server remainder"}, rows);
     }
 
     // ---------------------------------------------------------------- helpers

@@ -103,6 +103,24 @@ public final class Rounds {
         return range == null ? "-" : String.format(Locale.ROOT, "%,.0f-%,.0f", range[0], range[1]);
     }
 
+    /**
+     * The header's line on the rounds: nothing for one round (the report reads as before), else how
+     * many and how their figures were combined.
+     */
+    String reportLine() {
+        if (count() == 1) {
+            return "";
+        }
+        return "- Rounds: " + count() + ", the systems in alternating order (forward, reverse, ...), each server"
+                + " JVM started anew in each round; the longer first warm-up of a client family only in round 1. Each"
+                + " row: TPS is the median of the rounds' TPS (`TPS min-max` their spread); `x raw`, `x raw-rpc`,"
+                + " `x sync` and the targets' ratios are the median of the ratios taken within each round; latency,"
+                + " bytes, allocation and CPU columns come from the round whose TPS is the median (for an even"
+                + " number of rounds the slower middle one), so `own client B` / `own server B` subtract the median"
+                + " rounds' allocation of the two systems; calls and errors are summed over the rounds. Every"
+                + " round's rows: `" + ReportWriter.ROUNDS_CSV + "`.\n";
+    }
+
     private RunResult combineConfiguration(List<RunResult> rounds) {
         for (int i = 0; i < rounds.size(); i++) {
             RunResult r = rounds.get(i);

@@ -2,6 +2,7 @@ package io.kestrel.rpc.console.internal;
 
 import io.kestrel.rpc.api.ServiceKey;
 import io.kestrel.rpc.api.config.ReferenceConfig;
+import io.kestrel.rpc.api.config.ReferenceConfigBuilder;
 import io.kestrel.rpc.api.generic.GenericService;
 import io.kestrel.rpc.api.generic.MethodMetadata;
 import io.kestrel.rpc.api.generic.ParameterMetadata;
@@ -95,7 +96,7 @@ final class ConsoleInvoker {
     }
 
     private GenericService refer(ServiceKey key) {
-        ReferenceConfig.Builder<GenericService> b = ReferenceConfig.generic(key.interfaceName()).check(false);
+        ReferenceConfigBuilder<GenericService> b = ReferenceConfig.generic(key.interfaceName()).check(false);
         if (!key.version().isEmpty()) {
             b.version(key.version());
         }

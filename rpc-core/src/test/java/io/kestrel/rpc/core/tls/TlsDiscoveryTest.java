@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kestrel.rpc.api.TransportException;
 import io.kestrel.rpc.api.config.ReferenceConfig;
+import io.kestrel.rpc.api.config.ReferenceConfigBuilder;
 import io.kestrel.rpc.api.config.RegistryConfig;
 import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.api.config.TlsConfig;
@@ -62,7 +63,7 @@ class TlsDiscoveryTest {
         return r;
     }
 
-    private ReferenceConfig.Builder<CallerService> reference() {
+    private ReferenceConfigBuilder<CallerService> reference() {
         return ReferenceConfig.builder(CallerService.class).timeout(Duration.ofSeconds(10));
     }
 

@@ -4,6 +4,7 @@ import io.kestrel.rpc.api.config.ApplicationConfig;
 import io.kestrel.rpc.console.ConsoleConfig;
 import io.kestrel.rpc.api.config.Dispatch;
 import io.kestrel.rpc.api.config.ProtocolConfig;
+import io.kestrel.rpc.api.config.ProtocolConfigBuilder;
 import io.kestrel.rpc.api.config.RegistryConfig;
 import io.kestrel.rpc.api.config.ServerLimits;
 import io.kestrel.rpc.api.config.ServiceConfig;
@@ -78,7 +79,7 @@ public final class ConfigBinder {
 
     /** {@code <rpc:protocol .../>}: the {@code protocol} settings of {@link Settings}. */
     public static ProtocolConfig protocol(ConfigSource src, ClassLoader loader) {
-        ProtocolConfig.Builder b = ProtocolConfig.builder();
+        ProtocolConfigBuilder b = ProtocolConfig.builder();
         src.ifSet("name", b::name);
         src.ifSet("host", b::host);
         src.ifSet("advertised-host", b::advertisedHost);

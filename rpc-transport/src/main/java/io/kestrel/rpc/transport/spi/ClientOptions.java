@@ -1,58 +1,50 @@
 package io.kestrel.rpc.transport.spi;
 
 import io.kestrel.rpc.api.config.ClientConfig;
-import io.kestrel.rpc.api.config.TlsConfig;
-import java.time.Duration;
+import io.kestrel.rpc.api.config.ConnectionSettings;
+import io.kestrel.rpc.api.config.ProtocolConfig;
+import java.util.Objects;
 
 /**
- * Settings of one client connection, taken from the runtime's {@link ClientConfig} (with what its
- * references set, which must agree).
+ * Settings of one client connection: the runtime's connection settings ({@link ClientConfig#connection()}, with
+ * what its references set, which must agree) and the wire protocol they are spoken in.
  *
- * @param payloadBytes largest body sent or accepted
- * @param maxPendingCalls calls in flight beyond which new calls fail at once
- * @param connectTimeout TCP connect timeout
- * @param heartbeatInterval idle time after which a heartbeat is sent
- * @param heartbeatMisses silent heartbeat intervals after which the connection is closed and reconnected
- * @param tls TLS to the provider, or null for plaintext
- * @param token sent once per connection for the provider's authenticator, or null
- * @param protocol the wire protocol, {@code kestrel} or {@code dubbo} ({@link io.kestrel.rpc.api.config.ProtocolConfig#NAMES})
+ * @param connection the connection settings, every one set (as a {@link ClientConfig}'s are)
+ * @param protocol the wire protocol, {@code kestrel} or {@code dubbo} ({@link ProtocolConfig#NAMES})
  */
-public record ClientOptions(int payloadBytes, int maxPendingCalls, Duration connectTimeout, Duration heartbeatInterval,
-        int heartbeatMisses, TlsConfig tls, String token, String protocol) {
+public record ClientOptions(ConnectionSettings connection, String protocol) {
 
-    /** The native protocol. */
-    public ClientOptions(int payloadBytes, int maxPendingCalls, Duration connectTimeout, Duration heartbeatInterval,
-            int heartbeatMisses, TlsConfig tls, String token) {
-        this(payloadBytes, maxPendingCalls, connectTimeout, heartbeatInterval, heartbeatMisses, tls, token,
-                io.kestrel.rpc.api.config.ProtocolConfig.KESTREL);
+    /**
+     * @throws IllegalArgumentException when a setting but TLS and the token is unset in {@code connection}
+     */
+    public ClientOptions {
+        Objects.requireNonNull(connection, "connection settings");
+        Objects.requireNonNull(protocol, "protocol");
+        if (connection.maxPendingCalls() == null || connection.payloadBytes() == null
+                || connection.connectTimeout() == null || connection.heartbeatInterval() == null
+                || connection.heartbeatMisses() == null) {
+            throw new IllegalArgumentException("client connection settings must all be set (resolve a reference's"
+                    + " over its runtime's ClientConfig first); got " + connection);
+        }
+    }
+
+    /** The runtime's connection settings on the native protocol. */
+    public static ClientOptions from(ClientConfig config) {
+        return new ClientOptions(config.connection(), ProtocolConfig.KESTREL);
     }
 
     /** These options on another wire protocol. */
     public ClientOptions withProtocol(String name) {
-        return new ClientOptions(payloadBytes, maxPendingCalls, connectTimeout, heartbeatInterval, heartbeatMisses, tls,
-                token, name);
+        return new ClientOptions(connection, name);
     }
 
     /** Whether the connection speaks Apache Dubbo's dubbo protocol. */
     public boolean dubbo() {
-        return io.kestrel.rpc.api.config.ProtocolConfig.DUBBO.equals(protocol);
-    }
-
-    /** Plaintext, no token. */
-    public ClientOptions(int payloadBytes, int maxPendingCalls, Duration connectTimeout, Duration heartbeatInterval,
-            int heartbeatMisses) {
-        this(payloadBytes, maxPendingCalls, connectTimeout, heartbeatInterval, heartbeatMisses, null, null);
+        return ProtocolConfig.DUBBO.equals(protocol);
     }
 
     @Override
     public String toString() {
-        return "{" + (dubbo() ? "protocol=dubbo, " : "") + "max-pending=" + maxPendingCalls + ", payload=" + payloadBytes + ", connect-timeout="
-                + connectTimeout.toMillis() + "ms, heartbeat=" + heartbeatInterval.toMillis() + "ms x " + heartbeatMisses
-                + (tls != null ? ", " + tls : "") + (token != null ? ", token=(set)" : "") + "}";
-    }
-
-    public static ClientOptions from(ClientConfig config) {
-        return new ClientOptions(config.payloadBytes(), config.maxPendingCalls(), config.connectTimeout(),
-                config.heartbeatInterval(), config.heartbeatMisses(), config.tls(), config.token());
+        return "{" + (dubbo() ? "protocol=dubbo, " : "") + connection + "}";
     }
 }

@@ -1,5 +1,6 @@
 package io.kestrel.rpc.transport.internal;
 
+import io.kestrel.rpc.api.config.ClientConfig;
 import io.kestrel.rpc.api.config.ProtocolConfig;
 import io.kestrel.rpc.api.serialization.ClassAllowlist;
 import io.kestrel.rpc.transport.spi.ClientOptions;
@@ -62,8 +63,9 @@ final class LoopbackGreeter implements AutoCloseable {
     }
 
     private Connection connect(ClientTransport t) {
-        Connection c = t.acquire("127.0.0.1", server.port(), new ClientOptions(1 << 20, 4096, Duration.ofSeconds(5),
-                Duration.ofSeconds(30), 3), "test", true);
+        Connection c = t.acquire("127.0.0.1", server.port(), ClientOptions.from(ClientConfig.builder()
+                .payloadBytes(1 << 20).maxPendingCalls(4096).connectTimeout(Duration.ofSeconds(5))
+                .heartbeatInterval(Duration.ofSeconds(30)).heartbeatMisses(3).build()), "test", true);
         if (!c.isConnected()) {
             throw new IllegalStateException("not connected: " + c.lastError());
         }

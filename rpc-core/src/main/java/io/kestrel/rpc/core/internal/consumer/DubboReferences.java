@@ -16,7 +16,7 @@ final class DubboReferences {
                     + " dubbo protocol speaks " + ProtocolConfig.DUBBO_SERIALIZATIONS + " here. Remove it (hessian2,"
                     + " Dubbo's default) or set one of those");
         }
-        if (options.tls() != null || options.token() != null) {
+        if (options.connection().tls() != null || options.connection().token() != null) {
             throw new IllegalArgumentException(where + " sets TLS or a token, which the dubbo protocol does not carry"
                     + " here; remove the tls-* and token settings from the reference (and the runtime's client)");
         }

@@ -106,14 +106,14 @@ public final class References {
         Agreement agreement = new Agreement(config, protocol, serializers);
         LoadBalance loadBalance = LoadBalances.byName(config.loadBalance());
         ClientTransport transport = transport();
-        if (options.tls() != null) {
-            transport.checkTls(options.tls()); // reads and checks the PEM files now: errors name the file
+        if (options.connection().tls() != null) {
+            transport.checkTls(options.connection().tls()); // reads and checks the PEM files now: errors name the file
         }
         String unbound = TokenBinding.refusal(config.key(), options);
         if (unbound != null) {
             throw new IllegalArgumentException(unbound);
         }
-        if (options.token() != null && options.tls() == null) {
+        if (options.connection().token() != null && options.connection().tls() == null) {
             log.warn("Reference {} sends a token over plaintext connections: anyone on the network path can read it."
                     + " Configure TLS (tls-trust) for it", config.key());
         }
@@ -124,7 +124,7 @@ public final class References {
         }
         // direct mode has no records to go by: there the connection attempt itself tells
         String tlsMismatch = config.url() != null ? null
-                : TlsMismatch.describe(config.key(), directory.seen(), options.tls() != null);
+                : TlsMismatch.describe(config.key(), directory.seen(), options.connection().tls() != null);
         if (tlsMismatch != null) {
             directory.close();
             throw new TransportException(tlsMismatch);

@@ -18,14 +18,14 @@ final class TokenBinding {
 
     /** Why {@code options} must not be used for {@code service}, or null when they may. */
     static String refusal(ServiceKey service, ClientOptions options) {
-        String token = options.token();
+        String token = options.connection().token();
         if (token != null && ConsumerLimits.bindToken()
                 && (token.indexOf('.') <= 0 || token.endsWith(".") || token.indexOf(' ') >= 0)) {
             return "reference " + service + "'s token cannot be bound to its providers: with -D"
                     + ConsumerLimits.BIND_TOKEN_PROPERTY + "=true a token must have the form <id>.<secret> (no spaces);"
                     + " the consumer sends the id and a proof made with the secret for each provider, never the secret";
         }
-        if (options.token() == null || options.tls() == null || options.tls().trustRoots() != null
+        if (options.connection().token() == null || options.connection().tls() == null || options.connection().tls().trustRoots() != null
                 || ConsumerLimits.tokenWithDefaultTrust()) {
             return null;
         }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kestrel.rpc.api.config.ProtocolConfig;
+import io.kestrel.rpc.api.config.ProtocolConfigBuilder;
 import io.kestrel.rpc.api.config.RegistryConfig;
 import java.net.Inet4Address;
 import java.net.InetAddress;
@@ -58,7 +59,7 @@ class AdvertisedAddressTest {
         }).toList();
     }
 
-    private static ProtocolConfig.Builder protocol() {
+    private static ProtocolConfigBuilder protocol() {
         return ProtocolConfig.builder().port(0);
     }
 
