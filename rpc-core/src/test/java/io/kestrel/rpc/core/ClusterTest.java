@@ -11,7 +11,6 @@ import io.kestrel.rpc.api.RpcTimeoutException;
 import io.kestrel.rpc.api.config.ClusterMode;
 import io.kestrel.rpc.api.TransportException;
 import io.kestrel.rpc.api.config.ReferenceConfig;
-import io.kestrel.rpc.api.config.ReferenceConfigBuilder;
 import io.kestrel.rpc.api.config.RegistryConfig;
 import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.core.fixture.NamedWho;
@@ -71,7 +70,7 @@ class ClusterTest {
         return r;
     }
 
-    private WhoService consumer(ReferenceConfigBuilder<WhoService> ref) {
+    private WhoService consumer(ReferenceConfig.Builder<WhoService> ref) {
         RpcRuntime r = RpcRuntime.builder().registry(registry()).build();
         runtimes.add(r);
         return r.refer(ref.build());

@@ -11,7 +11,6 @@ import io.kestrel.rpc.api.ServiceNotFoundException;
 import io.kestrel.rpc.api.config.ClusterMode;
 import io.kestrel.rpc.api.config.ProtocolConfig;
 import io.kestrel.rpc.api.config.ReferenceConfig;
-import io.kestrel.rpc.api.config.ReferenceConfigBuilder;
 import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.core.fixture.EchoService;
 import io.kestrel.rpc.core.fixture.EchoServiceImpl;
@@ -70,11 +69,11 @@ class FailoverRulesTest {
         return provider(impl, TestRuntimes.loopback().build());
     }
 
-    private WhoService reference(String urls, ReferenceConfigBuilder<WhoService> ref) {
+    private WhoService reference(String urls, ReferenceConfig.Builder<WhoService> ref) {
         return runtime(RpcRuntime.builder()).refer(ref.url(urls).build());
     }
 
-    private static ReferenceConfigBuilder<WhoService> roundRobin(String cluster) {
+    private static ReferenceConfig.Builder<WhoService> roundRobin(String cluster) {
         return ReferenceConfig.builder(WhoService.class).loadBalance("roundrobin").cluster(ClusterMode.byName(cluster)).retries(2)
                 .timeout(Duration.ofSeconds(5));
     }

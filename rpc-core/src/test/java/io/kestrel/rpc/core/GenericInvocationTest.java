@@ -11,7 +11,6 @@ import io.kestrel.rpc.api.RemoteInvocationException;
 import io.kestrel.rpc.api.RpcException;
 import io.kestrel.rpc.api.ServiceNotFoundException;
 import io.kestrel.rpc.api.config.ReferenceConfig;
-import io.kestrel.rpc.api.config.ReferenceConfigBuilder;
 import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.api.generic.GenericService;
 import io.kestrel.rpc.api.interceptor.ClientInterceptor;
@@ -78,7 +77,7 @@ class GenericInvocationTest {
         provider.close();
     }
 
-    static ReferenceConfigBuilder<GenericService> generic(String serialization) {
+    static ReferenceConfig.Builder<GenericService> generic(String serialization) {
         return ReferenceConfig.generic(SERVICE).version("2.0").url("127.0.0.1:" + provider.boundPort())
                 .serialization(serialization).timeout(Duration.ofSeconds(5));
     }

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.kestrel.rpc.api.RpcTimeoutException;
 import io.kestrel.rpc.api.ServiceKey;
 import io.kestrel.rpc.api.config.ReferenceConfig;
-import io.kestrel.rpc.api.config.ReferenceConfigBuilder;
 import io.kestrel.rpc.api.config.RegistryConfig;
 import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.api.registry.ProviderInfo;
@@ -78,7 +77,7 @@ class ServiceTimeoutTest {
         return r;
     }
 
-    private WhoService consumer(ReferenceConfigBuilder<WhoService> ref) {
+    private WhoService consumer(ReferenceConfig.Builder<WhoService> ref) {
         RpcRuntime r = RpcRuntime.builder().registry(registry()).build();
         closeables.add(r);
         return r.refer(ref.build());

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kestrel.rpc.api.config.ReferenceConfig;
-import io.kestrel.rpc.api.config.ReferenceConfigBuilder;
 import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.api.serialization.Serialization;
 import io.kestrel.rpc.api.serialization.SerializationOptions;
@@ -71,7 +70,7 @@ class StartupCheckTest {
     void optionalWithJavaIsRefusedAtReferButFineWithFory() {
         try (RpcRuntime p = provider("fory"); RpcRuntime consumer = RpcRuntime.builder().build()) {
             p.export(ServiceConfig.builder(NicknameService.class, id -> Optional.of("ada")).build());
-            ReferenceConfigBuilder<NicknameService> ref = ReferenceConfig.builder(NicknameService.class)
+            ReferenceConfig.Builder<NicknameService> ref = ReferenceConfig.builder(NicknameService.class)
                     .url("127.0.0.1:" + p.boundPort()).timeout(Duration.ofSeconds(5));
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                     () -> consumer.refer(ref.serialization("java").build()));

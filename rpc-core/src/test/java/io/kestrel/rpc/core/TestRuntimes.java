@@ -1,9 +1,7 @@
 package io.kestrel.rpc.core;
 
 import io.kestrel.rpc.api.config.ProtocolConfig;
-import io.kestrel.rpc.api.config.ProtocolConfigBuilder;
 import io.kestrel.rpc.api.config.ReferenceConfig;
-import io.kestrel.rpc.api.config.ReferenceConfigBuilder;
 import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.api.serialization.ClassAllowlist;
 import io.kestrel.rpc.api.serialization.SerializationOptions;
@@ -23,7 +21,7 @@ public final class TestRuntimes {
      * The serialization matrix: every installed serialization, fory (the default) first and in both
      * of its modes. An entry is a serialization name, or a name + {@value #COMPATIBLE} (provider and
      * reference both in compatible mode; compatibility is a provider-wide setting, so such an entry
-     * needs a provider of its own, see {@link #echoProvider(ProtocolConfigBuilder, String)}).
+     * needs a provider of its own, see {@link #echoProvider(ProtocolConfig.Builder, String)}).
      */
     public static final List<String> SERIALIZATIONS = List.of("fory", "fory" + COMPATIBLE, "kryo", "fst", "hessian2",
             "fastjson2", "java");
@@ -47,7 +45,7 @@ public final class TestRuntimes {
                 .create(SerializationOptions.builder().allowlist(allowlist).compatible(compatible(entry)).build());
     }
 
-    public static ProtocolConfigBuilder loopback() {
+    public static ProtocolConfig.Builder loopback() {
         return ProtocolConfig.builder().host("127.0.0.1").port(0).shutdownTimeout(Duration.ofSeconds(2));
     }
 
@@ -66,12 +64,12 @@ public final class TestRuntimes {
     }
 
     /** An echo provider for a matrix entry: in compatible mode when the entry is. */
-    public static RpcRuntime echoProvider(ProtocolConfigBuilder config, String entry) {
+    public static RpcRuntime echoProvider(ProtocolConfig.Builder config, String entry) {
         return echoProvider(config.compatible(compatible(entry)).build());
     }
 
     /** A direct reference to the echo provider with a matrix entry's serialization and mode. */
-    public static ReferenceConfigBuilder<EchoService> echoReference(RpcRuntime provider, String entry) {
+    public static ReferenceConfig.Builder<EchoService> echoReference(RpcRuntime provider, String entry) {
         return ReferenceConfig.builder(EchoService.class).url("127.0.0.1:" + provider.boundPort())
                 .serialization(name(entry)).compatible(compatible(entry)).timeout(Duration.ofSeconds(5));
     }

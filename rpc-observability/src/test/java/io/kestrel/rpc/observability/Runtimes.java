@@ -1,7 +1,6 @@
 package io.kestrel.rpc.observability;
 
 import io.kestrel.rpc.api.config.ProtocolConfig;
-import io.kestrel.rpc.api.config.ProtocolConfigBuilder;
 import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.core.RpcRuntime;
@@ -13,7 +12,7 @@ final class Runtimes {
     private Runtimes() {
     }
 
-    static ProtocolConfigBuilder loopback() {
+    static ProtocolConfig.Builder loopback() {
         return ProtocolConfig.builder().host("127.0.0.1").port(0).shutdownTimeout(Duration.ofSeconds(2));
     }
 

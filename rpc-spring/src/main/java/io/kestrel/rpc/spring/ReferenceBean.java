@@ -2,7 +2,6 @@ package io.kestrel.rpc.spring;
 
 import io.kestrel.rpc.api.NoProviderException;
 import io.kestrel.rpc.api.config.ReferenceConfig;
-import io.kestrel.rpc.api.config.ReferenceConfigBuilder;
 import io.kestrel.rpc.core.RpcRuntime;
 import io.kestrel.rpc.spring.internal.ConfigBinder;
 import io.kestrel.rpc.spring.internal.ReferenceBinding;
@@ -24,7 +23,7 @@ import org.springframework.core.env.Environment;
  *
  * <p>Attributes not set on the element take their defaults from {@code rpc.reference.timeout},
  * {@code .retries}, {@code .loadbalance}, {@code .cluster}, {@code .check} and {@code .connect-timeout} in
- * the Spring {@code Environment}, then from {@link ReferenceConfigBuilder}.
+ * the Spring {@code Environment}, then from {@link ReferenceConfig.Builder}.
  *
  * <p>References are created before the context's own services are exported (those are exported when the
  * context starts), so a context that calls a service it exports itself sets {@code check="false"} on that

@@ -2,7 +2,6 @@ package io.kestrel.rpc.spring;
 
 import io.kestrel.rpc.api.config.ApplicationConfig;
 import io.kestrel.rpc.api.config.ProtocolConfig;
-import io.kestrel.rpc.api.config.ProtocolConfigBuilder;
 import io.kestrel.rpc.api.config.RegistryConfig;
 import io.kestrel.rpc.api.interceptor.ClientInterceptor;
 import io.kestrel.rpc.api.interceptor.ServerInterceptor;
@@ -41,7 +40,7 @@ import org.springframework.core.env.Environment;
  *   <tr><td>{@code rpc.protocol.port}, {@code .host}, {@code .advertised-host}, {@code .serialization},
  *       {@code .optimizer}, {@code .threads}, {@code .queues}, {@code .iothreads}, {@code .payload},
  *       {@code .allowed-packages}, {@code .compatible}, {@code .heartbeat}, {@code .shutdown-timeout}</td>
- *       <td>as {@link ProtocolConfigBuilder}: 127.0.0.1:20880, fory</td></tr>
+ *       <td>as {@link ProtocolConfig.Builder}: 127.0.0.1:20880, fory</td></tr>
  * </table>
  *
  * <p>Every bean of type {@link ClientInterceptor} or {@link ServerInterceptor} is added to the runtime

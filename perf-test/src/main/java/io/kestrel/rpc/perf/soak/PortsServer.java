@@ -1,7 +1,6 @@
 package io.kestrel.rpc.perf.soak;
 
 import io.kestrel.rpc.api.config.ProtocolConfig;
-import io.kestrel.rpc.api.config.ProtocolConfigBuilder;
 import io.kestrel.rpc.api.config.ServerLimits;
 import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.core.RpcRuntime;
@@ -57,7 +56,7 @@ public final class PortsServer implements BenchServer {
         RpcRuntime nativePort = DirectRpc.provider(SerializationVariant.of(serialization), serverThreads,
                 ServerLimits.defaults(), services());
         try {
-            ProtocolConfigBuilder dubbo = ProtocolConfig.builder().name(ProtocolConfig.DUBBO).host("127.0.0.1")
+            ProtocolConfig.Builder dubbo = ProtocolConfig.builder().name(ProtocolConfig.DUBBO).host("127.0.0.1")
                     .port(0);
             if (serverThreads >= 0) {
                 dubbo.threads(serverThreads);

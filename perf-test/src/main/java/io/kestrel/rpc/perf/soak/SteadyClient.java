@@ -2,7 +2,6 @@ package io.kestrel.rpc.perf.soak;
 
 import io.kestrel.rpc.api.config.ProtocolConfig;
 import io.kestrel.rpc.api.config.ReferenceConfig;
-import io.kestrel.rpc.api.config.ReferenceConfigBuilder;
 import io.kestrel.rpc.core.RpcRuntime;
 import io.kestrel.rpc.perf.support.BenchmarkService;
 import io.kestrel.rpc.demo.DemoOptimizer;
@@ -46,7 +45,7 @@ final class SteadyClient implements AutoCloseable {
     SteadyClient(String protocol, int port, Duration timeout) {
         this.timeout = timeout;
         String url = "127.0.0.1:" + port;
-        ReferenceConfigBuilder<BenchmarkService> b = ReferenceConfig.builder(BenchmarkService.class).url(url)
+        ReferenceConfig.Builder<BenchmarkService> b = ReferenceConfig.builder(BenchmarkService.class).url(url)
                 .timeout(timeout).retries(0).check(false); // a provider slow to accept at first is a failed call
         config = protocol.equals("native") ? b.serialization("fory").optimizer(DemoOptimizer.class).build()
                 : b.protocol(ProtocolConfig.DUBBO).serialization("hessian2").build();

@@ -1,7 +1,6 @@
 package io.kestrel.rpc.perf.support;
 
 import io.kestrel.rpc.api.config.ProtocolConfig;
-import io.kestrel.rpc.api.config.ProtocolConfigBuilder;
 import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.api.config.ServerLimits;
 import io.kestrel.rpc.api.config.ServiceConfig;
@@ -40,7 +39,7 @@ public final class DirectRpc {
      */
     public static RpcRuntime provider(RpcRuntime.Builder builder, SerializationVariant variant, int serverThreads,
             ServerLimits limits, TlsConfig tls, ServiceConfig<?>... services) {
-        ProtocolConfigBuilder protocol = ProtocolConfig.builder()
+        ProtocolConfig.Builder protocol = ProtocolConfig.builder()
                 .host("127.0.0.1")
                 .port(0)
                 .serialization(variant.serialization())

@@ -2,6 +2,8 @@ package io.kestrel.rpc.api.config;
 
 import io.kestrel.rpc.api.serialization.SerializationOptimizer;
 import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.Objects;
 import java.util.Set;
 import io.kestrel.rpc.api.security.Authenticator;
 
@@ -46,7 +48,7 @@ public final class ProtocolConfig {
     private final String authenticatorName;
     private final Authenticator authenticator;
 
-    ProtocolConfig(ProtocolConfigBuilder b) {
+    private ProtocolConfig(Builder b) {
         this.name = b.name;
         this.host = b.host;
         this.hostSet = b.hostSet;
@@ -71,8 +73,8 @@ public final class ProtocolConfig {
         this.authenticator = b.authenticator;
     }
 
-    public static ProtocolConfigBuilder builder() {
-        return new ProtocolConfigBuilder();
+    public static Builder builder() {
+        return new Builder();
     }
 
     /**
@@ -230,5 +232,159 @@ public final class ProtocolConfig {
                 + ", queues=" + queueCapacity + ", payload=" + payloadBytes + (compatible ? ", compatible" : "")
                 + (tls != null ? ", " + tls : "") + (authenticatorName != null ? ", authenticator=" + authenticatorName
                 : authenticator != null ? ", authenticator=" + authenticator.name() : "") + "}";
+    }
+
+    public static final class Builder {
+        private String name = KESTREL;
+        private boolean serializationSet;
+        private String host = "127.0.0.1";
+        private boolean hostSet;
+        private String advertisedHost;
+        private boolean advertisedHostSet;
+        private int port = 20880;
+        private String serialization = "fory";
+        private Class<? extends SerializationOptimizer> optimizer;
+        private int threads = 200;
+        private boolean virtualThreads;
+        private int queueCapacity;
+        private int ioThreads = Runtime.getRuntime().availableProcessors();
+        private int payloadBytes = DEFAULT_PAYLOAD_BYTES;
+        private final Set<String> allowedPackages = new LinkedHashSet<>();
+        private boolean compatible;
+        private Duration heartbeatInterval = Duration.ofSeconds(10);
+        private int heartbeatMisses = 3;
+        private Duration shutdownTimeout = Duration.ofSeconds(10);
+        private ServerLimits limits = ServerLimits.defaults();
+        private TlsConfig tls;
+        private String authenticatorName;
+        private Authenticator authenticator;
+
+        private Builder() {
+        }
+
+        /** TLS on this port; null for plaintext. See {@link ProtocolConfig#tls()}. */
+        public Builder tls(TlsConfig tls) {
+            this.tls = tls;
+            return this;
+        }
+
+        /** The authenticator by its name ({@code authenticator}); see {@link ProtocolConfig#authenticatorName()}. */
+        public Builder authenticator(String name) {
+            this.authenticatorName = Checks.nonBlank("protocol authenticator", name);
+            this.authenticator = null;
+            return this;
+        }
+
+        /** The authenticator as an instance. */
+        public Builder authenticator(Authenticator authenticator) {
+            this.authenticator = Objects.requireNonNull(authenticator, "protocol authenticator");
+            this.authenticatorName = null;
+            return this;
+        }
+
+        /** See {@link ProtocolConfig#name()}; one of {@link ProtocolConfig#NAMES}. */
+        public Builder name(String name) {
+            Checks.nonBlank("protocol name", name);
+            this.name = ProtocolNames.checked("protocol name", name, "the native protocol, the default",
+                    "Apache Dubbo's dubbo protocol");
+            return this;
+        }
+
+        public Builder host(String host) {
+            this.host = Checks.nonBlank("protocol host", host);
+            this.hostSet = true;
+            return this;
+        }
+
+        public Builder advertisedHost(String host) {
+            this.advertisedHost = host == null || host.isBlank() ? null : host.trim();
+            this.advertisedHostSet = advertisedHost != null;
+            return this;
+        }
+
+        public Builder port(int port) {
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("protocol port must be 0..65535, was " + port);
+            }
+            this.port = port;
+            return this;
+        }
+
+        /** Name of an installed serialization; checked when the protocol is used. */
+        public Builder serialization(String name) {
+            this.serialization = Checks.nonBlank("protocol serialization", name).toLowerCase(java.util.Locale.ROOT);
+            this.serializationSet = true;
+            return this;
+        }
+
+        public Builder optimizer(Class<? extends SerializationOptimizer> optimizer) {
+            this.optimizer = optimizer;
+            return this;
+        }
+
+        public Builder threads(int threads) {
+            this.threads = Checks.atLeast("protocol threads", threads, 0);
+            return this;
+        }
+
+        /** See {@link ProtocolConfig#virtualThreads()}; {@link #threads(int)} is the fallback on JDKs before 21. */
+        public Builder virtualThreads(boolean virtualThreads) {
+            this.virtualThreads = virtualThreads;
+            return this;
+        }
+
+        public Builder queueCapacity(int queueCapacity) {
+            this.queueCapacity = Checks.atLeast("protocol queues", queueCapacity, 0);
+            return this;
+        }
+
+        public Builder ioThreads(int ioThreads) {
+            this.ioThreads = Checks.atLeast("protocol iothreads", ioThreads, 1);
+            return this;
+        }
+
+        public Builder payloadBytes(int payloadBytes) {
+            this.payloadBytes = Checks.atLeast("protocol payload", payloadBytes, 1024);
+            return this;
+        }
+
+        public Builder allowPackage(String prefix) {
+            this.allowedPackages.add(Checks.nonBlank("protocol allowed-packages entry", prefix));
+            return this;
+        }
+
+        public Builder compatible(boolean compatible) {
+            this.compatible = compatible;
+            return this;
+        }
+
+        public Builder heartbeatInterval(Duration interval) {
+            this.heartbeatInterval = Checks.positive("protocol heartbeat", interval);
+            return this;
+        }
+
+        public Builder heartbeatMisses(int misses) {
+            this.heartbeatMisses = Checks.atLeast("protocol heartbeat misses", misses, 1);
+            return this;
+        }
+
+        public Builder shutdownTimeout(Duration timeout) {
+            this.shutdownTimeout = Checks.positive("protocol shutdown-timeout", timeout);
+            return this;
+        }
+
+        public Builder limits(ServerLimits limits) {
+            this.limits = Objects.requireNonNull(limits, "protocol limits");
+            return this;
+        }
+
+        public ProtocolConfig build() {
+            Objects.requireNonNull(serialization);
+            if (name.equals(DUBBO)) {
+                serialization = ProtocolNames.dubboSerialization(tls != null || authenticatorName != null
+                        || authenticator != null, serializationSet, serialization);
+            }
+            return new ProtocolConfig(this);
+        }
     }
 }

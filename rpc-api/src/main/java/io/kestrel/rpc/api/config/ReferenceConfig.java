@@ -4,7 +4,11 @@ import io.kestrel.rpc.api.ServiceKey;
 import io.kestrel.rpc.api.interceptor.ClientInterceptor;
 import io.kestrel.rpc.api.serialization.SerializationOptimizer;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
@@ -41,7 +45,7 @@ public final class ReferenceConfig<T> {
     private final boolean propagateDeadline;
     private final ResilienceConfig resilience;
 
-    ReferenceConfig(ReferenceConfigBuilder<T> b) {
+    private ReferenceConfig(Builder<T> b) {
         this.interfaceClass = b.interfaceClass;
         this.genericInterface = b.genericInterface;
         this.version = b.version;
@@ -66,8 +70,8 @@ public final class ReferenceConfig<T> {
         this.resilience = b.resilience;
     }
 
-    public static <T> ReferenceConfigBuilder<T> builder(Class<T> interfaceClass) {
-        return new ReferenceConfigBuilder<>(interfaceClass);
+    public static <T> Builder<T> builder(Class<T> interfaceClass) {
+        return new Builder<>(interfaceClass);
     }
 
     /**
@@ -76,9 +80,8 @@ public final class ReferenceConfig<T> {
      *
      * @throws IllegalArgumentException when {@code interfaceName} is not a Java class name
      */
-    public static ReferenceConfigBuilder<io.kestrel.rpc.api.generic.GenericService> generic(String interfaceName) {
-        ReferenceConfigBuilder<io.kestrel.rpc.api.generic.GenericService> b =
-                new ReferenceConfigBuilder<>(io.kestrel.rpc.api.generic.GenericService.class);
+    public static Builder<io.kestrel.rpc.api.generic.GenericService> generic(String interfaceName) {
+        Builder<io.kestrel.rpc.api.generic.GenericService> b = new Builder<>(io.kestrel.rpc.api.generic.GenericService.class);
         b.genericInterface = Checks.className("generic reference interface", interfaceName);
         return b;
     }
@@ -281,5 +284,209 @@ public final class ReferenceConfig<T> {
                 + (url != null ? ", url=" + url : "") + ", timeout="
                 + (timeout != null ? timeout.toMillis() + "ms" : "unset") + ", cluster=" + cluster + ", retries=" + retries
                 + ", loadbalance=" + loadBalance + ", serialization=" + serialization + "}";
+    }
+
+    public static final class Builder<T> {
+        private final Class<T> interfaceClass;
+        private String genericInterface;
+        private String version = "";
+        private String group = "";
+        private Duration timeout;
+        private int retries = 2;
+        private String loadBalance = "random";
+        private ClusterMode cluster = ClusterMode.FAILOVER;
+        private String serialization;
+        private Class<? extends SerializationOptimizer> optimizer;
+        private String url;
+        private String protocol;
+        private String urlProtocol;
+        private boolean check = true;
+        private boolean idempotent;
+        private boolean compatible;
+        private ConnectionSettings.Builder connection = ConnectionSettings.builder();
+        private final Set<String> allowedPackages = new LinkedHashSet<>();
+        private final List<ClientInterceptor> interceptors = new ArrayList<>();
+        private int actives;
+        private boolean propagateDeadline = true;
+        private ResilienceConfig resilience = ResilienceConfig.defaults();
+
+        private Builder(Class<T> interfaceClass) {
+            Objects.requireNonNull(interfaceClass, "reference interface");
+            if (!interfaceClass.isInterface()) {
+                throw new IllegalArgumentException("reference interface " + interfaceClass.getName()
+                        + " is a class; refer to an interface");
+            }
+            this.interfaceClass = interfaceClass;
+        }
+
+        public Builder<T> version(String version) {
+            this.version = Checks.orEmpty(version);
+            return this;
+        }
+
+        public Builder<T> group(String group) {
+            this.group = Checks.orEmpty(group);
+            return this;
+        }
+
+        /** See {@link ReferenceConfig#timeout()}; at least 1 ms. */
+        public Builder<T> timeout(Duration timeout) {
+            this.timeout = Checks.positiveMillis("reference timeout", timeout);
+            return this;
+        }
+
+        public Builder<T> retries(int retries) {
+            this.retries = Checks.atLeast("reference retries", retries, 0);
+            return this;
+        }
+
+        public Builder<T> loadBalance(String name) {
+            this.loadBalance = Checks.nonBlank("reference loadbalance", name).toLowerCase(Locale.ROOT);
+            return this;
+        }
+
+        /** Parse configuration text with {@link ClusterMode#byName}. */
+        public Builder<T> cluster(ClusterMode mode) {
+            this.cluster = Objects.requireNonNull(mode, "reference cluster");
+            return this;
+        }
+
+        public Builder<T> serialization(String name) {
+            this.serialization = name == null || name.isBlank() ? null : name.trim().toLowerCase(Locale.ROOT);
+            return this;
+        }
+
+        public Builder<T> optimizer(Class<? extends SerializationOptimizer> optimizer) {
+            this.optimizer = optimizer;
+            return this;
+        }
+
+        /**
+         * Direct provider addresses, {@code host:port[,host:port...]}; each may be written
+         * {@code dubbo://host:port} (the reference then speaks the dubbo protocol) or {@code kestrel://host:port}.
+         * A path after host:port is ignored, as before (Dubbo users write the interface there).
+         */
+        public Builder<T> url(String url) {
+            this.url = null;
+            this.urlProtocol = null;
+            ProtocolNames.DirectUrl direct = ProtocolNames.DirectUrl.parse(url);
+            if (direct != null) {
+                this.url = direct.addresses();
+                this.urlProtocol = direct.protocol();
+            }
+            return this;
+        }
+
+        /** See {@link ReferenceConfig#protocol()}; one of {@link ProtocolConfig#NAMES}. */
+        public Builder<T> protocol(String name) {
+            if (name == null || name.isBlank()) {
+                this.protocol = null;
+                return this;
+            }
+            this.protocol = ProtocolNames.checked("reference protocol", name, "the default", "to call Apache Dubbo providers");
+            return this;
+        }
+
+        public Builder<T> check(boolean check) {
+            this.check = check;
+            return this;
+        }
+
+        public Builder<T> idempotent(boolean idempotent) {
+            this.idempotent = idempotent;
+            return this;
+        }
+
+        public Builder<T> compatible(boolean compatible) {
+            this.compatible = compatible;
+            return this;
+        }
+
+        /** Replaces the connection settings set so far; see {@link ReferenceConfig#connection()}. */
+        public Builder<T> connection(ConnectionSettings settings) {
+            this.connection = settings.toBuilder("reference");
+            return this;
+        }
+
+        public Builder<T> maxPendingCalls(int max) {
+            connection.maxPendingCalls(max);
+            return this;
+        }
+
+        public Builder<T> payloadBytes(int bytes) {
+            connection.payloadBytes(bytes);
+            return this;
+        }
+
+        public Builder<T> connectTimeout(Duration timeout) {
+            connection.connectTimeout(timeout);
+            return this;
+        }
+
+        public Builder<T> heartbeatInterval(Duration interval) {
+            connection.heartbeatInterval(interval);
+            return this;
+        }
+
+        public Builder<T> heartbeatMisses(int misses) {
+            connection.heartbeatMisses(misses);
+            return this;
+        }
+
+        /** See {@link ReferenceConfig#tls()}. */
+        public Builder<T> tls(TlsConfig tls) {
+            connection.tls(tls);
+            return this;
+        }
+
+        /** See {@link ReferenceConfig#token()}; null or empty: the runtime's. */
+        public Builder<T> token(String token) {
+            connection.token(token);
+            return this;
+        }
+
+        public Builder<T> allowPackage(String prefix) {
+            this.allowedPackages.add(Checks.nonBlank("reference allowed-packages entry", prefix));
+            return this;
+        }
+
+        /** Adds an interceptor for this reference's calls; see {@link ReferenceConfig#interceptors()}. */
+        public Builder<T> interceptor(ClientInterceptor interceptor) {
+            this.interceptors.add(Objects.requireNonNull(interceptor, "reference interceptor"));
+            return this;
+        }
+
+        /** See {@link ReferenceConfig#actives()}; 0 for no limit. */
+        public Builder<T> actives(int actives) {
+            this.actives = Checks.atLeast("reference actives", actives, 0);
+            return this;
+        }
+
+        /** See {@link ReferenceConfig#propagateDeadline()}. */
+        public Builder<T> propagateDeadline(boolean propagate) {
+            this.propagateDeadline = propagate;
+            return this;
+        }
+
+        /** See {@link ReferenceConfig#resilience()}. */
+        public Builder<T> resilience(ResilienceConfig resilience) {
+            this.resilience = Objects.requireNonNull(resilience, "reference resilience");
+            return this;
+        }
+
+        public ReferenceConfig<T> build() {
+            if (interfaceClass == io.kestrel.rpc.api.generic.GenericService.class && genericInterface == null) {
+                throw new IllegalArgumentException("a GenericService reference needs the remote interface's name: use"
+                        + " ReferenceConfig.generic(\"com.example.UserService\") instead of builder(GenericService.class)");
+            }
+            if (protocol != null && urlProtocol != null && !protocol.equals(urlProtocol)) {
+                throw new IllegalArgumentException("reference " + interfaceClass.getName() + " has protocol \""
+                        + protocol + "\" but its url says " + urlProtocol + "://; make them agree");
+            }
+            if (protocol == null) {
+                protocol = urlProtocol != null ? urlProtocol : ProtocolConfig.KESTREL;
+            }
+            return new ReferenceConfig<>(this);
+        }
     }
 }

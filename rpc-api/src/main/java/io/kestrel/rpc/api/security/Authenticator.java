@@ -7,7 +7,7 @@ import io.kestrel.rpc.api.UnauthenticatedException;
  * TLS handshake, and says who the caller is. A provider uses one: set on the protocol by name
  * ({@code authenticator="..."}, found with {@link java.util.ServiceLoader} under
  * {@code META-INF/services/io.kestrel.rpc.api.security.Authenticator}) or as an instance
- * ({@code ProtocolConfigBuilder.authenticator(Authenticator)}).
+ * ({@code ProtocolConfig.Builder.authenticator(Authenticator)}).
  *
  * <p>Called on the connection's I/O thread, once per connection: it must not block (verify a
  * signature, look up a local table or a cache; do not call a remote service). Thread-safe.

@@ -268,7 +268,7 @@ public final class ClassAllowlist {
         return new ClassNotAllowedException("Refused to deserialize class " + className
                 + ": it is not on the deserialization allowlist, so nothing was instantiated. "
                 + "To allow it, register it in your serialization optimizer, or add its package with "
-                + "allowed-packages=\"" + pkg + "\" on <rpc:protocol> (ProtocolConfigBuilder.allowPackage(\"" + pkg
+                + "allowed-packages=\"" + pkg + "\" on <rpc:protocol> (ProtocolConfig.Builder.allowPackage(\"" + pkg
                 + "\")) or -D" + ALLOW_PROPERTY + "=" + pkg + ". Types used in service interface signatures are allowed automatically.");
     }
 

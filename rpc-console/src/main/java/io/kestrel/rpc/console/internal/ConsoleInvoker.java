@@ -2,7 +2,6 @@ package io.kestrel.rpc.console.internal;
 
 import io.kestrel.rpc.api.ServiceKey;
 import io.kestrel.rpc.api.config.ReferenceConfig;
-import io.kestrel.rpc.api.config.ReferenceConfigBuilder;
 import io.kestrel.rpc.api.generic.GenericService;
 import io.kestrel.rpc.api.generic.MethodMetadata;
 import io.kestrel.rpc.api.generic.ParameterMetadata;
@@ -96,7 +95,7 @@ final class ConsoleInvoker {
     }
 
     private GenericService refer(ServiceKey key) {
-        ReferenceConfigBuilder<GenericService> b = ReferenceConfig.generic(key.interfaceName()).check(false);
+        ReferenceConfig.Builder<GenericService> b = ReferenceConfig.generic(key.interfaceName()).check(false);
         if (!key.version().isEmpty()) {
             b.version(key.version());
         }

@@ -3,7 +3,6 @@ package io.kestrel.rpc.core.reliability;
 import io.kestrel.rpc.api.RpcTimeoutException;
 import io.kestrel.rpc.api.ServiceKey;
 import io.kestrel.rpc.api.config.ReferenceConfig;
-import io.kestrel.rpc.api.config.ReferenceConfigBuilder;
 import io.kestrel.rpc.api.config.RegistryConfig;
 import io.kestrel.rpc.api.registry.ProviderInfo;
 import io.kestrel.rpc.api.registry.Registries;
@@ -94,13 +93,13 @@ public final class HostileProviderConsumerMain {
         System.out.flush();
     }
 
-    private static ReferenceConfigBuilder<EchoService> direct(int port) {
+    private static ReferenceConfig.Builder<EchoService> direct(int port) {
         return ReferenceConfig.builder(EchoService.class).url("127.0.0.1:" + port).retries(0)
                 .timeout(Duration.ofSeconds(20));
     }
 
     /** A reference speaking the dubbo protocol to the provider on {@code port}. */
-    private static ReferenceConfigBuilder<EchoService> dubbo(int port) {
+    private static ReferenceConfig.Builder<EchoService> dubbo(int port) {
         return ReferenceConfig.builder(EchoService.class).url("dubbo://127.0.0.1:" + port).retries(0)
                 .timeout(Duration.ofSeconds(20));
     }
@@ -152,7 +151,7 @@ public final class HostileProviderConsumerMain {
      * still arriving (half of 24 MiB) and is cut by the frame timeout; the second does not fit and fails at
      * once. The healthy provider keeps answering meanwhile.
      */
-    private String trickle(ReferenceConfigBuilder<EchoService> first, ReferenceConfigBuilder<EchoService> second)
+    private String trickle(ReferenceConfig.Builder<EchoService> first, ReferenceConfig.Builder<EchoService> second)
             throws Exception {
         EchoService a = runtime.refer(first.build());
         EchoService b = runtime.refer(second.build());
@@ -188,7 +187,7 @@ public final class HostileProviderConsumerMain {
      * A provider sends a 64 MiB answer as fast as it can: refused from its header (over the payload limit), its
      * bytes skipped as they arrive, never buffered; the healthy provider keeps answering.
      */
-    private String oversized(ReferenceConfigBuilder<EchoService> reference) throws Exception {
+    private String oversized(ReferenceConfig.Builder<EchoService> reference) throws Exception {
         EchoService e = runtime.refer(reference.build());
         long start = System.nanoTime();
         CompletableFuture<String> call = CompletableFuture.supplyAsync(() -> e.echo("x"));

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kestrel.rpc.api.PermissionDeniedException;
 import io.kestrel.rpc.api.UnauthenticatedException;
-import io.kestrel.rpc.api.config.ProtocolConfigBuilder;
+import io.kestrel.rpc.api.config.ProtocolConfig;
 import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.api.config.TlsConfig;
@@ -44,7 +44,7 @@ class CallerAuthTest {
         }
     }
 
-    private RpcRuntime provider(ProtocolConfigBuilder protocol, CallerServiceImpl impl,
+    private RpcRuntime provider(ProtocolConfig.Builder protocol, CallerServiceImpl impl,
             UnaryOperator<ServiceConfig.Builder<CallerService>> service) {
         RpcRuntime r = RpcRuntime.builder().protocol(protocol.build()).build();
         runtimes.add(r);

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import io.kestrel.rpc.api.PermissionDeniedException;
 import io.kestrel.rpc.api.UnauthenticatedException;
 import io.kestrel.rpc.api.config.ReferenceConfig;
-import io.kestrel.rpc.api.config.ReferenceConfigBuilder;
 import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.core.RpcRuntime;
 import io.kestrel.rpc.core.TestRuntimes;
@@ -62,7 +61,7 @@ class RefusedCallerNeverDecodedTest {
     private Vault consumer(int port, String token) {
         RpcRuntime r = RpcRuntime.builder().build();
         runtimes.add(r);
-        ReferenceConfigBuilder<Vault> reference = ReferenceConfig.builder(Vault.class).url("127.0.0.1:" + port)
+        ReferenceConfig.Builder<Vault> reference = ReferenceConfig.builder(Vault.class).url("127.0.0.1:" + port)
                 .serialization("java").allowPackage(Vault.class.getPackageName()).timeout(Duration.ofSeconds(10));
         if (token != null) {
             reference.token(token);

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kestrel.rpc.api.ConnectionUnavailableException;
 import io.kestrel.rpc.api.NoProviderException;
-import io.kestrel.rpc.api.config.ProtocolConfigBuilder;
+import io.kestrel.rpc.api.config.ProtocolConfig;
 import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.api.config.TlsConfig;
@@ -46,7 +46,7 @@ class TlsConnectionTest {
     }
 
     private RpcRuntime provider(TlsConfig tls) {
-        ProtocolConfigBuilder protocol = TestRuntimes.loopback();
+        ProtocolConfig.Builder protocol = TestRuntimes.loopback();
         if (tls != null) {
             protocol.tls(tls);
         }

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kestrel.rpc.api.TransportException;
 import io.kestrel.rpc.api.config.ReferenceConfig;
-import io.kestrel.rpc.api.config.ReferenceConfigBuilder;
 import io.kestrel.rpc.api.config.RegistryConfig;
 import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.api.config.TlsConfig;
@@ -63,7 +62,7 @@ class TlsDiscoveryTest {
         return r;
     }
 
-    private ReferenceConfigBuilder<CallerService> reference() {
+    private ReferenceConfig.Builder<CallerService> reference() {
         return ReferenceConfig.builder(CallerService.class).timeout(Duration.ofSeconds(10));
     }
 

@@ -4,7 +4,6 @@ import io.kestrel.rpc.api.config.ApplicationConfig;
 import io.kestrel.rpc.console.ConsoleConfig;
 import io.kestrel.rpc.api.config.Dispatch;
 import io.kestrel.rpc.api.config.ProtocolConfig;
-import io.kestrel.rpc.api.config.ProtocolConfigBuilder;
 import io.kestrel.rpc.api.config.RegistryConfig;
 import io.kestrel.rpc.api.config.ServerLimits;
 import io.kestrel.rpc.api.config.ServiceConfig;
@@ -79,7 +78,7 @@ public final class ConfigBinder {
 
     /** {@code <rpc:protocol .../>}: the {@code protocol} settings of {@link Settings}. */
     public static ProtocolConfig protocol(ConfigSource src, ClassLoader loader) {
-        ProtocolConfigBuilder b = ProtocolConfig.builder();
+        ProtocolConfig.Builder b = ProtocolConfig.builder();
         src.ifSet("name", b::name);
         src.ifSet("host", b::host);
         src.ifSet("advertised-host", b::advertisedHost);

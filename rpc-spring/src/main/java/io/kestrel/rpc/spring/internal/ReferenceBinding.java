@@ -2,7 +2,6 @@ package io.kestrel.rpc.spring.internal;
 
 import io.kestrel.rpc.api.config.ClusterMode;
 import io.kestrel.rpc.api.config.ReferenceConfig;
-import io.kestrel.rpc.api.config.ReferenceConfigBuilder;
 import io.kestrel.rpc.api.config.ResilienceConfig;
 import io.kestrel.rpc.api.interceptor.ClientInterceptor;
 import io.kestrel.rpc.api.serialization.SerializationOptimizer;
@@ -24,7 +23,7 @@ public final class ReferenceBinding {
      */
     public static <T> ReferenceConfig<T> reference(ConfigSource src, ConfigSource defaults, Class<T> iface,
             ClassLoader loader) {
-        ReferenceConfigBuilder<T> b;
+        ReferenceConfig.Builder<T> b;
         try {
             b = ReferenceConfig.builder(iface);
         } catch (IllegalArgumentException e) {
@@ -43,16 +42,16 @@ public final class ReferenceBinding {
     @SuppressWarnings("unchecked")
     public static <T> ReferenceConfig<T> genericReference(ConfigSource src, ConfigSource defaults, String interfaceName,
             Class<T> proxyType, ClassLoader loader) {
-        ReferenceConfigBuilder<T> b;
+        ReferenceConfig.Builder<T> b;
         try {
-            b = (ReferenceConfigBuilder<T>) ReferenceConfig.generic(interfaceName);
+            b = (ReferenceConfig.Builder<T>) ReferenceConfig.generic(interfaceName);
         } catch (IllegalArgumentException e) {
             throw src.error("interface", interfaceName, e.getMessage(), e);
         }
         return reference(src, defaults, b, proxyType, loader);
     }
 
-    private static <T> ReferenceConfig<T> reference(ConfigSource src, ConfigSource defaults, ReferenceConfigBuilder<T> b,
+    private static <T> ReferenceConfig<T> reference(ConfigSource src, ConfigSource defaults, ReferenceConfig.Builder<T> b,
             Class<T> iface, ClassLoader loader) {
         if (defaults != null) {
             applyReferenceDefaults(defaults, b);
@@ -81,7 +80,7 @@ public final class ReferenceBinding {
         return b.build();
     }
 
-    private static <T> void applyReferenceDefaults(ConfigSource src, ReferenceConfigBuilder<T> b) {
+    private static <T> void applyReferenceDefaults(ConfigSource src, ReferenceConfig.Builder<T> b) {
         src.ifSet("protocol", b::protocol);
         src.ifSet("timeout", v -> b.timeout(ConfigSource.duration(v)));
         src.ifSet("retries", v -> b.retries(ConfigSource.integer(v)));

@@ -1,7 +1,6 @@
 package io.kestrel.rpc.testbed;
 
 import io.kestrel.rpc.api.config.ProtocolConfig;
-import io.kestrel.rpc.api.config.ProtocolConfigBuilder;
 import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.api.config.RegistryConfig;
 import io.kestrel.rpc.api.config.ServiceConfig;
@@ -29,7 +28,7 @@ public final class ProviderMain {
 
     public static void main(String[] args) throws Exception {
         String name = args[0];
-        ProtocolConfigBuilder protocol = ProtocolConfig.builder().port(Integer.parseInt(args[2]))
+        ProtocolConfig.Builder protocol = ProtocolConfig.builder().port(Integer.parseInt(args[2]))
                 .shutdownTimeout(Duration.ofSeconds(2));
         if (!args[1].equals("-")) {
             protocol.host(args[1]);

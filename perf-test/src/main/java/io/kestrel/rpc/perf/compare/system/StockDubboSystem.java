@@ -1,7 +1,6 @@
 package io.kestrel.rpc.perf.compare.system;
 
 import io.kestrel.rpc.api.config.ProtocolConfig;
-import io.kestrel.rpc.api.config.ProtocolConfigBuilder;
 import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.core.RpcRuntime;
 import io.kestrel.rpc.demo.bid.BidResponse;
@@ -76,7 +75,7 @@ public final class StockDubboSystem implements BenchSystem {
             return IsolatedDubbo.startServer(serialization, settings.rpcServerThreads());
         }
         // all interfaces: a Dubbo consumer told 127.0.0.1 dials this machine's address (its NetUtils.filterLocalHost)
-        ProtocolConfigBuilder protocol = ProtocolConfig.builder().name(ProtocolConfig.DUBBO).host("0.0.0.0").port(0)
+        ProtocolConfig.Builder protocol = ProtocolConfig.builder().name(ProtocolConfig.DUBBO).host("0.0.0.0").port(0)
                 .serialization(serialization);
         if (settings.rpcServerThreads() >= 0) {
             protocol.threads(settings.rpcServerThreads());

@@ -119,7 +119,7 @@ public record AdvertisedAddress(String bind, String advertised, String source) {
                 + " address to publish in " + registry.address() + " (read by other hosts) is 127.0.0.1, which"
                 + " consumers elsewhere cannot call. Set the address to publish: advertised-host on the protocol"
                 + " (<rpc:protocol advertised-host=\"..\"/>, rpc.protocol.advertised-host,"
-                + " ProtocolConfigBuilder.advertisedHost) or the environment variable " + ENV
+                + " ProtocolConfig.Builder.advertisedHost) or the environment variable " + ENV
                 + "; or set host=\"127.0.0.1\" to publish loopback deliberately";
     }
 

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.kestrel.rpc.api.ServiceKey;
 import io.kestrel.rpc.api.config.ReferenceConfig;
-import io.kestrel.rpc.api.config.ReferenceConfigBuilder;
 import io.kestrel.rpc.api.registry.ProviderInfo;
 import io.kestrel.rpc.core.fixture.WhoService;
 import java.time.Duration;
@@ -28,7 +27,7 @@ class ClusterInvokerTimeoutTest {
         assertEquals(ReferenceConfig.DEFAULT_TIMEOUT.toMillis(), unset.longestTimeoutMillis());
     }
 
-    private static ClusterInvoker invoker(ReferenceConfigBuilder<WhoService> ref) {
+    private static ClusterInvoker invoker(ReferenceConfig.Builder<WhoService> ref) {
         return new ClusterInvoker(ref.build(), null, null, null, null); // the rule needs neither directory nor serializer
     }
 

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kestrel.rpc.api.config.ProtocolConfig;
-import io.kestrel.rpc.api.config.ProtocolConfigBuilder;
 import io.kestrel.rpc.api.config.RegistryConfig;
 import java.net.Inet4Address;
 import java.net.InetAddress;
@@ -59,7 +58,7 @@ class AdvertisedAddressTest {
         }).toList();
     }
 
-    private static ProtocolConfigBuilder protocol() {
+    private static ProtocolConfig.Builder protocol() {
         return ProtocolConfig.builder().port(0);
     }
 

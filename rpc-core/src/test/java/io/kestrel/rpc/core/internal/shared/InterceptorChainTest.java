@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.kestrel.rpc.api.RpcContext;
 import io.kestrel.rpc.api.RpcException;
 import io.kestrel.rpc.api.config.ReferenceConfig;
-import io.kestrel.rpc.api.config.ReferenceConfigBuilder;
 import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.api.interceptor.CallInfo;
 import io.kestrel.rpc.api.interceptor.ClientInterceptor;
@@ -50,7 +49,7 @@ class InterceptorChainTest {
     }
 
     private HopService start(RpcRuntime.Builder providerRuntime, ServiceConfig.Builder<HopService> service,
-            RpcRuntime.Builder consumerRuntime, ReferenceConfigBuilder<HopService> reference) {
+            RpcRuntime.Builder consumerRuntime, ReferenceConfig.Builder<HopService> reference) {
         provider = providerRuntime.protocol(TestRuntimes.loopback().build()).build();
         provider.export(service.build());
         consumer = consumerRuntime.build();

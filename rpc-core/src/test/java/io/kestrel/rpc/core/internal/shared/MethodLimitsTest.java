@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.kestrel.rpc.api.ServerBusyException;
 import io.kestrel.rpc.api.config.ClusterMode;
 import io.kestrel.rpc.api.config.ReferenceConfig;
-import io.kestrel.rpc.api.config.ReferenceConfigBuilder;
 import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.core.RpcRuntime;
 import io.kestrel.rpc.core.TestRuntimes;
@@ -46,7 +45,7 @@ class MethodLimitsTest {
         return "127.0.0.1:" + r.boundPort();
     }
 
-    private WhoService reference(String urls, ReferenceConfigBuilder<WhoService> ref) {
+    private WhoService reference(String urls, ReferenceConfig.Builder<WhoService> ref) {
         RpcRuntime r = RpcRuntime.builder().build();
         runtimes.add(r);
         return r.refer(ref.url(urls).timeout(Duration.ofSeconds(5)).build());
