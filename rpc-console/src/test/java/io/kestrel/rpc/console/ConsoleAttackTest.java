@@ -158,7 +158,7 @@ class ConsoleAttackTest {
                     out.write(get);
                 }
                 out.flush();
-                Thread.sleep(REQUEST_TIMEOUT.toMillis() * 5); // not reading meanwhile
+                Thread.sleep(REQUEST_TIMEOUT.toMillis() * 5); // kept: the attack is not reading for this long
                 s.setSoTimeout(5_000);
                 java.io.ByteArrayOutputStream all = new java.io.ByteArrayOutputStream();
                 byte[] chunk = new byte[64 * 1024];

@@ -4,6 +4,7 @@ import io.kestrel.rpc.api.config.ProtocolConfig;
 import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.core.RpcRuntime;
+import io.kestrel.rpc.testing.Await;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
 
@@ -29,14 +30,8 @@ final class Runtimes {
                 .timeout(timeout).retries(0).build());
     }
 
-    /** Polls {@code condition} every 10 ms for at most 15 s; a timeout fails the test naming {@code what}. */
+    /** {@link Await#until} with at most 15 s; a timeout fails the test naming {@code what}. */
     static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out after 15 s waiting for: " + what);
-            }
-            Thread.sleep(10); // polling interval of the condition, not a wait for something to happen
-        }
+        Await.until(what, Duration.ofSeconds(15), condition);
     }
 }

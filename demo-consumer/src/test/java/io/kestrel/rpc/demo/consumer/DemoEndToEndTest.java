@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kestrel.rpc.core.RpcRuntime;
-import io.kestrel.rpc.registry.zookeeper.EmbeddedZooKeeper;
+import io.kestrel.rpc.registry.embedded.EmbeddedZooKeeper;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

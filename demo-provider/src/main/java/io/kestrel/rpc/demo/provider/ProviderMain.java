@@ -1,7 +1,7 @@
 package io.kestrel.rpc.demo.provider;
 
 import io.kestrel.rpc.core.RpcRuntime;
-import io.kestrel.rpc.registry.zookeeper.EmbeddedZooKeeper;
+import io.kestrel.rpc.registry.embedded.EmbeddedZooKeeper;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

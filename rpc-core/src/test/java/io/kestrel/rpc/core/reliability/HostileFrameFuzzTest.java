@@ -284,7 +284,7 @@ class HostileFrameFuzzTest {
                 maxBuffers = Math.max(maxBuffers, usedBufferMemory());
                 maxHeap = Math.max(maxHeap, memory.getHeapMemoryUsage().getUsed());
                 try {
-                    Thread.sleep(5);
+                    Thread.sleep(5); // the sampling period, not a wait for a condition
                 } catch (InterruptedException e) {
                     return;
                 }

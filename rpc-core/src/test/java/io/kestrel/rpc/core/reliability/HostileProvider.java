@@ -165,7 +165,7 @@ final class HostileProvider implements AutoCloseable {
                     while (!closed) {
                         out.write(chunk);
                         out.flush();
-                        Thread.sleep(20);
+                        Thread.sleep(20); // the trickle itself: a frame that never completes, by design
                     }
                 }
             }

@@ -10,6 +10,7 @@ import io.kestrel.rpc.api.registry.Registry;
 import io.kestrel.rpc.api.serialization.Serializations;
 import io.kestrel.rpc.core.RpcRuntime;
 import io.kestrel.rpc.core.fixture.EchoService;
+import io.kestrel.rpc.testing.Await;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufAllocatorMetric;
 import io.netty.buffer.ByteBufAllocatorMetricProvider;
@@ -142,6 +143,12 @@ public final class HostileProviderConsumerMain {
         return metric.usedDirectMemory() + metric.usedHeapMemory();
     }
 
+    /** The providers the "cap" reference knows now. */
+    private List<io.kestrel.rpc.core.ReferenceView.Provider> capView() {
+        return runtime.inspect().references().stream().filter(r -> r.service().startsWith("cap/"))
+                .findFirst().map(io.kestrel.rpc.core.ReferenceView::providers).orElse(List.of());
+    }
+
     private static long elapsedMillis(long since) {
         return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - since);
     }
@@ -157,7 +164,9 @@ public final class HostileProviderConsumerMain {
         EchoService b = runtime.refer(second.build());
         long start = System.nanoTime();
         CompletableFuture<String> callA = CompletableFuture.supplyAsync(() -> a.echo("a"));
-        Thread.sleep(300); // a's header first, so a holds the budget
+        long before = nettyBytes();
+        // a's header first, so a holds the budget: its body (4 MB, sent right after the header) is arriving
+        Await.until("the first trickled answer arriving", Duration.ofSeconds(10), () -> nettyBytes() >= before + (2 << 20));
         CompletableFuture<String> callB = CompletableFuture.supplyAsync(() -> b.echo("b"));
         Throwable refused = failure(callB, 10);
         long refusedAfter = elapsedMillis(start);
@@ -169,7 +178,7 @@ public final class HostileProviderConsumerMain {
             require("ok".equals(healthy.echo("ok")), "the healthy provider answered wrongly");
             healthyCalls++;
             peakDirect = Math.max(peakDirect, nettyBytes());
-            Thread.sleep(20);
+            Thread.sleep(20); // the pace of the healthy calls made while the attack runs, not a wait for it
         }
         Throwable cut = failure(callA, 10);
         long cutAfter = elapsedMillis(start);
@@ -197,7 +206,7 @@ public final class HostileProviderConsumerMain {
             require("ok".equals(healthy.echo("ok")), "the healthy provider answered wrongly");
             healthyCalls++;
             peak = Math.max(peak, nettyBytes());
-            Thread.sleep(5);
+            Thread.sleep(5); // the pace of the healthy calls made while the attack runs, not a wait for it
         }
         Throwable t = failure(call, 10);
         require(t.getMessage().contains("over this consumer's payload limit"), "not refused for its size: " + t);
@@ -284,7 +293,9 @@ public final class HostileProviderConsumerMain {
                 writer.register(bogus);
                 flood.add(bogus);
             }
-            Thread.sleep(1500); // the registry's notice, and connection attempts to the bogus records
+            // the registry's notice has reached the reference (capped at 3 providers), then a moment of connection
+            // attempts to the bogus records while the calls below run
+            Await.until("the reference noticed the bogus records", Duration.ofSeconds(10), () -> capView().size() == 3);
             for (int i = 0; i < 20; i++) {
                 require(("c" + i).equals(e.echo("c" + i)), "the provider in use stopped answering");
             }

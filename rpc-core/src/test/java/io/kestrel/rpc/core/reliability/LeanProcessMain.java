@@ -13,10 +13,9 @@ import java.time.Duration;
 
 /**
  * A process started without kryo and without rpc-registry-embedded on its class path:
- * {@code LeanProcessMain <embedded port to join> <free port> <dead port>}. It joins the embedded ZooKeeper
- * another process hosts and exports {@link EchoService} there (prints {@code READY}), then prints, one line each,
- * what creating a kryo serializer says ({@code KRYO: ...}), what hosting an embedded ZooKeeper on a free port says
- * ({@code HOST: ...}), what a ZooKeeper that is not there says ({@code DEAD: ...}) and what referring to the
+ * {@code LeanProcessMain <ZooKeeper host:port> <free port> <dead port>}. It joins that ZooKeeper and exports
+ * {@link EchoService} there (prints {@code READY}), then prints, one line each, what creating a kryo serializer
+ * says ({@code KRYO: ...}), what using an embedded registry on a free port says ({@code HOST: ...}), what a ZooKeeper that is not there says ({@code DEAD: ...}) and what referring to the
  * {@code kryo} version of the echo service (whose provider prefers kryo) says ({@code REFER: ...}); runs until
  * stdin closes.
  */
@@ -28,7 +27,7 @@ public final class LeanProcessMain {
         RpcRuntime runtime = RpcRuntime.builder()
                 .protocol(ProtocolConfig.builder().host("127.0.0.1").port(0).shutdownTimeout(Duration.ofSeconds(1))
                         .build())
-                .registry(RegistryConfig.builder().address("embedded://" + args[0]).build())
+                .registry(RegistryConfig.builder().address("zookeeper://" + args[0]).build())
                 .build();
         runtime.export(ServiceConfig.builder(EchoService.class, new EchoServiceImpl()).version("lean").build());
         System.out.println("READY");

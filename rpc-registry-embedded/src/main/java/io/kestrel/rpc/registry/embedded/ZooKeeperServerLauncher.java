@@ -1,6 +1,5 @@
 package io.kestrel.rpc.registry.embedded;
 
-import io.kestrel.rpc.registry.zookeeper.EmbeddedServerLauncher;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Properties;
@@ -14,17 +13,22 @@ import org.apache.zookeeper.server.embedded.ZooKeeperServerEmbedded;
  * server (port 8080 by default) is not started; the four-letter word {@code srvr} stays allowed, so other
  * processes can recognise the server.
  */
-public final class ZooKeeperServerLauncher implements EmbeddedServerLauncher {
+final class ZooKeeperServerLauncher {
     private static final int TICK_MS = 1_000;
     private static final int MIN_SESSION_TIMEOUT_MS = 2_000;
     private static final int MAX_SESSION_TIMEOUT_MS = 120_000;
 
-    /** Public no-arg constructor for {@link java.util.ServiceLoader}. */
-    public ZooKeeperServerLauncher() {
+    private ZooKeeperServerLauncher() {
     }
 
-    @Override
-    public AutoCloseable start(String host, int port, Path dataDir, Duration startTimeout) throws Exception {
+    /**
+     * Starts a standalone ZooKeeper server listening on {@code host:port} only, with its data under
+     * {@code dataDir}, and returns once it serves (or throws).
+     *
+     * @return closing it stops the server
+     * @throws Exception if the server does not start within {@code startTimeout}
+     */
+    static AutoCloseable start(String host, int port, Path dataDir, Duration startTimeout) throws Exception {
         Properties props = new Properties();
         props.setProperty("dataDir", dataDir.resolve("data").toString());
         props.setProperty("clientPort", String.valueOf(port));

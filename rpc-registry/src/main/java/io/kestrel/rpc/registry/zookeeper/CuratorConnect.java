@@ -4,7 +4,6 @@ import io.kestrel.rpc.api.RegistryException;
 import io.kestrel.rpc.api.config.RegistryConfig;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.api.UnhandledErrorListener;
@@ -24,17 +23,16 @@ final class CuratorConnect {
      * A started client connected within {@link RegistryConfig#connectionTimeout()}; on the embedded ZooKeeper
      * ({@code lease} not null) a member's, whose server has proven itself. Nothing is left running on failure.
      *
-     * @param credentials asked for the credentials of each new ZooKeeper handle (embedded only)
      * @throws RegistryException if ZooKeeper cannot be reached in time
      */
-    static CuratorFramework connect(RegistryConfig config, String connectString, EmbeddedZooKeeper.Lease lease,
-            Supplier<EmbeddedCredentials> credentials, ConnectionStateListener states, UnhandledErrorListener errors) {
+    static CuratorFramework connect(RegistryConfig config, String connectString, EmbeddedRegistryProvider.Member lease,
+            ConnectionStateListener states, UnhandledErrorListener errors) {
         long connectMs = config.connectionTimeout().toMillis();
         CuratorFramework c = null;
         try {
             CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder();
             if (lease != null) { // members only: authenticated, and every node closed to others
-                builder.zookeeperFactory(EmbeddedAccess.zookeeperFactory(credentials)).aclProvider(EmbeddedAccess.ACLS);
+                lease.configure(builder);
             }
             c = builder
                     .connectString(connectString)

@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A {@link Registry} on ZooKeeper through Apache Curator. Thread-safe. Create it with
- * {@link io.kestrel.rpc.registry.Registries#create} (or the {@link ZooKeeperRegistryFactory} /
+ * {@link io.kestrel.rpc.api.registry.Registries#create} (or the {@link ZooKeeperRegistryFactory} /
  * {@link EmbeddedRegistryFactory}).
  *
  * <p><b>Layout.</b> Each registered provider is an EPHEMERAL node
@@ -43,9 +43,9 @@ import org.slf4j.LoggerFactory;
  * converges to what ZooKeeper holds even when the server came back empty or was replaced ({@link ServiceWatch}).
  * Child nodes that are not provider records are logged at WARN once and skipped.
  *
- * <p><b>On the embedded ZooKeeper</b> the client is a member ({@link EmbeddedAccess}): it authenticates with the
- * server's credentials, creates every node closed to non-members, connects only to a server that proves itself
- * ({@link EmbeddedHostProvider}), and the constructor checks that proof again before anything is registered or read.
+ * <p><b>On the embedded ZooKeeper</b> the client is a member ({@link EmbeddedRegistryProvider.Member}): it
+ * authenticates with the server's credentials, creates every node closed to non-members, connects only to a server
+ * that proves itself, and the constructor checks that proof again before anything is registered or read.
  */
 public final class ZooKeeperRegistry implements Registry {
     private static final Logger log = LoggerFactory.getLogger(ZooKeeperRegistry.class);
@@ -55,15 +55,13 @@ public final class ZooKeeperRegistry implements Registry {
 
     private final RegistryConfig config;
     private final String connectString;
-    private final EmbeddedZooKeeper.Lease lease;
+    private final EmbeddedRegistryProvider.Member lease;
     private final CuratorFramework client;
     private final ServiceWatches watches;
     private final ProviderNodes providers;
     private final ConsumerRecords consumers;
     private final RegistrationLog registrationLog;
     private final AtomicBoolean closed = new AtomicBoolean();
-    /** Embedded: starts a new session when the embedded ZooKeeper is replaced; null otherwise. */
-    private final NewSession newSession;
 
     /**
      * Connects and waits up to {@link RegistryConfig#connectionTimeout()} for the first connection.
@@ -72,7 +70,7 @@ public final class ZooKeeperRegistry implements Registry {
      * @param lease the embedded ZooKeeper this registry uses, released after the client is closed; null otherwise
      * @throws RegistryException if ZooKeeper cannot be reached in time
      */
-    ZooKeeperRegistry(RegistryConfig config, String connectString, EmbeddedZooKeeper.Lease lease) {
+    ZooKeeperRegistry(RegistryConfig config, String connectString, EmbeddedRegistryProvider.Member lease) {
         this.config = Objects.requireNonNull(config, "config");
         this.connectString = Objects.requireNonNull(connectString, "connectString");
         this.lease = lease;
@@ -80,11 +78,10 @@ public final class ZooKeeperRegistry implements Registry {
         this.watches = new ServiceWatches(this::curator, config.root(), config.dubboRoot(), config.address(),
                 config.connectionTimeout().toMillis(), this::isConnected);
         this.providers = new ProviderNodes(this::curator, config, registrationLog, this::isConnected);
-        this.newSession = lease != null ? new NewSession(lease, config.address(), closed) : null;
         CuratorFramework c;
         try {
-            c = CuratorConnect.connect(config, connectString, lease, newSession == null ? null : newSession::credentials,
-                    (cf, state) -> connectionStateChanged(state), registrationLog::backgroundError);
+            c = CuratorConnect.connect(config, connectString, lease, (cf, state) -> connectionStateChanged(state),
+                    registrationLog::backgroundError);
         } catch (RuntimeException e) {
             watches.shutdownNotifier();
             closeQuietly(lease);
@@ -94,7 +91,7 @@ public final class ZooKeeperRegistry implements Registry {
         this.consumers = new ConsumerRecords(c, config.root(), config.dubboRoot(), config.address(),
                 config.connectionTimeout().toMillis());
         if (lease != null) {
-            lease.onServerReplaced(() -> newSession.start(client));
+            lease.renewSessionsOf(client, config.address(), closed::get);
         }
         log.info("Registry connected to ZooKeeper {} ({}), root {}, session timeout {} ms",
                 config.address(), connectString, config.root(), config.sessionTimeout().toMillis());

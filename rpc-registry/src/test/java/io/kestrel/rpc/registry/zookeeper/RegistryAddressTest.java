@@ -47,8 +47,21 @@ class RegistryAddressTest {
     void connectStringsAndPortsAreParsed() {
         assertEquals("zk1:2181,zk2:2182,10.0.0.3:2181",
                 ZooKeeperRegistryFactory.connectString("zookeeper://zk1,zk2:2182, 10.0.0.3:2181/"));
-        assertEquals(EmbeddedZooKeeper.defaultPort(), EmbeddedRegistryFactory.port("embedded"));
+        assertEquals(EmbeddedRegistryFactory.defaultPort(), EmbeddedRegistryFactory.port("embedded"));
         assertEquals(2181, EmbeddedRegistryFactory.port("embedded://2181"));
+    }
+
+    /** rpc-registry's tests run without rpc-registry-embedded, as an application that left it out does. */
+    @Test
+    void anEmbeddedAddressWithoutTheEmbeddedArtifactFailsNamingIt() {
+        for (String address : new String[] {"embedded", "embedded://2999"}) {
+            RegistryException e = assertThrows(RegistryException.class,
+                    () -> Registries.create(RegistryConfig.builder().address(address).build()));
+            assertTrue(e.getMessage().startsWith("The registry address '" + address + "' means the embedded "
+                    + "ZooKeeper"), e.getMessage());
+            assertTrue(e.getMessage().contains("Add the dependency io.kestrel:rpc-registry-embedded"), e.getMessage());
+            assertTrue(e.getMessage().contains("zookeeper://host:port"), e.getMessage());
+        }
     }
 
     @Test

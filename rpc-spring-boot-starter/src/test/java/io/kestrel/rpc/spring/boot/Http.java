@@ -1,5 +1,6 @@
 package io.kestrel.rpc.spring.boot;
 
+import io.kestrel.rpc.testing.Await;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -50,13 +51,8 @@ public final class Http {
         return o.endsWith("\"status\":\"" + status + "\"}") || o.startsWith("{\"status\":\"" + status + "\"");
     }
 
+    /** As {@link Await#until(String, Duration, BooleanSupplier)}. */
     public static void await(String what, Duration timeout, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out after " + timeout.toMillis() + " ms waiting for: " + what);
-            }
-            Thread.sleep(20); // polling interval of the condition, not a wait for something to happen
-        }
+        Await.until(what, timeout, condition);
     }
 }

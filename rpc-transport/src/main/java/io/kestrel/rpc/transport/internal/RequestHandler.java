@@ -1,14 +1,13 @@
 package io.kestrel.rpc.transport.internal;
 
-import io.kestrel.rpc.api.PermissionDeniedException;
 import io.kestrel.rpc.api.RpcException;
-import io.kestrel.rpc.api.UnauthenticatedException;
 import io.kestrel.rpc.api.security.CallerIdentity;
 import io.kestrel.rpc.transport.internal.tls.CallerState;
 import io.kestrel.rpc.transport.internal.tls.IdentityHandler;
 import io.kestrel.rpc.transport.internal.tls.TlsFailures;
 import io.kestrel.rpc.api.serialization.Serializer;
 import io.kestrel.rpc.transport.Status;
+import io.kestrel.rpc.transport.spi.RefusedException;
 import io.kestrel.rpc.transport.spi.ServerDispatcher;
 import io.kestrel.rpc.transport.internal.stream.ServerStream;
 import io.kestrel.rpc.transport.internal.stream.ServerStreams;
@@ -130,10 +129,10 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
         try {
             // before the arguments are decoded (a refused caller costs no deserialization) and before the
             // serializer is chosen (a refusal of it would tell the service's serializations to a stranger)
-            entry.method().checkCaller(identity, caller.anonymousBecause());
-        } catch (UnauthenticatedException | PermissionDeniedException e) {
+            entry.method().admit(identity, caller.anonymousBecause());
+        } catch (RefusedException e) {
             discard(f);
-            out.error(f, Status.ofRequestFailure(e), e.getMessage());
+            out.error(f, e.status(), e.getMessage());
             return;
         }
         try {

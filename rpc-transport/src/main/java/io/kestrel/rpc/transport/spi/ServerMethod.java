@@ -1,7 +1,5 @@
 package io.kestrel.rpc.transport.spi;
 
-import io.kestrel.rpc.api.PermissionDeniedException;
-import io.kestrel.rpc.api.UnauthenticatedException;
 import io.kestrel.rpc.api.security.CallerIdentity;
 import io.kestrel.rpc.api.serialization.Serializer;
 
@@ -69,14 +67,16 @@ public interface ServerMethod {
     }
 
     /**
-     * Refuses a caller this method's service does not admit. Called on the I/O thread for every
-     * call, before its arguments are decoded; must be cheap. The default admits everyone.
+     * Admits or refuses a call by who makes it: the rule is the invocation layer's; the transport only hands over
+     * what the connection proved and answers a refusal with the exception's status and message. Called on the I/O
+     * thread for every call, before its arguments are decoded and its serializer chosen (a refused caller costs no
+     * deserialization and learns nothing of the service's serializations); must be cheap. The default admits every
+     * call.
      *
-     * @param caller the connection's verified identity, or null for an anonymous caller
+     * @param caller the connection's verified identity (client certificate, token), or null for an anonymous caller
      * @param anonymousBecause why the caller is anonymous, for the message
-     * @throws UnauthenticatedException when the service admits only known callers and this one is anonymous
-     * @throws PermissionDeniedException when the caller is known and not admitted
+     * @throws RefusedException with the status to answer when the call may not run
      */
-    default void checkCaller(CallerIdentity caller, String anonymousBecause) {
+    default void admit(CallerIdentity caller, String anonymousBecause) {
     }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kestrel.rpc.testing.Await;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.FastThreadLocalThread;
 import java.time.Duration;
@@ -29,13 +30,7 @@ class BusinessExecutorTest {
     }
 
     private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out after 15 s waiting for: " + what);
-            }
-            Thread.sleep(5); // polling interval, not a wait for an event
-        }
+        Await.until(what, Duration.ofSeconds(15), condition);
     }
 
     /** Runs task on the pool and waits for it to finish. */

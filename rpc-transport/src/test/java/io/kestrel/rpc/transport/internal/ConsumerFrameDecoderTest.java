@@ -7,12 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kestrel.rpc.transport.TransportCounters;
+import io.kestrel.rpc.testing.Await;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
@@ -82,12 +83,10 @@ class ConsumerFrameDecoderTest {
                 });
         ch.writeInbound(responseHeader(1, 1000));
         ch.writeInbound(Unpooled.wrappedBuffer(new byte[10]));
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (ch.isOpen() && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-            ch.runPendingTasks();
-        }
-        assertFalse(ch.isOpen(), "the connection stayed open");
+        Await.until("the frame timeout closing the connection", Duration.ofSeconds(5), () -> {
+            ch.runPendingTasks(); // the embedded channel runs its scheduled frame timeout only when asked
+            return !ch.isOpen();
+        });
         FrameTimeoutException e = assertInstanceOf(FrameTimeoutException.class, caught.get());
         assertTrue(e.getMessage().contains("still incomplete (frame timeout 50 ms"), e.getMessage());
         assertEquals(0, budget.used(), "the budget of the unfinished frame is given back");

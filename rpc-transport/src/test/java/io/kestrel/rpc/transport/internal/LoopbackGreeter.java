@@ -154,7 +154,7 @@ final class LoopbackGreeter implements AutoCloseable {
                 public Object invoke(Object[] arguments, IncomingCall call) throws Exception {
                     String name = (String) arguments[0];
                     ranOn.put(name, Thread.currentThread().getName());
-                    if (name.startsWith("sleep:")) {
+                    if (name.startsWith("sleep:")) { // the method's own slow work, what the callers time
                         Thread.sleep(Long.parseLong(name.substring(6, name.indexOf(':', 6) < 0 ? name.length()
                                 : name.indexOf(':', 6))));
                     } else if (name.startsWith("block")) {

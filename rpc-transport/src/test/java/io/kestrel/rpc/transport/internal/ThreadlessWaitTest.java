@@ -98,7 +98,7 @@ class ThreadlessWaitTest {
                     sender.start();
                     try {
                         sender.join();
-                        Thread.sleep(300); // the late answer arrives while this thread is still here
+                        Thread.sleep(300); // kept: the late answer must arrive while this thread is still busy here
                     } catch (InterruptedException ie) {
                         Thread.currentThread().interrupt();
                     }
@@ -134,7 +134,9 @@ class ThreadlessWaitTest {
         }, "interrupted-caller");
         caller.start();
         Await.until("the caller sent its call", Duration.ofSeconds(5), () -> sent.get() != null);
-        Thread.sleep(50); // parked in await by now (a late interrupt is seen when it parks)
+        // parked in await (an interrupt before it parks is seen when it parks, too)
+        Await.until("the caller parked in await", Duration.ofSeconds(5),
+                () -> caller.getState() == Thread.State.TIMED_WAITING || caller.getState() == Thread.State.WAITING);
         caller.interrupt();
         caller.join(10_000);
         assertFalse(caller.isAlive());

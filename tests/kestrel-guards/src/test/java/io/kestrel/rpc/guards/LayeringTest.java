@@ -8,6 +8,8 @@ import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import io.kestrel.rpc.api.PermissionDeniedException;
+import io.kestrel.rpc.api.UnauthenticatedException;
 import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.BeforeAll;
@@ -29,8 +31,8 @@ class LayeringTest {
         main = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
                 .importPackages(ROOT);
         // a sanity check that the import saw every layer (an empty import would pass every rule)
-        for (String layer : new String[] {"api", "serialization", "transport", "registry", "core", "spring", "console",
-                "observability", "perf"}) {
+        for (String layer : new String[] {"api", "serialization", "transport", "registry", "registry.embedded", "core",
+                "spring", "console", "observability", "perf"}) {
             if (main.stream().noneMatch(c -> c.getPackageName().startsWith(ROOT + "." + layer))) {
                 throw new AssertionError("no class of " + ROOT + "." + layer + " on the test class path");
             }
@@ -60,6 +62,28 @@ class LayeringTest {
         noClasses().that().resideInAPackage(ROOT + ".registry..")
                 .should().dependOnClassesThat().resideInAnyPackage("io.netty..", ROOT + ".transport..",
                         ROOT + ".core..", ROOT + ".spring..", "org.springframework..")
+                .check(main);
+    }
+
+    @Test
+    void onlyTheEmbeddedRegistryRunsAZooKeeperServer() {
+        noClasses().that().resideInAPackage(ROOT + ".registry..").and()
+                .resideOutsideOfPackage(ROOT + ".registry.embedded..")
+                .should().dependOnClassesThat().resideInAnyPackage("org.apache.zookeeper.server..",
+                        ROOT + ".registry.embedded..")
+                .because("rpc-registry holds the ZooKeeper client; the embedded server, its host lock, secret and"
+                        + " access rules are rpc-registry-embedded's, found through EmbeddedRegistryProvider")
+                .check(main);
+    }
+
+    @Test
+    void theTransportCarriesTheCallersIdentityAndDoesNotDecideWhoMayCall() {
+        // Status (io.kestrel.rpc.transport) maps the refusal statuses back to these exceptions on the consumer side
+        noClasses().that().resideInAnyPackage(ROOT + ".transport.spi..", ROOT + ".transport.internal..")
+                .should().dependOnClassesThat().belongToAnyOf(UnauthenticatedException.class,
+                        PermissionDeniedException.class)
+                .because("who may call a method is rpc-core's rule (ServerMethod.admit); the transport hands it the"
+                        + " connection's identity and answers a refusal with the status it carries")
                 .check(main);
     }
 

@@ -163,6 +163,7 @@ final class Ensemble implements AutoCloseable {
             if (all && leaders == 1) {
                 return (System.nanoTime() - start) / 1_000_000;
             }
+            // kept: each look probes every server, and the time to serve is what is reported
             Thread.sleep(200);
         }
         throw new AssertionError("the ensemble did not serve within " + timeoutMs + " ms: " + last);

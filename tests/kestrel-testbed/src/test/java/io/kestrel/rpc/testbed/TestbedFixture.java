@@ -178,6 +178,7 @@ abstract class TestbedFixture {
             if (seen.equals(expected)) {
                 return (System.nanoTime() - start) / 1_000_000;
             }
+            // kept: each look is a round trip to the consumer JVM being measured, and the time it took is reported
             Thread.sleep(200);
         }
         throw new AssertionError("the consumer's registry did not show [" + expected + "] within " + timeoutMs
@@ -201,7 +202,7 @@ abstract class TestbedFixture {
         long at(long ms) throws InterruptedException {
             long wait = t0 + ms - System.currentTimeMillis();
             if (wait > 0) {
-                Thread.sleep(wait);
+                Thread.sleep(wait); // kept: the scenario's schedule within the run, not a wait for a condition
             }
             return System.currentTimeMillis();
         }

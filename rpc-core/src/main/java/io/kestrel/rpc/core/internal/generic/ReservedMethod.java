@@ -15,8 +15,8 @@ public abstract class ReservedMethod implements ServerMethod {
         /** As {@link ServerMethod#serializer}, for a method of this service named {@code displayName}. */
         Serializer serializer(String displayName, byte serializationId);
 
-        /** As {@link ServerMethod#checkCaller}. */
-        void checkCaller(CallerIdentity caller, String anonymousBecause);
+        /** As {@link ServerMethod#admit}. */
+        void admit(CallerIdentity caller, String anonymousBecause);
     }
 
     private final ServiceGate gate;
@@ -36,7 +36,7 @@ public abstract class ReservedMethod implements ServerMethod {
     }
 
     @Override
-    public void checkCaller(CallerIdentity caller, String anonymousBecause) {
-        gate.checkCaller(caller, anonymousBecause);
+    public void admit(CallerIdentity caller, String anonymousBecause) {
+        gate.admit(caller, anonymousBecause);
     }
 }

@@ -77,8 +77,8 @@ final class ExportedMethod implements ServerMethod {
     }
 
     @Override
-    public void checkCaller(CallerIdentity caller, String anonymousBecause) {
-        access.check(caller, anonymousBecause);
+    public void admit(CallerIdentity caller, String anonymousBecause) {
+        access.admit(caller, anonymousBecause);
     }
 
     @Override

@@ -118,8 +118,8 @@ final class ProviderDispatcher implements ServerDispatcher {
             }
 
             @Override
-            public void checkCaller(CallerIdentity caller, String anonymousBecause) {
-                access.check(caller, anonymousBecause);
+            public void admit(CallerIdentity caller, String anonymousBecause) {
+                access.admit(caller, anonymousBecause);
             }
         };
         List<String> names = new ArrayList<>();

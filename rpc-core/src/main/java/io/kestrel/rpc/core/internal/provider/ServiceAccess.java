@@ -1,15 +1,18 @@
 package io.kestrel.rpc.core.internal.provider;
 
-import io.kestrel.rpc.api.PermissionDeniedException;
 import io.kestrel.rpc.api.ServiceKey;
-import io.kestrel.rpc.api.UnauthenticatedException;
 import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.api.security.CallerIdentity;
+import io.kestrel.rpc.transport.Status;
+import io.kestrel.rpc.transport.spi.RefusedException;
 import java.util.Set;
 
 /**
  * Who may call one exported service: its allowed principals and roles ({@link ServiceConfig#allowedPrincipals()}).
- * Checked for every call on the I/O thread, before the arguments are decoded. Immutable.
+ * The transport applies it to every call on the I/O thread, before the arguments are decoded
+ * ({@link io.kestrel.rpc.transport.spi.ServerMethod#admit}), and answers a refusal with its status; the consumer
+ * raises {@link io.kestrel.rpc.api.UnauthenticatedException} or {@link io.kestrel.rpc.api.PermissionDeniedException}
+ * for it. Immutable.
  */
 final class ServiceAccess {
     private static final ServiceAccess OPEN = new ServiceAccess(null, Set.of(), Set.of());
@@ -35,25 +38,25 @@ final class ServiceAccess {
     }
 
     /**
-     * @throws UnauthenticatedException when the service is restricted and the caller anonymous
-     * @throws PermissionDeniedException when the caller matches no allowed principal or role
+     * @throws RefusedException {@link Status#UNAUTHENTICATED} when the service is restricted and the caller
+     *     anonymous, {@link Status#PERMISSION_DENIED} when the caller matches no allowed principal or role
      */
-    void check(CallerIdentity caller, String anonymousBecause) {
+    void admit(CallerIdentity caller, String anonymousBecause) {
         if (service == null) {
             return;
         }
         if (caller == null) {
-            throw new UnauthenticatedException("service " + service + " admits only authenticated callers and this"
-                    + " consumer is anonymous: " + anonymousBecause + ". Give the consumer a token (token=...) or a"
-                    + " client certificate (tls-cert, tls-key) the provider accepts");
+            throw new RefusedException(Status.UNAUTHENTICATED, "service " + service + " admits only authenticated"
+                    + " callers and this consumer is anonymous: " + anonymousBecause + ". Give the consumer a token"
+                    + " (token=...) or a client certificate (tls-cert, tls-key) the provider accepts", null);
         }
         if (named(caller)) {
             return;
         }
         // the allowed lists are not disclosed to the caller
-        throw new PermissionDeniedException("caller " + caller + " may not call service " + service + ": it is not"
-                + " among the service's allowed principals or roles. Have it added to allowed-principals or"
-                + " allowed-roles on the provider's service, or call with another identity");
+        throw new RefusedException(Status.PERMISSION_DENIED, "caller " + caller + " may not call service " + service
+                + ": it is not among the service's allowed principals or roles. Have it added to allowed-principals"
+                + " or allowed-roles on the provider's service, or call with another identity", null);
     }
 
     /** Whether the caller matches an allowed principal or role. */

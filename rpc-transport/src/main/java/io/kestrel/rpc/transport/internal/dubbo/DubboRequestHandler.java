@@ -1,11 +1,10 @@
 package io.kestrel.rpc.transport.internal.dubbo;
 
-import io.kestrel.rpc.api.PermissionDeniedException;
 import io.kestrel.rpc.api.RpcException;
 import io.kestrel.rpc.api.ServiceNotFoundException;
-import io.kestrel.rpc.api.UnauthenticatedException;
 import io.kestrel.rpc.api.serialization.Serializer;
 import io.kestrel.rpc.transport.Status;
+import io.kestrel.rpc.transport.spi.RefusedException;
 import io.kestrel.rpc.transport.internal.Admission;
 import io.kestrel.rpc.transport.internal.MemoryBudget;
 import io.kestrel.rpc.transport.spi.ServerDispatcher;
@@ -106,10 +105,10 @@ final class DubboRequestHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         try {
-            method.checkCaller(null, "the dubbo protocol carries no caller identity");
-        } catch (UnauthenticatedException | PermissionDeniedException e) {
+            method.admit(null, "the dubbo protocol carries no caller identity");
+        } catch (RefusedException e) {
             done(f);
-            answer(f, Status.ofRequestFailure(e), e.getMessage(), answering, dubboId);
+            answer(f, e.status(), e.getMessage(), answering, dubboId);
             return;
         }
         if (admission.closing()) {

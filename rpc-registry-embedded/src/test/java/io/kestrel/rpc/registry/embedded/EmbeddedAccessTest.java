@@ -1,7 +1,7 @@
-package io.kestrel.rpc.registry.zookeeper;
+package io.kestrel.rpc.registry.embedded;
 
-import static io.kestrel.rpc.registry.zookeeper.EmbeddedTestSupport.provider;
-import static io.kestrel.rpc.registry.zookeeper.EmbeddedTestSupport.uniqueService;
+import static io.kestrel.rpc.registry.embedded.EmbeddedTestSupport.provider;
+import static io.kestrel.rpc.registry.embedded.EmbeddedTestSupport.uniqueService;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,7 +12,7 @@ import io.kestrel.rpc.api.config.RegistryConfig;
 import io.kestrel.rpc.api.registry.ProviderInfo;
 import io.kestrel.rpc.api.registry.Registries;
 import io.kestrel.rpc.api.registry.Registry;
-import io.kestrel.rpc.registry.zookeeper.EmbeddedTestSupport.RecordingListener;
+import io.kestrel.rpc.registry.embedded.EmbeddedTestSupport.RecordingListener;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -39,6 +39,8 @@ class EmbeddedAccessTest {
         ProviderInfo real = provider(service, 20001);
         try (Registry provider = Registries.create(config);
                 Registry consumer = Registries.create(config);
+                EmbeddedLease memberLease = EmbeddedZooKeeper.acquire(port);
+                CuratorFramework member = memberClient(memberLease);
                 CuratorFramework stranger = client(port, null);
                 CuratorFramework guesser = client(port, "kestrel:guessed")) {
             provider.register(real);
@@ -54,8 +56,10 @@ class EmbeddedAccessTest {
                 assertNoAuth(() -> c.delete().deletingChildrenIfNeeded().forPath(root));
             }
 
-            CuratorFramework member = ((ZooKeeperRegistry) provider).curator();
-            String node = ZooKeeperPaths.providerPath(root, config.dubboRoot(), real);
+            String providers = root + "/" + service.interfaceName() + "/providers";
+            List<String> nodes = member.getChildren().forPath(providers);
+            assertEquals(1, nodes.size(), nodes.toString());
+            String node = providers + "/" + nodes.get(0);
             for (String path : List.of("/", root, node, EmbeddedCredentials.PROOF_PATH)) {
                 List<ACL> acl = member.getACL().forPath(path);
                 assertEquals(1, acl.size(), path + ": " + acl);
@@ -106,7 +110,7 @@ class EmbeddedAccessTest {
     @Test
     void aClientConnectsOnlyToTheServerItsCredentialsBelongTo() throws Exception {
         int squatterPort = EmbeddedTestSupport.unusedPort();
-        try (EmbeddedZooKeeper.Lease lease = EmbeddedZooKeeper.acquire(EmbeddedTestSupport.unusedPort());
+        try (EmbeddedLease lease = EmbeddedZooKeeper.acquire(EmbeddedTestSupport.unusedPort());
                 TestingServer squatter = new TestingServer(squatterPort, true)) {
             EmbeddedCredentials own = lease.credentials();
             assertEquals(new InetSocketAddress("127.0.0.1", lease.server().port()),
@@ -122,6 +126,17 @@ class EmbeddedAccessTest {
 
     private static void assertNoAuth(Executable call) {
         assertThrows(KeeperException.NoAuthException.class, call);
+    }
+
+    /** A client configured as a registry's is: a member of the server {@code lease} holds. */
+    private static CuratorFramework memberClient(EmbeddedLease lease) throws InterruptedException {
+        CuratorFrameworkFactory.Builder b = CuratorFrameworkFactory.builder().connectString(lease.address())
+                .retryPolicy(new RetryOneTime(100));
+        lease.configure(b);
+        CuratorFramework c = b.build();
+        c.start();
+        assertTrue(c.blockUntilConnected(20, java.util.concurrent.TimeUnit.SECONDS), "member connected");
+        return c;
     }
 
     private static CuratorFramework client(int port, String digest) {

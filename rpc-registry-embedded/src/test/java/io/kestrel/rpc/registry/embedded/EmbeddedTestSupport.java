@@ -1,4 +1,4 @@
-package io.kestrel.rpc.registry.zookeeper;
+package io.kestrel.rpc.registry.embedded;
 
 import static org.junit.jupiter.api.Assertions.fail;
 

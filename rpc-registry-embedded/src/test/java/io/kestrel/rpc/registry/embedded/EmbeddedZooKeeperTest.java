@@ -1,7 +1,7 @@
-package io.kestrel.rpc.registry.zookeeper;
+package io.kestrel.rpc.registry.embedded;
 
-import static io.kestrel.rpc.registry.zookeeper.EmbeddedTestSupport.provider;
-import static io.kestrel.rpc.registry.zookeeper.EmbeddedTestSupport.uniqueService;
+import static io.kestrel.rpc.registry.embedded.EmbeddedTestSupport.provider;
+import static io.kestrel.rpc.registry.embedded.EmbeddedTestSupport.uniqueService;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -14,8 +14,9 @@ import io.kestrel.rpc.api.ServiceKey;
 import io.kestrel.rpc.api.config.RegistryConfig;
 import io.kestrel.rpc.api.registry.ProviderInfo;
 import io.kestrel.rpc.api.registry.Registries;
+import io.kestrel.rpc.registry.zookeeper.ZooKeeperRegistry;
 import io.kestrel.rpc.api.registry.Registry;
-import io.kestrel.rpc.registry.zookeeper.EmbeddedTestSupport.RecordingListener;
+import io.kestrel.rpc.registry.embedded.EmbeddedTestSupport.RecordingListener;
 import java.io.File;
 import java.io.IOException;
 import java.net.Inet4Address;
@@ -120,8 +121,8 @@ class EmbeddedZooKeeperTest {
 
     @Test
     void leasesAreCountedAndClosingTwiceReleasesOnce() {
-        EmbeddedZooKeeper.Lease a = EmbeddedZooKeeper.acquire(0);
-        EmbeddedZooKeeper.Lease b = EmbeddedZooKeeper.acquire(0);
+        EmbeddedLease a = EmbeddedZooKeeper.acquire(0);
+        EmbeddedLease b = EmbeddedZooKeeper.acquire(0);
         assertEquals(a.address(), b.address());
         a.close();
         a.close();

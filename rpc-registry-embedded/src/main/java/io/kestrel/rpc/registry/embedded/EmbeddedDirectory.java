@@ -1,4 +1,4 @@
-package io.kestrel.rpc.registry.zookeeper;
+package io.kestrel.rpc.registry.embedded;
 
 import io.kestrel.rpc.api.RegistryException;
 import java.io.IOException;

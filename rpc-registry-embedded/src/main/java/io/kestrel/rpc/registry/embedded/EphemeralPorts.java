@@ -1,5 +1,6 @@
-package io.kestrel.rpc.registry.zookeeper;
+package io.kestrel.rpc.registry.embedded;
 
+import io.kestrel.rpc.registry.zookeeper.EmbeddedRegistryFactory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,7 +37,7 @@ final class EphemeralPorts {
                 + "%d-%d (%s): while no process hosts it, a process reconnecting to it can be given that port as "
                 + "its own source port, and taking over hosting then fails with 'Address already in use'. Use a "
                 + "port below %d, e.g. the default %d (registry address 'embedded'), or embedded://PORT",
-                port, range[0], range[1], rangeFile, range[0], EmbeddedZooKeeper.DEFAULT_PORT));
+                port, range[0], range[1], rangeFile, range[0], EmbeddedRegistryFactory.DEFAULT_PORT));
     }
 
     private static int[] read(Path rangeFile) {

@@ -1,4 +1,4 @@
-package io.kestrel.rpc.registry.zookeeper;
+package io.kestrel.rpc.registry.embedded;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;

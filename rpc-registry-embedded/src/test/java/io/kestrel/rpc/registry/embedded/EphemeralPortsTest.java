@@ -1,8 +1,9 @@
-package io.kestrel.rpc.registry.zookeeper;
+package io.kestrel.rpc.registry.embedded;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kestrel.rpc.registry.zookeeper.EmbeddedRegistryFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -29,7 +30,7 @@ class EphemeralPortsTest {
     @Test
     void portsOutsideTheRangeGetNone() throws Exception {
         Path range = write("32768 60999");
-        assertEquals(Optional.empty(), EphemeralPorts.warning(EmbeddedZooKeeper.DEFAULT_PORT, range));
+        assertEquals(Optional.empty(), EphemeralPorts.warning(EmbeddedRegistryFactory.DEFAULT_PORT, range));
         assertEquals(Optional.empty(), EphemeralPorts.warning(32767, range));
         assertEquals(Optional.empty(), EphemeralPorts.warning(61000, range));
     }

@@ -1,6 +1,7 @@
-package io.kestrel.rpc.registry.zookeeper;
+package io.kestrel.rpc.registry.embedded;
 
 import io.kestrel.rpc.api.RegistryException;
+import io.kestrel.rpc.registry.zookeeper.EmbeddedRegistryFactory;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -9,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.ServiceLoader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,7 +62,7 @@ final class EmbeddedHosting {
 
     /** Hosts the private server (no lock: its port is free and nobody else looks for it). */
     synchronized void hostPrivate() {
-        host(launcher(), null, EmbeddedCredentials.random(), null);
+        host(null, EmbeddedCredentials.random(), null);
     }
 
     /**
@@ -100,8 +100,7 @@ final class EmbeddedHosting {
             return false;
         }
         try {
-            EmbeddedServerLauncher launcher = launcher(); // before a host id is written: it may be missing
-            host(launcher, lock, directory.credentials(directory.writeNewHostId(port)), takeOver ? "took over" : null);
+            host(lock, directory.credentials(directory.writeNewHostId(port)), takeOver ? "took over" : null);
         } catch (IOException e) {
             lock.close();
             throw new RegistryException("Could not write the embedded registry's host file "
@@ -143,7 +142,7 @@ final class EmbeddedHosting {
                 + "process (find it with: ss -ltnp 'sport = :%d'), or give the embedded registry another port "
                 + "(embedded://PORT, or -D%s=PORT), or use a real ZooKeeper (zookeeper://host:port). Kestrel's host "
                 + "lock and secret are in %s", EmbeddedDirectory.userName(), address(), why, port,
-                EmbeddedZooKeeper.PORT_PROPERTY, directory == null ? "memory" : directory.path()));
+                EmbeddedRegistryFactory.PORT_PROPERTY, directory == null ? "memory" : directory.path()));
     }
 
     /** The error after waiting for a host that holds the lock. */
@@ -154,7 +153,7 @@ final class EmbeddedHosting {
         return new RegistryException(String.format("Process %s holds the embedded ZooKeeper lock %s for %s but "
                 + "nothing answered on that port within %d ms; if that process hangs, stop it, or use another "
                 + "port (embedded://PORT, or -D%s=PORT)", hostPid(), directory.lockFile(port), address(), waitedMs,
-                EmbeddedZooKeeper.PORT_PROPERTY));
+                EmbeddedRegistryFactory.PORT_PROPERTY));
     }
 
     String hostPid() {
@@ -177,16 +176,16 @@ final class EmbeddedHosting {
                 + "so the embedded ZooKeeper can neither run nor be joined there. Free the port, or give the embedded "
                 + "registry another one: <rpc:registry address=\"embedded://PORT\"/> (rpc.registry.address) or "
                 + "-D%s=PORT for 'embedded'; or use a real ZooKeeper (zookeeper://host:port)",
-                port, HOST, found.answer(), EmbeddedZooKeeper.PORT_PROPERTY));
+                port, HOST, found.answer(), EmbeddedRegistryFactory.PORT_PROPERTY));
     }
 
     /** Starts the server here, closes it to non-members and stores its proof. Called with this locked. */
-    private void host(EmbeddedServerLauncher launcher, HostLock lock, EmbeddedCredentials c, String how) {
+    private void host(HostLock lock, EmbeddedCredentials c, String how) {
         Path dir = null;
         AutoCloseable started = null;
         try {
             dir = Files.createTempDirectory("kestrel-zookeeper-");
-            started = launcher.start(HOST, port, dir, START_TIMEOUT);
+            started = ZooKeeperServerLauncher.start(HOST, port, dir, START_TIMEOUT);
             EmbeddedAccess.lockDown(address(), c, START_TIMEOUT.toMillis());
         } catch (Exception e) {
             closeQuietly(started);
@@ -209,22 +208,6 @@ final class EmbeddedHosting {
         log.debug("Embedded ZooKeeper data in {}", dir);
     }
 
-    private EmbeddedServerLauncher launcher() {
-        for (ClassLoader cl : new ClassLoader[] {Thread.currentThread().getContextClassLoader(),
-                EmbeddedHosting.class.getClassLoader()}) {
-            if (cl == null) {
-                continue;
-            }
-            Optional<EmbeddedServerLauncher> found = ServiceLoader.load(EmbeddedServerLauncher.class, cl).findFirst();
-            if (found.isPresent()) {
-                return found.get();
-            }
-        }
-        throw new RegistryException(String.format("No ZooKeeper answers on %s and this process cannot host the "
-                + "embedded one: the ZooKeeper server is not on its class path. Add the dependency %s (providers "
-                + "usually do), start a process that hosts it first, or use a real ZooKeeper (zookeeper://host:port)",
-                address(), EmbeddedServerLauncher.ARTIFACT));
-    }
 
     /** Stops a server hosted here, releases its lock and deletes its data; true if there was one. */
     synchronized boolean stop() {

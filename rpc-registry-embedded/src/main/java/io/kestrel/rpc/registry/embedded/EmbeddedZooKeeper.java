@@ -1,6 +1,7 @@
-package io.kestrel.rpc.registry.zookeeper;
+package io.kestrel.rpc.registry.embedded;
 
 import io.kestrel.rpc.api.RegistryException;
+import io.kestrel.rpc.registry.zookeeper.EmbeddedRegistryFactory;
 import java.io.File;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -11,8 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.curator.framework.CuratorFramework;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,30 +20,26 @@ import org.slf4j.LoggerFactory;
  * The ZooKeeper behind {@code embedded} registries: one per host and port, shared by every process on the
  * host that uses the same port, bound to 127.0.0.1 only.
  *
- * <p><b>Across processes</b> ({@link #acquire(int)} with a port, {@value #DEFAULT_PORT} by default): the first
- * process hosts a real ZooKeeper server on that port (it needs {@value EmbeddedServerLauncher#ARTIFACT} on its
- * class path), later ones find it there and join as clients. Who hosts is decided by a lock file (see
- * {@link HostLock}) in the user's {@link EmbeddedDirectory}. Only processes of this user that know the secret kept
- * there are members: a joining process checks the server's proof before it registers or reads anything, and
- * refuses a server that cannot give it ({@link EmbeddedHosting}); every node is closed to non-members
- * ({@link EmbeddedAccess}). When the host ends, the processes that joined notice the lost connection: one of them takes
- * over hosting on the same port, the others reconnect to it, and every registry starts a new session, so
- * providers register again and consumers see them again. A port held by something that is not ZooKeeper is
- * refused with a message naming the port and the settings to change.
+ * <p><b>Across processes</b> ({@link #acquire(int)} with a port, {@value EmbeddedRegistryFactory#DEFAULT_PORT} by
+ * default): the first process hosts a real ZooKeeper server on that port, later ones find it there and join as
+ * clients. Who hosts is decided by a lock file (see {@link HostLock}) in the user's {@link EmbeddedDirectory}. Only
+ * processes of this user that know the secret kept there are members: a joining process checks the server's proof
+ * before it registers or reads anything, and refuses a server that cannot give it ({@link EmbeddedHosting}); every
+ * node is closed to non-members ({@link EmbeddedAccess}). When the host ends, the processes that joined notice the
+ * lost connection: one of them takes over hosting on the same port, the others reconnect to it ({@link
+ * EmbeddedRecovery}), and every registry starts a new session, so providers register again and consumers see them
+ * again. A port held by something that is not ZooKeeper is refused with a message naming the port and the
+ * settings to change.
  *
  * <p><b>In this process only</b> ({@link #acquire(int)} with 0): a private server on a free port that no other
- * process finds; tests use it (system property {@value #PORT_PROPERTY}{@code =0}).
+ * process finds; tests use it (system property {@value EmbeddedRegistryFactory#PORT_PROPERTY}{@code =0}).
  *
- * <p>Within one JVM everything is reference-counted: each {@link Lease} holds the server (or membership); the
- * last lease closed stops a hosted server and deletes its temporary data directory. ZooKeeper's admin HTTP
+ * <p>Within one JVM everything is reference-counted: each {@link EmbeddedLease} holds the server (or membership);
+ * the last lease closed stops a hosted server and deletes its temporary data directory. ZooKeeper's admin HTTP
  * server is not started. Thread-safe.
  */
 public final class EmbeddedZooKeeper {
     private static final Logger log = LoggerFactory.getLogger(EmbeddedZooKeeper.class);
-    /** The port {@code embedded} uses unless {@value #PORT_PROPERTY} says otherwise; 2181 is left to a real ZooKeeper. */
-    public static final int DEFAULT_PORT = 2182;
-    /** System property: the port of {@code embedded} ({@code 0}: a private server on a free port, this process only). */
-    public static final String PORT_PROPERTY = "kestrel.rpc.registry.embedded.port";
     static final String HOST = EmbeddedHosting.HOST;
     /** How long a joining process waits for a host that holds the lock but does not answer yet. */
     private static final long HOST_WAIT_MS = 15_000;
@@ -56,35 +51,18 @@ public final class EmbeddedZooKeeper {
     private final int port;
     private final boolean shared;
     private final EmbeddedHosting hosting;
-    private final List<Runnable> sessionResetters = new CopyOnWriteArrayList<>();
+    private final EmbeddedRecovery recovery;
+    /** What each lease runs after the host was replaced. */
+    final List<Runnable> sessionResetters = new CopyOnWriteArrayList<>();
     /** Guarded by LOCK. */
     private int leases;
-    private final AtomicBoolean recovering = new AtomicBoolean();
-    private volatile boolean stopped;
 
     /** @param directory the user's directory of the shared server; null for the private one */
     private EmbeddedZooKeeper(int port, EmbeddedDirectory directory) {
         this.port = port;
         this.shared = directory != null;
         this.hosting = new EmbeddedHosting(port, directory);
-    }
-
-    /** The port {@code embedded} means: {@value #PORT_PROPERTY}, else {@value #DEFAULT_PORT}. */
-    public static int defaultPort() {
-        String p = System.getProperty(PORT_PROPERTY);
-        if (p == null || p.isBlank()) {
-            return DEFAULT_PORT;
-        }
-        try {
-            int port = Integer.parseInt(p.strip());
-            if (port >= 0 && port <= 65535) {
-                return port;
-            }
-        } catch (NumberFormatException e) {
-            // fall through
-        }
-        throw new IllegalArgumentException("system property " + PORT_PROPERTY + "='" + p + "' must be a port in "
-                + "1..65535 (or 0 for a private embedded ZooKeeper on a free port)");
+        this.recovery = new EmbeddedRecovery(this, hosting);
     }
 
     /**
@@ -93,7 +71,7 @@ public final class EmbeddedZooKeeper {
      *
      * @throws RegistryException if it can neither be hosted nor joined; the message says why and what to do
      */
-    public static Lease acquire(int port) {
+    static EmbeddedLease acquire(int port) {
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("embedded ZooKeeper port must be 0 (private) or 1..65535, was " + port);
         }
@@ -106,7 +84,7 @@ public final class EmbeddedZooKeeper {
                 RUNNING.put(zk.port, zk);
             }
             zk.leases++;
-            return new Lease(zk);
+            return new EmbeddedLease(zk);
         }
     }
 
@@ -132,6 +110,11 @@ public final class EmbeddedZooKeeper {
         return hosting.isHostedHere();
     }
 
+    /** Whether this is the server shared across processes (not the private one). */
+    boolean isShared() {
+        return shared;
+    }
+
     /** The credentials of the server hosted or joined now; they change when another process takes over. */
     EmbeddedCredentials credentials() {
         return hosting.credentials();
@@ -155,6 +138,11 @@ public final class EmbeddedZooKeeper {
         }
     }
 
+    /** A registry on this ZooKeeper lost its connection (see {@link EmbeddedRecovery}). */
+    void connectionLost() {
+        recovery.connectionLost();
+    }
+
     @Override
     public String toString() {
         return "EmbeddedZooKeeper{" + address() + (isHostedHere() ? ", hosted here" : ", joined") + "}";
@@ -173,7 +161,7 @@ public final class EmbeddedZooKeeper {
         zk.hosting.hostPrivate();
         log.info("Embedded ZooKeeper hosted by this process on {} (private: port {}=0, other processes cannot "
                 + "join it; a process on another host needs a real ZooKeeper, zookeeper://host:port)",
-                zk.address(), PORT_PROPERTY);
+                zk.address(), EmbeddedRegistryFactory.PORT_PROPERTY);
         return zk;
     }
 
@@ -185,7 +173,7 @@ public final class EmbeddedZooKeeper {
             if (System.nanoTime() > deadline) {
                 throw zk.hosting.noAnswer(HOST_WAIT_MS);
             }
-            pause(100);
+            EmbeddedRecovery.pause(100);
         }
         if (zk.isHostedHere()) {
             log.info("Embedded ZooKeeper hosted by this process on {}; processes on this host join it "
@@ -199,130 +187,21 @@ public final class EmbeddedZooKeeper {
         return zk;
     }
 
-    // ---- recovery ----
-
-    /**
-     * A registry on this ZooKeeper lost its connection. If this process only joined, the host may be gone: try
-     * to take over hosting (or wait for another process to), then have every registry here start a new session.
-     */
-    void connectionLost() {
-        if (!shared || stopped || isHostedHere() || !recovering.compareAndSet(false, true)) {
-            return;
-        }
-        Thread t = new Thread(this::recover, "kestrel-embedded-zookeeper-recovery");
-        t.setDaemon(true);
-        t.start();
-    }
-
-    private void recover() {
-        try {
-            pause(ThreadLocalRandom.current().nextLong(50, 250));
-            while (!stopped) {
-                boolean ready;
-                try {
-                    ready = isHostedHere() || hosting.hostOrJoin(true);
-                } catch (RegistryException e) {
-                    log.warn("Embedded ZooKeeper at {} is gone and cannot be taken over yet: {}", address(),
-                            e.getMessage());
-                    ready = false;
-                    pause(2_000);
-                }
-                if (ready) {
-                    if (!isHostedHere()) {
-                        log.info("Embedded ZooKeeper at {} is back (hosted by process {}); reconnecting",
-                                address(), hosting.hostPid());
-                    }
-                    sessionResetters.forEach(Runnable::run);
-                    return;
-                }
-                pause(200);
-            }
-        } finally {
-            recovering.set(false);
-        }
-    }
-
     // ---- stop ----
 
-    private void release() {
+    /** One lease was closed; the last one stops a server hosted here. */
+    void release() {
         synchronized (LOCK) {
             if (--leases > 0) {
                 return;
             }
             RUNNING.remove(port, this);
         }
-        stopped = true;
+        recovery.stop();
         if (!hosting.stop()) {
             return;
         }
         log.info("Embedded ZooKeeper at {} stopped", address());
-    }
-
-    private static void pause(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    /** A hold on an embedded ZooKeeper; closing it (once; later calls do nothing) may stop the server. */
-    public static final class Lease implements AutoCloseable {
-        private final EmbeddedZooKeeper server;
-        private final AtomicBoolean closed = new AtomicBoolean();
-        private volatile Runnable resetter;
-
-        private Lease(EmbeddedZooKeeper server) {
-            this.server = server;
-        }
-
-        public EmbeddedZooKeeper server() {
-            return server;
-        }
-
-        /** The server's "127.0.0.1:port". */
-        public String address() {
-            return server.address();
-        }
-
-        /** Runs {@code resetSession} after the host was replaced, so the holder's client starts a new session. */
-        void onServerReplaced(Runnable resetSession) {
-            resetter = resetSession;
-            server.sessionResetters.add(resetSession);
-        }
-
-        /** The credentials a client of this server authenticates with now. */
-        EmbeddedCredentials credentials() {
-            return server.credentials();
-        }
-
-        /** As {@link EmbeddedZooKeeper#verify}. */
-        void verify(CuratorFramework client) {
-            server.verify(client);
-        }
-
-        /** The holder's client lost its connection. */
-        void connectionLost() {
-            if (!closed.get()) {
-                server.connectionLost();
-            }
-        }
-
-        @Override
-        public void close() {
-            if (closed.compareAndSet(false, true)) {
-                Runnable r = resetter;
-                if (r != null) {
-                    server.sessionResetters.remove(r);
-                }
-                server.release();
-            }
-        }
-
-        @Override
-        public String toString() {
-            return "lease on " + server;
-        }
     }
 
     /** Where the data of a server hosted here lives; for tests. */
