@@ -6,7 +6,7 @@ import io.kestrel.rpc.api.interceptor.ClientCallInfo;
 import io.kestrel.rpc.api.interceptor.ClientInterceptor;
 import io.kestrel.rpc.api.interceptor.ServerCallInfo;
 import io.kestrel.rpc.api.interceptor.ServerInterceptor;
-import io.kestrel.rpc.api.interceptor.StreamListener;
+import io.kestrel.rpc.api.interceptor.CountingStreamListener;
 import io.kestrel.rpc.observability.internal.Futures;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.Span;
@@ -23,7 +23,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 /**
@@ -187,13 +186,11 @@ final class OtelInterceptors {
     }
 
     /** Counts a stream's messages; ends its span when it ends, with the counts as attributes. */
-    private static final class StreamEnd implements StreamListener {
+    private static final class StreamEnd extends CountingStreamListener {
         private final Span span;
         private final CallInfo call;
         private final AttributeKey<String> peerKey;
         private final SpanNames late;
-        private final AtomicLong sent = new AtomicLong();
-        private final AtomicLong received = new AtomicLong();
 
         StreamEnd(Span span, CallInfo call, AttributeKey<String> peerKey, SpanNames late) {
             this.span = span;
@@ -203,19 +200,9 @@ final class OtelInterceptors {
         }
 
         @Override
-        public void onMessageSent(Object message) {
-            sent.incrementAndGet();
-        }
-
-        @Override
-        public void onMessageReceived(Object message) {
-            received.incrementAndGet();
-        }
-
-        @Override
         public void onEnd(Throwable error) {
-            span.setAttribute(MESSAGES_SENT, sent.get());
-            span.setAttribute(MESSAGES_RECEIVED, received.get());
+            span.setAttribute(MESSAGES_SENT, sent());
+            span.setAttribute(MESSAGES_RECEIVED, received());
             end(span, error, call, peerKey, late);
         }
     }

@@ -4,7 +4,7 @@ import io.kestrel.rpc.api.interceptor.CallInfo;
 import io.kestrel.rpc.api.interceptor.CallOutcome;
 import io.kestrel.rpc.api.interceptor.ClientInterceptor;
 import io.kestrel.rpc.api.interceptor.ServerInterceptor;
-import io.kestrel.rpc.api.interceptor.StreamListener;
+import io.kestrel.rpc.api.interceptor.CountingStreamListener;
 import io.kestrel.rpc.observability.internal.Futures;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationConvention;
@@ -12,7 +12,6 @@ import io.micrometer.observation.ObservationRegistry;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 
@@ -149,11 +148,9 @@ final class TracingInterceptors {
     }
 
     /** Counts a stream's messages and stops its observation when it ends, with the counts as key values. */
-    private static final class StreamEnd implements StreamListener {
+    private static final class StreamEnd extends CountingStreamListener {
         private final Observation observation;
         private final Observed observed;
-        private final AtomicLong sent = new AtomicLong();
-        private final AtomicLong received = new AtomicLong();
 
         StreamEnd(Observation observation, Observed observed) {
             this.observation = observation;
@@ -161,19 +158,9 @@ final class TracingInterceptors {
         }
 
         @Override
-        public void onMessageSent(Object message) {
-            sent.incrementAndGet();
-        }
-
-        @Override
-        public void onMessageReceived(Object message) {
-            received.incrementAndGet();
-        }
-
-        @Override
         public void onEnd(Throwable error) {
-            observation.highCardinalityKeyValue(MESSAGES_SENT, Long.toString(sent.get()));
-            observation.highCardinalityKeyValue(MESSAGES_RECEIVED, Long.toString(received.get()));
+            observation.highCardinalityKeyValue(MESSAGES_SENT, Long.toString(sent()));
+            observation.highCardinalityKeyValue(MESSAGES_RECEIVED, Long.toString(received()));
             observed.accept(null, error);
         }
     }

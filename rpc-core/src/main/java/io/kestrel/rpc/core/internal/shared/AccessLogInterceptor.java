@@ -4,9 +4,8 @@ import io.kestrel.rpc.api.interceptor.CallInfo;
 import io.kestrel.rpc.api.interceptor.CallOutcome;
 import io.kestrel.rpc.api.interceptor.ClientInterceptor;
 import io.kestrel.rpc.api.interceptor.ServerInterceptor;
-import io.kestrel.rpc.api.interceptor.StreamListener;
+import io.kestrel.rpc.api.interceptor.CountingStreamListener;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,13 +49,11 @@ final class AccessLogInterceptor {
     }
 
     /** Counts a stream's messages and logs its line when it ends. */
-    private static final class StreamLine implements StreamListener {
+    private static final class StreamLine extends CountingStreamListener {
         private final Logger log;
         private final CallInfo call;
         private final String extra;
         private final long start = System.nanoTime();
-        private final AtomicLong sent = new AtomicLong();
-        private final AtomicLong received = new AtomicLong();
 
         StreamLine(Logger log, CallInfo call, String extra) {
             this.log = log;
@@ -65,18 +62,8 @@ final class AccessLogInterceptor {
         }
 
         @Override
-        public void onMessageSent(Object message) {
-            sent.incrementAndGet();
-        }
-
-        @Override
-        public void onMessageReceived(Object message) {
-            received.incrementAndGet();
-        }
-
-        @Override
         public void onEnd(Throwable error) {
-            log(log, call, error, start, extra + " sent=" + sent.get() + " received=" + received.get());
+            log(log, call, error, start, extra + " sent=" + sent() + " received=" + received());
         }
     }
 
