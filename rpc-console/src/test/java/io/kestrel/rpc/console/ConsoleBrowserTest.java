@@ -45,6 +45,9 @@ class ConsoleBrowserTest {
 
     static TestingServer zookeeper;
     static RpcRuntime billing;
+    /** A provider of {@link Ticker} outside the registry, with one stream of this runtime's held open. */
+    static RpcRuntime feeds;
+    static Ticks held;
     static RpcRuntime runtime;
     static Greeter greeter;
     static HeadlessChromium browser;
@@ -73,6 +76,14 @@ class ConsoleBrowserTest {
         for (int i = 0; i < 2; i++) {
             assertThrows(IllegalStateException.class, () -> greeter.fail("on purpose"));
         }
+        feeds = RpcRuntime.builder().protocol(ProtocolConfig.builder().port(0).build()).build();
+        feeds.export(ServiceConfig.builder(Ticker.class, new Ticker.Impl()).build());
+        // the stream's deadline (the call's timeout) outlasts the tests, so it stays open until the runtimes close
+        Ticker ticker = runtime.refer(ReferenceConfig.builder(Ticker.class).url("127.0.0.1:" + feeds.boundPort())
+                .timeout(java.time.Duration.ofMinutes(5)).build());
+        held = new Ticks();
+        ticker.hold(3, held);
+        Await.until("the held stream's messages arrived", () -> held.count.get() == 3);
         base = "http://127.0.0.1:" + runtime.addOn(KestrelConsole.class).orElseThrow().port() + "/";
     }
 
@@ -88,6 +99,9 @@ class ConsoleBrowserTest {
             }
             if (billing != null) {
                 billing.close();
+            }
+            if (feeds != null) {
+                feeds.close();
             }
             if (zookeeper != null) {
                 zookeeper.close();
@@ -144,7 +158,9 @@ class ConsoleBrowserTest {
     void connectionsPageShowsEachProviderConnectionAndTheServer() throws Exception {
         open("connections", "connections");
         waitForText("connections", "127.0.0.1:" + runtime.boundPort() + " READY 0",
-                "127.0.0.1:" + billing.boundPort() + " READY 0");
+                "127.0.0.1:" + billing.boundPort() + " READY 0",
+                "127.0.0.1:" + feeds.boundPort() + " READY 1 1"); // pending calls, open streams
+        waitForText("summary", "open streams");
         waitForText("summary", "consumer connections", "in-flight calls");
         browser.screenshot("connections");
     }
@@ -162,6 +178,13 @@ class ConsoleBrowserTest {
         double max = Double.parseDouble(cells.get(10).getText());
         assertTrue(p50 > 0 && p50 <= max, "p50 " + p50 + " max " + max);
         assertTrue(textOf("calls").contains("provider " + KEY + " greet(String)"), textOf("calls"));
+        waitForText("calls", "consumer " + Ticker.class.getName() + " hold(Integer, StreamObserver) 0 0");
+        List<WebElement> stream = browser.driver.findElement(By.cssSelector(
+                "#calls tr[data-method='hold(Integer, StreamObserver)']")).findElements(By.tagName("td"));
+        assertEquals(List.of("1", "3", "0"), stream.subList(11, 14).stream().map(WebElement::getText).toList(),
+                "open streams, messages in, messages out");
+        assertEquals(List.of("", "", ""), cells.subList(11, 14).stream().map(WebElement::getText).toList(),
+                "a unary method has no stream figures");
         browser.screenshot("calls");
     }
 

@@ -150,6 +150,53 @@ class ConsoleHttpTest {
     }
 
     @Test
+    void streamsShowPerConnectionOnTheServerAndAmongCallsWithTheirMessages() throws Exception {
+        int port = start(ConsoleConfig.builder());
+        Ticker.Impl impl = new Ticker.Impl();
+        runtime.export(ServiceConfig.builder(Ticker.class, impl).build());
+        Ticker ticker = runtime.refer(ReferenceConfig.builder(Ticker.class).url("127.0.0.1:" + runtime.boundPort())
+                .timeout(java.time.Duration.ofSeconds(30)).build());
+        Ticks done = new Ticks();
+        ticker.ticks(50, done);
+        assertNull(done.ended.get(20, java.util.concurrent.TimeUnit.SECONDS));
+        Ticks held = new Ticks();
+        ticker.hold(3, held);
+        Await.until("the held stream's messages arrived", () -> held.count.get() == 3);
+        String connections = ConsoleHttp.get(port, "/api/connections").body();
+        assertTrue(connections.contains("\"address\":\"127.0.0.1:" + runtime.boundPort()
+                + "\",\"state\":\"READY\",\"pendingCalls\":1,\"openStreams\":1"), connections);
+        assertTrue(connections.contains("\"inFlightCalls\":0,\"openStreams\":1"), connections);
+        String service = "\"service\":\"" + Ticker.class.getName() + "\"";
+        Await.until("the streams among the calls", () -> {
+            String calls = get(port, "/api/calls");
+            return calls.contains("\"side\":\"consumer\"," + service + ",\"method\":\"ticks(Integer, StreamObserver)\","
+                    + "\"calls\":1,\"errors\":0")
+                    && calls.matches(".*\"method\":\"ticks\\(Integer, StreamObserver\\)\"[^}]*\"openStreams\":0,"
+                    + "\"messagesIn\":50,\"messagesOut\":0.*")
+                    && calls.matches(".*\"side\":\"provider\"," + service.replace("(", "\\(")
+                    + ",\"method\":\"ticks\\(Integer, StreamObserver\\)\"[^}]*\"openStreams\":0,"
+                    + "\"messagesIn\":0,\"messagesOut\":50.*")
+                    && calls.matches(".*\"side\":\"consumer\"," + service + ",\"method\":\"hold\\(Integer, "
+                    + "StreamObserver\\)\",\"calls\":0,[^}]*\"openStreams\":1,\"messagesIn\":3,\"messagesOut\":0.*");
+        });
+        held.handle.cancel("the test is done");
+        Await.until("no stream open", () -> {
+            String c = get(port, "/api/connections");
+            return c.contains("\"pendingCalls\":0,\"openStreams\":0") && c.contains("\"inFlightCalls\":0,\"openStreams\":0");
+        });
+        Await.until("the cancelled stream counted as an error", () -> get(port, "/api/calls").matches(".*\"side\":"
+                + "\"consumer\",[^}]*\"method\":\"hold\\(Integer, StreamObserver\\)\",\"calls\":1,\"errors\":1.*"));
+    }
+
+    private static String get(int port, String path) {
+        try {
+            return ConsoleHttp.get(port, path).body();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    @Test
     void aTakenPortFailsStartupNamingTheSetting() throws Exception {
         int port = start(ConsoleConfig.builder());
         TransportException e = assertThrows(TransportException.class, () -> RpcRuntime.builder()

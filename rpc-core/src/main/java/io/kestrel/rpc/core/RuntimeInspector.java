@@ -44,7 +44,7 @@ public final class RuntimeInspector {
         boolean open = !runtime.isClosed();
         RuntimeSnapshot.Server server = new RuntimeSnapshot.Server(open && exports.accepting(), exports.port(),
                 exports.connections(), exports.inFlight(), exports.memoryInUse(), exports.refusedConnections(),
-                TransportStats.of(exports.counters()));
+                TransportStats.of(exports.counters()), exports.openStreams());
         List<Connection> connections = references.connections();
         RuntimeSnapshot.Client client = new RuntimeSnapshot.Client(connections.size(),
                 connections.stream().mapToInt(Connection::pendingCalls).sum(), TransportStats.of(references.counters()));
@@ -89,7 +89,7 @@ public final class RuntimeInspector {
     }
 
     private static ConnectionView view(Connection c) {
-        return new ConnectionView(c.address(), c.state().name(), c.pendingCalls());
+        return new ConnectionView(c.address(), c.state().name(), c.pendingCalls(), c.openStreams());
     }
 
     /**

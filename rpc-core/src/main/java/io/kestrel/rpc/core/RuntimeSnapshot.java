@@ -34,9 +34,15 @@ public record RuntimeSnapshot(Server server, Client client, Pool pool, RegistryS
      *     the protocol's memory budget
      * @param refusedConnections connections refused at the connection limits so far
      * @param wire the server's wire counters (zeros when nothing is exported)
+     * @param openStreams streams open now on the server's connections
      */
     public record Server(boolean accepting, int port, int connections, int inFlightCalls, long memoryInUseBytes,
-            long refusedConnections, TransportStats wire) {
+            long refusedConnections, TransportStats wire, int openStreams) {
+        /** The figures without streams (as before streams were counted). */
+        public Server(boolean accepting, int port, int connections, int inFlightCalls, long memoryInUseBytes,
+                long refusedConnections, TransportStats wire) {
+            this(accepting, port, connections, inFlightCalls, memoryInUseBytes, refusedConnections, wire, 0);
+        }
     }
 
     /**

@@ -173,4 +173,60 @@ abstract class TracingContract {
         }
         assertEquals(Map.of(), runtimes.c.lastAttachments.get("greet"));
     }
+
+    private static SpanData ticker(List<SpanData> spans, SpanKind kind, String method) {
+        return spans.stream().filter(s -> s.getKind() == kind && s.getName().equals(Ticker.class.getName() + "/" + method))
+                .findFirst().orElseThrow(() -> new AssertionError("no " + kind + " span " + method + " in " + spans));
+    }
+
+    /** Any attribute's value as text: the Observation bridge sets strings, the OpenTelemetry API longs. */
+    protected static String anyAttr(SpanData span, String key) {
+        return span.getAttributes().asMap().entrySet().stream().filter(e -> e.getKey().getKey().equals(key))
+                .map(e -> String.valueOf(e.getValue())).findFirst().orElse(null);
+    }
+
+    @Test
+    void aStreamIsOneSpanPerSideEndedWhenItEndsWithItsMessageCounts() throws Exception {
+        RpcRuntime provider = withTracing(RpcRuntime.builder()).protocol(Runtimes.loopback().build()).build();
+        RpcRuntime consumer = withTracing(RpcRuntime.builder()).build();
+        try {
+            provider.export(io.kestrel.rpc.api.config.ServiceConfig.builder(Ticker.class, new TickerImpl()).build());
+            Ticker ticker = consumer.refer(io.kestrel.rpc.api.config.ReferenceConfig.builder(Ticker.class)
+                    .url("127.0.0.1:" + provider.boundPort()).timeout(Duration.ofSeconds(20)).build());
+            Received<String> echoed = new Received<>();
+            io.kestrel.rpc.api.stream.StreamObserver<String> in = ticker.echo(echoed);
+            for (int i = 0; i < 300; i++) {
+                in.onNext("m" + i);
+            }
+            in.onCompleted();
+            assertEquals(null, echoed.end());
+            List<SpanData> spans = spans(2);
+            SpanData client = ticker(spans, SpanKind.CLIENT, "echo");
+            SpanData server = ticker(spans, SpanKind.SERVER, "echo");
+            assertEquals(client.getSpanId(), server.getParentSpanId());
+            for (SpanData s : spans) {
+                assertEquals("ok", attr(s, "status"));
+                assertEquals("300", anyAttr(s, "rpc.messages.sent"), s.toString());
+                assertEquals("300", anyAttr(s, "rpc.messages.received"), s.toString());
+            }
+
+            exporter.reset();
+            Received<Integer> endless = new Received<>();
+            ticker.endless(endless);
+            Runtimes.await("messages arrive", () -> endless.count.get() > 20);
+            assertTrue(exporter.getFinishedSpanItems().isEmpty(), "an open stream's spans have not ended");
+            endless.handle.cancel("enough");
+            assertTrue(endless.end() instanceof io.kestrel.rpc.api.stream.StreamCancelledException);
+            spans = spans(2);
+            for (SpanData s : spans) {
+                assertEquals("cancelled", attr(s, "status"), s.toString());
+                assertEquals(StatusCode.ERROR, s.getStatus().getStatusCode());
+            }
+            assertEquals(String.valueOf(endless.count.get()),
+                    anyAttr(ticker(spans, SpanKind.CLIENT, "endless"), "rpc.messages.received"));
+        } finally {
+            consumer.close();
+            provider.close();
+        }
+    }
 }

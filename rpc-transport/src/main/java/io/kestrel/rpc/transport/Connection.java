@@ -142,6 +142,11 @@ public final class Connection implements AutoCloseable {
         return pending.size();
     }
 
+    /** Streams open now on this connection (their calls count in {@link #pendingCalls()} too). */
+    public int openStreams() {
+        return pending.streams().size();
+    }
+
     /** Waits (up to the connect timeout) until the first connection attempt has finished. */
     public void awaitFirstConnect() {
         try {

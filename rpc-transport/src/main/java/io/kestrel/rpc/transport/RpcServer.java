@@ -12,6 +12,7 @@ import io.kestrel.rpc.transport.spi.ConnectionLimiter;
 import io.kestrel.rpc.transport.internal.EventLoops;
 import io.kestrel.rpc.transport.internal.MemoryBudget;
 import io.kestrel.rpc.transport.internal.NativeProtocol;
+import io.kestrel.rpc.transport.internal.RequestHandler;
 import io.kestrel.rpc.transport.internal.ServerPipeline;
 import io.kestrel.rpc.transport.internal.GoAwayHandler;
 import io.kestrel.rpc.transport.internal.VirtualThreads;
@@ -201,6 +202,16 @@ public final class RpcServer implements AutoCloseable {
     /** Open consumer connections. */
     public int connectionCount() {
         return channels.size();
+    }
+
+    /** Streams open now on all consumer connections (none on the dubbo protocol). */
+    public int openStreams() {
+        int n = 0;
+        for (Channel ch : channels) {
+            RequestHandler h = ch.pipeline().get(RequestHandler.class);
+            n += h == null ? 0 : h.openStreams();
+        }
+        return n;
     }
 
     /**

@@ -25,4 +25,7 @@ public interface StreamCall extends CallStreamObserver<Object> {
      * after the messages before it. Idempotent; the first end counts.
      */
     void callEnded(Object value, Throwable error);
+
+    /** {@code listener} sees the stream's messages (both directions) and, after the last one delivered, its end. */
+    void addListener(io.kestrel.rpc.api.interceptor.StreamListener listener);
 }

@@ -62,4 +62,25 @@ public interface CallInfo {
      * picks a provider; read it when the call's future has completed).
      */
     String peerAddress();
+
+    /**
+     * True for the call that opens a stream (a streaming method's call): it ends when the stream ends, and
+     * {@link #addStreamListener} sees its messages. False for an ordinary call.
+     */
+    default boolean isStream() {
+        return false;
+    }
+
+    /**
+     * Lets {@code listener} see this stream's messages (both directions) and its end. Register it before
+     * proceeding to see every message. On the consumer, the future {@code proceed()} returns completes when the
+     * stream ended; on the provider it completes when the streaming method returned (with the observer of its
+     * request stream, for a bidirectional or client-streaming method), while the stream may go on: its end reaches
+     * {@link StreamListener#onEnd}.
+     *
+     * @throws IllegalStateException when this call is not a stream ({@link #isStream()} false)
+     */
+    default void addStreamListener(StreamListener listener) {
+        throw new IllegalStateException(displayName() + " is not a streaming call: it has no stream to listen to");
+    }
 }

@@ -10,6 +10,7 @@ import io.kestrel.rpc.api.SerializationException;
 import io.kestrel.rpc.api.ServerBusyException;
 import io.kestrel.rpc.api.ServiceNotFoundException;
 import io.kestrel.rpc.api.TransportException;
+import io.kestrel.rpc.api.stream.StreamCancelledException;
 import java.util.Locale;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -40,6 +41,8 @@ public enum CallOutcome {
     TRANSPORT_ERROR,
     /** An interceptor threw or returned null. */
     INTERCEPTOR_ERROR,
+    /** A stream was cancelled: by either side, or by its connection closing on the provider. */
+    CANCELLED,
     /** Any other framework failure. */
     ERROR;
 
@@ -88,6 +91,9 @@ public enum CallOutcome {
         }
         if (t instanceof TransportException) {
             return TRANSPORT_ERROR;
+        }
+        if (t instanceof StreamCancelledException) {
+            return CANCELLED;
         }
         if (t instanceof InterceptorException) {
             return INTERCEPTOR_ERROR;

@@ -19,7 +19,8 @@ import java.util.function.LongSupplier;
  * Live per-method figures for the console: two interceptors (consumer and provider side) that time every
  * call into a {@link MethodWindow} per side, service and method. At most {@value #DEFAULT_MAX_METHODS} methods
  * are tracked (system property {@value #MAX_METHODS_PROPERTY}); calls of further methods are counted as
- * untracked, and methods idle for a whole window make room.
+ * untracked, and methods idle for a whole window make room. A stream counts as one call, timed until it ends;
+ * a streaming method's row also shows its open streams and the messages in and out ({@link StreamCounts}).
  */
 final class CallStats {
     static final String MAX_METHODS_PROPERTY = "kestrel.rpc.console.maxMethods";
@@ -32,6 +33,8 @@ final class CallStats {
     private final int maxMethods = Integer.getInteger(MAX_METHODS_PROPERTY, DEFAULT_MAX_METHODS);
     private final Map<Key, MethodWindow> windows = new ConcurrentHashMap<>();
     private final AtomicLong untracked = new AtomicLong();
+    /** Streaming methods only; at most as many as methods are tracked. */
+    private final Map<Key, StreamCounts> streams = new ConcurrentHashMap<>();
 
     CallStats(long windowMillis, LongSupplier clock) {
         this.windowMillis = windowMillis;
@@ -48,7 +51,8 @@ final class CallStats {
         return new ClientInterceptor() {
             @Override
             public CompletableFuture<Object> intercept(Chain chain) {
-                return timed("consumer", chain.call(), chain.proceed());
+                return streamed("consumer", chain.call()) ? chain.proceed()
+                        : timed("consumer", chain.call(), chain.proceed());
             }
 
             @Override
@@ -67,7 +71,8 @@ final class CallStats {
         return new ServerInterceptor() {
             @Override
             public CompletableFuture<Object> intercept(Chain chain) {
-                return timed("provider", chain.call(), chain.proceed());
+                return streamed("provider", chain.call()) ? chain.proceed()
+                        : timed("provider", chain.call(), chain.proceed());
             }
 
             @Override
@@ -80,6 +85,28 @@ final class CallStats {
                 return "console call figures";
             }
         };
+    }
+
+    /**
+     * For a stream: counts it, with a listener registered before the interceptor proceeds (to see every message),
+     * and returns true; false for an ordinary call.
+     */
+    private boolean streamed(String side, CallInfo call) {
+        if (!call.isStream()) {
+            return false;
+        }
+        Key key = new Key(side, call.service().toString(), call.method());
+        MethodWindow w = window(key);
+        StreamCounts s = w == null ? null : streams.get(key);
+        if (w != null && s == null && streams.size() < maxMethods) {
+            s = streams.computeIfAbsent(key, k -> new StreamCounts());
+        }
+        if (s == null) {
+            untracked.incrementAndGet();
+        } else {
+            s.started(call, w);
+        }
+        return true;
     }
 
     private CompletableFuture<Object> timed(String side, CallInfo call, CompletableFuture<Object> result) {
@@ -148,6 +175,12 @@ final class CallStats {
                     row.put("p90Millis", round(f.p90Millis()));
                     row.put("p99Millis", round(f.p99Millis()));
                     row.put("maxMillis", round(f.maxMillis()));
+                    StreamCounts s = streams.get(e.getKey());
+                    if (s != null) {
+                        row.put("openStreams", s.open.get());
+                        row.put("messagesIn", s.in.get());
+                        row.put("messagesOut", s.out.get());
+                    }
                     rows.add(row);
                 });
         Map<String, Object> out = new LinkedHashMap<>();

@@ -182,6 +182,7 @@ final class ConsoleApi {
             row.put("address", c.address());
             row.put("state", c.state());
             row.put("pendingCalls", c.pendingCalls());
+            row.put("openStreams", c.openStreams());
             client.add(row);
         }
         Map<String, Object> out = new LinkedHashMap<>();
@@ -197,6 +198,7 @@ final class ConsoleApi {
         server.put("accepting", now.server().accepting());
         server.put("connections", now.server().connections());
         server.put("inFlightCalls", now.server().inFlightCalls());
+        server.put("openStreams", now.server().openStreams());
         server.put("businessThreadsActive", now.pool().active());
         server.put("businessQueue", now.pool().queued());
         return server;

@@ -147,11 +147,13 @@ async function showConnections(main) {
   const c = await getJson('api/connections');
   main.replaceChildren(
     el('h2', {}, 'Connections to providers'),
-    table('connections', ['provider', 'state', 'pending calls'], c.client.map(x => el('tr', {},
-      el('td', {}, x.address), el('td', {}, badge(x.state, x.state === 'READY' ? 'ok' : 'warn')), num(x.pendingCalls)))),
+    table('connections', ['provider', 'state', 'pending calls', 'open streams'], c.client.map(x => el('tr', {},
+      el('td', {}, x.address), el('td', {}, badge(x.state, x.state === 'READY' ? 'ok' : 'warn')), num(x.pendingCalls),
+      num(x.openStreams)))),
     el('h2', {}, 'This runtime\'s server'),
     summary([['accepting', c.server.accepting], ['consumer connections', c.server.connections],
-      ['in-flight calls', c.server.inFlightCalls], ['business threads busy', c.server.businessThreadsActive],
+      ['in-flight calls', c.server.inFlightCalls], ['open streams', c.server.openStreams],
+      ['business threads busy', c.server.businessThreadsActive],
       ['queued', c.server.businessQueue], ['pending calls (as consumer)', c.pendingCalls]]));
 }
 
@@ -159,11 +161,13 @@ async function showCalls(main) {
   const c = await getJson('api/calls');
   main.replaceChildren(
     el('h2', {}, 'Calls in the last ' + c.windowSeconds + ' s'),
-    table('calls', ['side', 'service', 'method', 'calls', 'errors', 'calls/s', 'error rate', 'p50 ms', 'p90 ms', 'p99 ms', 'max ms'],
+    table('calls', ['side', 'service', 'method', 'calls', 'errors', 'calls/s', 'error rate', 'p50 ms', 'p90 ms', 'p99 ms', 'max ms',
+      'open streams', 'messages in', 'messages out'],
       c.methods.map(m => el('tr', { 'data-method': m.method }, el('td', {}, m.side), el('td', {}, m.service),
         el('td', {}, m.method), num(m.calls), num(m.errors), num(m.ratePerSecond, 2),
         el('td', { class: 'num' }, (m.errorRate * 100).toFixed(1) + ' %'), num(m.p50Millis, 3),
-        num(m.p90Millis, 3), num(m.p99Millis, 3), num(m.maxMillis, 3)))),
+        num(m.p90Millis, 3), num(m.p99Millis, 3), num(m.maxMillis, 3),
+        num(m.openStreams), num(m.messagesIn), num(m.messagesOut)))), // blank for unary methods
     c.untrackedCalls ? el('p', { class: 'muted' }, c.untrackedCalls + ' calls of methods beyond the tracked limit') : '');
 }
 

@@ -28,6 +28,13 @@ import java.util.Objects;
  * but for tracing (order {@value #ORDER}), so refusals by the {@code actives}/{@code executes} limits
  * are timed too.
  *
+ * <p><b>Streams</b> (calls of streaming methods, see {@code docs/streaming.md}) are timed in the same timers from
+ * their start until they end, with their outcome ({@code ok}, {@code cancelled}, {@code timeout},
+ * {@code service_error}, ...), on both sides; {@value #CLIENT_STREAMS_OPEN} and {@value #SERVER_STREAMS_OPEN} gauge
+ * the streams open now, and {@value #CLIENT_STREAM_SENT}, {@value #CLIENT_STREAM_RECEIVED},
+ * {@value #SERVER_STREAM_SENT} and {@value #SERVER_STREAM_RECEIVED} count their messages (tagged as the timers, but
+ * for the status).
+ *
  * <p><b>Gauges</b> ({@link RuntimeMetrics}): see the constants below. Micrometer is an optional
  * dependency of this module: only applications that use this class need it.
  */
@@ -52,6 +59,14 @@ public final class KestrelMetrics {
     public static final String SERVER_POOL_QUEUED = "kestrel.rpc.server.pool.queued";
     public static final String SERVER_MEMORY_USED = "kestrel.rpc.server.memory.used";
     public static final String REGISTRY_CONNECTED = "kestrel.rpc.registry.connected";
+    /** Streams open now, per side (a gauge kept by the interceptors). */
+    public static final String CLIENT_STREAMS_OPEN = "kestrel.rpc.client.streams.open";
+    public static final String SERVER_STREAMS_OPEN = "kestrel.rpc.server.streams.open";
+    /** Stream messages sent and received, per side, service, method and serialization (counters). */
+    public static final String CLIENT_STREAM_SENT = "kestrel.rpc.client.stream.messages.sent";
+    public static final String CLIENT_STREAM_RECEIVED = "kestrel.rpc.client.stream.messages.received";
+    public static final String SERVER_STREAM_SENT = "kestrel.rpc.server.stream.messages.sent";
+    public static final String SERVER_STREAM_RECEIVED = "kestrel.rpc.server.stream.messages.received";
 
     public static final String TAG_SYSTEM = "rpc.system";
     public static final String SYSTEM = "kestrel";
@@ -71,10 +86,16 @@ public final class KestrelMetrics {
         this.registry = b.registry;
         this.tags = b.tags;
         MetricsOptions options = new MetricsOptions(b.percentiles, b.histogram);
-        this.client = new MetricsInterceptors.Client(new CallTimers(registry, CLIENT_DURATION,
-                "duration of calls made by this process, until their result (or error) arrived", tags, options), this);
-        this.server = new MetricsInterceptors.Server(new CallTimers(registry, SERVER_DURATION,
-                "duration of calls served by this process, from decoded request to result", tags, options));
+        CallTimers clientTimers = new CallTimers(registry, CLIENT_DURATION,
+                "duration of calls made by this process, until their result (or error) arrived", tags, options);
+        CallTimers serverTimers = new CallTimers(registry, SERVER_DURATION,
+                "duration of calls served by this process, from decoded request to result", tags, options);
+        this.client = new MetricsInterceptors.Client(clientTimers, new StreamMeters(registry, new String[] {
+                CLIENT_STREAMS_OPEN, CLIENT_STREAM_SENT, CLIENT_STREAM_RECEIVED}, tags,
+                clientTimers), this);
+        this.server = new MetricsInterceptors.Server(serverTimers, new StreamMeters(registry, new String[] {
+                SERVER_STREAMS_OPEN, SERVER_STREAM_SENT, SERVER_STREAM_RECEIVED}, tags,
+                serverTimers));
     }
 
     /** Metrics with the defaults: histograms, no client-side percentiles, no extra tags. */

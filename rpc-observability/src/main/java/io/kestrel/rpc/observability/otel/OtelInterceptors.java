@@ -6,6 +6,7 @@ import io.kestrel.rpc.api.interceptor.ClientCallInfo;
 import io.kestrel.rpc.api.interceptor.ClientInterceptor;
 import io.kestrel.rpc.api.interceptor.ServerCallInfo;
 import io.kestrel.rpc.api.interceptor.ServerInterceptor;
+import io.kestrel.rpc.api.interceptor.CountingStreamListener;
 import io.kestrel.rpc.observability.internal.Futures;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.Span;
@@ -28,7 +29,8 @@ import java.util.function.Function;
  * The two span interceptors of {@link KestrelOpenTelemetry}. Each starts a span when the call enters
  * it, makes it current while the rest of the chain runs on that thread, and ends it when the call's
  * future completes: status ERROR with the exception recorded for a failed call, unset otherwise (the
- * OpenTelemetry convention for instrumentation). Per call: the span, its context
+ * OpenTelemetry convention for instrumentation). A stream's span ends when the stream ends (one span per stream),
+ * with the attributes {@code rpc.messages.sent} and {@code rpc.messages.received}. Per call: the span, its context
  * and scope, the trace context written or read; names and constant attributes are built once per
  * method ({@link SpanNames}).
  */
@@ -36,6 +38,8 @@ final class OtelInterceptors {
     static final AttributeKey<String> STATUS = AttributeKey.stringKey("status");
     static final AttributeKey<String> SERVER_ADDRESS = AttributeKey.stringKey("server.address");
     static final AttributeKey<String> CLIENT_ADDRESS = AttributeKey.stringKey("client.address");
+    static final AttributeKey<Long> MESSAGES_SENT = AttributeKey.longKey("rpc.messages.sent");
+    static final AttributeKey<Long> MESSAGES_RECEIVED = AttributeKey.longKey("rpc.messages.received");
 
     /** Writes the trace context into the request attachments (modifiable on the consumer until it proceeds). */
     private static final TextMapSetter<Map<String, String>> SETTER = (carrier, key, value) -> {
@@ -158,18 +162,49 @@ final class OtelInterceptors {
     private static <C> CompletableFuture<Object> proceedInScope(Context context, C chain,
             Function<C, CompletableFuture<Object>> proceed, Span span, CallInfo call, AttributeKey<String> peerKey,
             SpanNames late) {
+        boolean stream = call.isStream();
+        if (stream) { // a stream ends (and so does its span) whatever the chain does
+            call.addStreamListener(new StreamEnd(span, call, peerKey, late));
+        }
         CompletableFuture<Object> result;
         try (Scope scope = context.makeCurrent()) {
             result = proceed.apply(chain);
         } catch (RuntimeException | Error e) {
-            end(span, e, call, peerKey, late);
+            if (!stream) {
+                end(span, e, call, peerKey, late);
+            }
             throw e;
+        }
+        if (stream) {
+            return result;
         }
         if (Futures.succeeded(result)) {
             end(span, null, call, peerKey, late);
             return result;
         }
         return result.whenComplete((value, error) -> end(span, error, call, peerKey, late));
+    }
+
+    /** Counts a stream's messages; ends its span when it ends, with the counts as attributes. */
+    private static final class StreamEnd extends CountingStreamListener {
+        private final Span span;
+        private final CallInfo call;
+        private final AttributeKey<String> peerKey;
+        private final SpanNames late;
+
+        StreamEnd(Span span, CallInfo call, AttributeKey<String> peerKey, SpanNames late) {
+            this.span = span;
+            this.call = call;
+            this.peerKey = peerKey;
+            this.late = late;
+        }
+
+        @Override
+        public void onEnd(Throwable error) {
+            span.setAttribute(MESSAGES_SENT, sent());
+            span.setAttribute(MESSAGES_RECEIVED, received());
+            end(span, error, call, peerKey, late);
+        }
     }
 
     /** Status ERROR with the exception recorded for a failed call; a call that succeeded leaves it unset. */

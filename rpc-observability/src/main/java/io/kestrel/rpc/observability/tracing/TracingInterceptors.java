@@ -1,8 +1,10 @@
 package io.kestrel.rpc.observability.tracing;
 
+import io.kestrel.rpc.api.interceptor.CallInfo;
 import io.kestrel.rpc.api.interceptor.CallOutcome;
 import io.kestrel.rpc.api.interceptor.ClientInterceptor;
 import io.kestrel.rpc.api.interceptor.ServerInterceptor;
+import io.kestrel.rpc.api.interceptor.CountingStreamListener;
 import io.kestrel.rpc.observability.internal.Futures;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationConvention;
@@ -16,10 +18,17 @@ import java.util.function.Supplier;
 /**
  * The two observing interceptors. Each starts an observation when the call enters it, keeps it
  * current (in scope) while the rest of the chain runs on that thread, and stops it when the call's
- * future completes, after {@link Observation#error} for a failed call. With a no-op registry, or an
+ * future completes, after {@link Observation#error} for a failed call. A stream's observation stops when the
+ * stream ends (one span per stream), with the messages it sent and received as the high-cardinality key values
+ * {@value #MESSAGES_SENT} and {@value #MESSAGES_RECEIVED}. With a no-op registry, or an
  * observation the registry's predicates turn off, they only pass the call on (no context is kept).
  */
 final class TracingInterceptors {
+    /** Key value of a stream's observation: the messages this side sent. */
+    static final String MESSAGES_SENT = "rpc.messages.sent";
+    /** Key value of a stream's observation: the messages this side received. */
+    static final String MESSAGES_RECEIVED = "rpc.messages.received";
+
     private TracingInterceptors() {
     }
 
@@ -105,21 +114,54 @@ final class TracingInterceptors {
         /** Keeps the started observation, for the callback (set before the callback is registered). */
         void started(Observation observation);
 
-        /** Runs the rest of the chain with the started observation in scope; stops it when the result is known. */
+        /** The call. */
+        CallInfo call();
+
+        /**
+         * Runs the rest of the chain with the started observation in scope; stops it when the result is known, or
+         * for a stream when the stream ends.
+         */
         default CompletableFuture<Object> observe(Observation started) {
             started(started);
+            boolean stream = call().isStream();
+            if (stream) {
+                call().addStreamListener(new StreamEnd(started, this));
+            }
             CompletableFuture<Object> result;
             try (Observation.Scope scope = started.openScope()) {
                 result = proceed();
             } catch (RuntimeException | Error e) {
-                accept(null, e);
+                if (!stream) { // a stream ends (and its listener stops the observation) whatever the chain did
+                    accept(null, e);
+                }
                 throw e;
+            }
+            if (stream) {
+                return result;
             }
             if (Futures.succeeded(result)) { // a provider's blocking method: no callback, no second future
                 accept(result.join(), null);
                 return result;
             }
             return result.whenComplete(this);
+        }
+    }
+
+    /** Counts a stream's messages and stops its observation when it ends, with the counts as key values. */
+    private static final class StreamEnd extends CountingStreamListener {
+        private final Observation observation;
+        private final Observed observed;
+
+        StreamEnd(Observation observation, Observed observed) {
+            this.observation = observation;
+            this.observed = observed;
+        }
+
+        @Override
+        public void onEnd(Throwable error) {
+            observation.highCardinalityKeyValue(MESSAGES_SENT, Long.toString(sent()));
+            observation.highCardinalityKeyValue(MESSAGES_RECEIVED, Long.toString(received()));
+            observed.accept(null, error);
         }
     }
 

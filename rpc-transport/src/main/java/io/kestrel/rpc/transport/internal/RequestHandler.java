@@ -193,6 +193,11 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
                 + " Retry later or on another provider, or raise threads/queues on the protocol");
     }
 
+    /** Streams open now on this connection. */
+    public int openStreams() {
+        return streams.size();
+    }
+
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         streams.closeAll();

@@ -163,6 +163,15 @@ final class ServerCall extends ResponseAttachments implements Runnable, Incoming
     }
 
     @Override
+    public void addStreamListener(io.kestrel.rpc.api.interceptor.StreamListener listener) {
+        if (stream == null) {
+            IncomingCall.super.addStreamListener(listener); // refuses
+            return;
+        }
+        stream.addListener(listener);
+    }
+
+    @Override
     public Map<String, String> attachments() {
         return head.attachments();
     }

@@ -38,4 +38,13 @@ public interface IncomingCall {
     default io.kestrel.rpc.api.stream.CallStreamObserver<Object> responseStream() {
         return null;
     }
+
+    /**
+     * For a call of a streaming method: {@code listener} sees the stream's messages and its end.
+     *
+     * @throws IllegalStateException for an ordinary call
+     */
+    default void addStreamListener(io.kestrel.rpc.api.interceptor.StreamListener listener) {
+        throw new IllegalStateException("not a streaming call: it has no stream to listen to");
+    }
 }

@@ -4,6 +4,8 @@ import io.kestrel.rpc.api.AttachmentLimits;
 import io.kestrel.rpc.api.ServiceKey;
 import io.kestrel.rpc.api.interceptor.ClientCallInfo;
 import io.kestrel.rpc.api.interceptor.ClientInterceptor;
+import io.kestrel.rpc.api.interceptor.StreamListener;
+import io.kestrel.rpc.transport.StreamCall;
 import io.kestrel.rpc.core.internal.shared.InterceptorChain;
 import io.kestrel.rpc.transport.spi.AttachedValue;
 import io.kestrel.rpc.transport.ThreadlessWait;
@@ -31,6 +33,7 @@ final class ClientCall extends InterceptorChain<ClientInterceptor>
     private final MethodInfo method;
     private final ClusterInvoker cluster;
     private final Object[] arguments;
+    private final StreamCall stream; // the stream this call opens; null for an ordinary call
     private final Map<String, String> requestAttachments;
     private final long referenceTimeoutMillis; // NO_DEADLINE when the reference sets none
     private volatile Map<String, String> responseAttachments = Map.of();
@@ -51,6 +54,8 @@ final class ClientCall extends InterceptorChain<ClientInterceptor>
         this.method = method;
         this.cluster = cluster;
         this.arguments = arguments == null ? NO_ARGS : arguments;
+        this.stream = method.ref.stream() != null
+                && this.arguments[method.ref.stream().observerIndex()] instanceof StreamCall s ? s : null;
         this.requestAttachments = new HashMap<>(attachments);
         this.deadlineNanos = deadlineNanos;
         this.referenceTimeoutMillis = cluster.referenceTimeoutMillis() > 0 ? cluster.referenceTimeoutMillis() : NO_DEADLINE;
@@ -213,6 +218,20 @@ final class ClientCall extends InterceptorChain<ClientInterceptor>
     @Override
     public Map<String, String> responseAttachments() {
         return responseAttachments;
+    }
+
+    @Override
+    public boolean isStream() {
+        return stream != null;
+    }
+
+    @Override
+    public void addStreamListener(StreamListener listener) {
+        if (stream == null) {
+            ClientCallInfo.super.addStreamListener(listener); // refuses
+            return;
+        }
+        stream.addListener(listener);
     }
 
     @Override

@@ -239,6 +239,11 @@ public final class Exports {
         return server == null ? 0 : server.inFlight();
     }
 
+    /** Streams open now on the server's connections. */
+    public synchronized int openStreams() {
+        return server == null ? 0 : server.openStreams();
+    }
+
     /** Bytes held by requests in progress and unsent responses (0 when nothing was exported). */
     public synchronized long memoryInUse() {
         return server == null ? 0 : server.memoryInUse();

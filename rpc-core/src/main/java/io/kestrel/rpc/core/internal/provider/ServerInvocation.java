@@ -5,6 +5,7 @@ import io.kestrel.rpc.api.ServiceKey;
 import io.kestrel.rpc.api.interceptor.InterceptorException;
 import io.kestrel.rpc.api.interceptor.ServerCallInfo;
 import io.kestrel.rpc.api.interceptor.ServerInterceptor;
+import io.kestrel.rpc.api.interceptor.StreamListener;
 import io.kestrel.rpc.core.internal.shared.InterceptorChain;
 import io.kestrel.rpc.transport.Status;
 import io.kestrel.rpc.transport.spi.IncomingCall;
@@ -141,6 +142,16 @@ final class ServerInvocation extends InterceptorChain<ServerInterceptor> impleme
     @Override
     public Map<String, String> responseAttachments() {
         return call.responseAttachments();
+    }
+
+    @Override
+    public boolean isStream() {
+        return call.responseStream() != null;
+    }
+
+    @Override
+    public void addStreamListener(StreamListener listener) {
+        call.addStreamListener(listener);
     }
 
     @Override

@@ -81,7 +81,7 @@ public final class ServerStream extends StreamSide {
 
     @Override
     public void onCompleted() {
-        if (end("completed by the provider")) {
+        if (end("completed by the provider", null)) {
             out.value(open, method, serializer, null);
             endReceiving(null);
         }
@@ -89,7 +89,7 @@ public final class ServerStream extends StreamSide {
 
     @Override
     public void onError(Throwable error) {
-        if (!end("ended by the provider with " + error)) {
+        if (!end("ended by the provider with " + error, error)) {
             return;
         }
         if (error instanceof RefusedException r) {
@@ -124,13 +124,20 @@ public final class ServerStream extends StreamSide {
         }
     }
 
+    /** Ends the stream as cancelled ({@code why}); false when it had ended already. */
     private boolean end(String why) {
+        return end(why, new StreamCancelledException(what() + " ended: " + why));
+    }
+
+    /** Ends the stream; its listeners hear {@code error} (null: completed). False when it had ended already. */
+    private boolean end(String why, Throwable error) {
         synchronized (this) {
             if (endedBecause != null) {
                 return false;
             }
             endedBecause = why;
         }
+        listeners.ended(error, this);
         credit.close(why);
         table.remove(open.requestId, this);
         if (receiver == null) {

@@ -4,7 +4,9 @@ import io.kestrel.rpc.api.RpcException;
 import io.kestrel.rpc.api.SerializationException;
 import io.kestrel.rpc.api.serialization.DecodeBudget;
 import io.kestrel.rpc.api.serialization.Serializer;
+import io.kestrel.rpc.api.interceptor.StreamListener;
 import io.kestrel.rpc.api.stream.CallStreamObserver;
+import io.kestrel.rpc.api.stream.StreamCancelledException;
 import io.kestrel.rpc.api.stream.StreamLimits;
 import io.kestrel.rpc.api.stream.StreamObserver;
 import io.kestrel.rpc.transport.internal.Frame;
@@ -40,10 +42,23 @@ abstract class StreamSide implements CallStreamObserver<Object> {
     /** The receiving observer was told the end (delivery thread only). */
     private boolean receiverEnded;
     volatile StreamObserver<Object> receiver;
+    /** What interceptors listen with (see {@link #addListener}). */
+    final StreamListeners listeners = new StreamListeners();
 
     StreamSide(Executor delivery, boolean started) {
-        this.inbox = new Inbox(delivery, this::deliver, e -> cancel("the executor delivering its messages refused"
-                + " them (" + e.getMessage() + ")"), started);
+        this.inbox = new Inbox(delivery, this::deliver, e -> {
+            cancel("the executor delivering its messages refused them (" + e.getMessage() + ")");
+            listeners.ended(new StreamCancelledException(what() + ": its messages could not be delivered ("
+                    + e.getMessage() + ")"), this);
+        }, started);
+    }
+
+    /**
+     * {@code listener} sees each message this side sends and receives, and the end: on the consumer after the last
+     * message delivered (with the response observer's end), on the provider when the stream ends.
+     */
+    public final void addListener(StreamListener listener) {
+        listeners.add(listener);
     }
 
     /** The stream id: the request id of the call that opened it. */
@@ -142,6 +157,9 @@ abstract class StreamSide implements CallStreamObserver<Object> {
     private void deliver(Object item) {
         StreamObserver<Object> to = receiver;
         if (item instanceof End end) {
+            if (consumerSide()) {
+                listeners.ended(end.error(), this); // after every message delivered (the provider's end: ServerStream)
+            }
             if (!receiverEnded && to != null) {
                 receiverEnded = true;
                 try {
@@ -174,6 +192,7 @@ abstract class StreamSide implements CallStreamObserver<Object> {
             f.release();
             f.done();
         }
+        listeners.received(value, this);
         try {
             to.onNext(value);
         } catch (RuntimeException e) {
@@ -224,6 +243,7 @@ abstract class StreamSide implements CallStreamObserver<Object> {
                     + " bytes, over the payload limit of " + payloadBytes() + " bytes; it was not sent");
         }
         write(frame);
+        listeners.sent(value, this);
     }
 
     abstract int payloadBytes();
