@@ -68,13 +68,18 @@ final class StreamReport {
         for (Map.Entry<String, StreamSystem> e : systems.entrySet()) {
             md.append("- `").append(e.getKey()).append("`: ").append(e.getValue().description()).append('\n');
         }
-        md.append("\n## Server streaming\n\n| system | msgs/s | x grpc | x raw | msg B | wire B/msg | overhead B/msg |"
-                + " client CPU us/msg | server CPU us/msg |\n|---|---|---|---|---|---|---|---|---|\n");
+        md.append("\n## Server streaming\n\n`CPU x grpc`, `CPU x raw`: the other system's CPU per message (client +"
+                + " server) over this one's, the medians of the per-round ratios: like `x grpc` and `x raw`, higher is"
+                + " better, and unlike them it hardly depends on what else the machine runs.\n\n"
+                + "| system | msgs/s | x grpc | x raw | CPU x grpc | CPU x raw | msg B | wire B/msg | overhead B/msg |"
+                + " client CPU us/msg | server CPU us/msg |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (String s : bySystem.keySet()) {
             List<StreamRound> rs = bySystem.get(s);
             md.append("| ").append(s).append(" | ").append(spread(rs, StreamRound::feedRate, "%,.0f")).append(" | ")
                     .append(ratio(s, GrpcStreamSystem.NAME, StreamRound::feedRate)).append(" | ")
                     .append(ratio(s, systems.get(s).rawLoop(), StreamRound::feedRate)).append(" | ")
+                    .append(ratio(s, GrpcStreamSystem.NAME, StreamReport::feedCpuEfficiency)).append(" | ")
+                    .append(ratio(s, systems.get(s).rawLoop(), StreamReport::feedCpuEfficiency)).append(" | ")
                     .append(rs.get(0).messageBytes()).append(" | ")
                     .append(fmt(median(rs, StreamRound::feedWirePerMessage), "%.1f")).append(" | ")
                     .append(fmt(feedOverhead(s), "%.1f")).append(" | ")
@@ -115,8 +120,12 @@ final class StreamReport {
             }
             target(md, s, ">= " + FEED_VS_GRPC + "x grpc msgs/s, server streaming",
                     ratioMedian(s, GrpcStreamSystem.NAME, StreamRound::feedRate), v -> v >= FEED_VS_GRPC);
+            target(md, s, "the same by CPU per message (grpc's CPU / this one's; load-independent)",
+                    ratioMedian(s, GrpcStreamSystem.NAME, StreamReport::feedCpuEfficiency), v -> v >= FEED_VS_GRPC);
             target(md, s, ">= " + FEED_VS_RAW + "x the raw loop's msgs/s, server streaming",
                     ratioMedian(s, systems.get(s).rawLoop(), StreamRound::feedRate), v -> v >= FEED_VS_RAW);
+            target(md, s, "the same by CPU per message (the raw loop's CPU / this one's)",
+                    ratioMedian(s, systems.get(s).rawLoop(), StreamReport::feedCpuEfficiency), v -> v >= FEED_VS_RAW);
             target(md, s, "<= " + (int) OVERHEAD_BYTES + " B/msg on the wire beyond the message, server streaming",
                     feedOverhead(s), v -> v <= OVERHEAD_BYTES);
             target(md, s, "unary p99 beside a stream <= " + UNARY_P99_RATIO + "x alone", unaryRatio(s),
@@ -133,6 +142,14 @@ final class StreamReport {
         md.append("| ").append(system).append(" | ").append(what).append(" | ").append(fmt(value, "%.2f"))
                 .append(" | ").append(Double.isNaN(value) ? "not measured" : check.met(value) ? "yes" : "no")
                 .append(" |\n");
+    }
+
+    /** Messages per CPU microsecond, client and server together: the ratio of two is the inverse of their CPU. */
+    static double feedCpuEfficiency(StreamRound r) {
+        if (r.feedClientCpu() < 0 || r.feedServerCpu() < 0) {
+            return Double.NaN;
+        }
+        return r.feedMessages() * 1000.0 / (r.feedClientCpu() + r.feedServerCpu());
     }
 
     double feedOverhead(String system) {
