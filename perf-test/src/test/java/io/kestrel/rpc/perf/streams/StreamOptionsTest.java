@@ -13,7 +13,7 @@ class StreamOptionsTest {
     void defaultsQuickAndOverrides() {
         StreamOptions d = StreamOptions.parse();
         assertEquals(StreamSystems.DEFAULTS, d.systems());
-        assertEquals(List.of(3, 4, 250_000, 10_000, 20_000, 16), List.of(d.rounds(), d.streams(), d.messages(),
+        assertEquals(List.of(3, 4, 1_000_000, 10_000, 20_000, 16), List.of(d.rounds(), d.streams(), d.messages(),
                 d.trips(), d.unaryCalls(), d.payload()));
         StreamOptions q = StreamOptions.parse("--quick", "--trips", "7", "--systems", "grpc, kestrel-kryo,grpc",
                 "--timeout", "5s", "--server-jvm-args", " -Xss1m  -Dx=y ");
