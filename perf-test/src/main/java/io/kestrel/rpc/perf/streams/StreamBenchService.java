@@ -2,7 +2,10 @@ package io.kestrel.rpc.perf.streams;
 
 import io.kestrel.rpc.api.stream.StreamObserver;
 
-/** The framework's side of the streams benchmark: the same two streams as the raw loop and grpc-java, and a unary call. */
+/**
+ * The framework's side of the streams benchmark: the same two streams as the raw loop and grpc-java, and a unary
+ * call.
+ */
 public interface StreamBenchService {
     /**
      * Server streaming: {@code count} messages of {@code payload} bytes ({@link StreamMessages}), then completes;

@@ -33,7 +33,7 @@ record StreamOptions(List<String> systems, int rounds, int streams, int messages
                                     raw-stream-<serialization> for any installed serialization
               --rounds N            every system N times, in alternating order; medians and per-round ratios (default 3)
               --streams N           streams at once in both workloads (default 4)
-              --messages N          messages per server stream (default 1000000; fewer leave JIT time in the CPU figures)
+              --messages N          messages per server stream (default 1000000; fewer leave JIT in the CPU figures)
               --trips N             round trips per ping-pong stream (default 10000)
               --unary-calls N       unary calls timed alone and beside a server stream, framework only (default 20000)
               --payload N           bytes per message, 8..65536 (default 16)

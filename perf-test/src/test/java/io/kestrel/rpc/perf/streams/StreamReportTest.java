@@ -41,14 +41,14 @@ class StreamReportTest {
         String md = report.markdown();
         assertTrue(md.contains("| kestrel-kryo | >= 2.0x grpc msgs/s, server streaming | 1.67 | no |"), md);
         assertTrue(md.contains("| kestrel-kryo | >= 0.8x the raw loop's msgs/s, server streaming | 0.70 | no |"), md);
-        assertTrue(md.contains("| kestrel-kryo | <= 16 B/msg on the wire beyond the message, server streaming | 16.00 | yes |"),
-                md);
+        assertTrue(md.contains("| kestrel-kryo | <= 16 B/msg on the wire beyond the message, server streaming"
+                + " | 16.00 | yes |"), md);
         assertTrue(md.contains("| kestrel-kryo | unary p99 beside a stream <= 2.0x alone | 2.50 | no |"), md);
         // by CPU: the raw loop spends half as much per message; grpc's CPU is not known here
-        assertTrue(md.contains("| kestrel-kryo | the same by CPU per message (the raw loop's CPU / this one's) | 0.50 | no |"),
-                md);
-        assertTrue(md.contains("| kestrel-kryo | the same by CPU per message (grpc's CPU / this one's; load-independent)"
-                + " | - | not measured |"), md);
+        assertTrue(md.contains("| kestrel-kryo | the same by CPU per message (the raw loop's CPU / this one's)"
+                + " | 0.50 | no |"), md);
+        assertTrue(md.contains("| kestrel-kryo | the same by CPU per message (grpc's CPU / this one's;"
+                + " load-independent) | - | not measured |"), md);
         // raw x grpc per round: 2.5, 3.33, 2.0 -> 2.5
         assertTrue(md.contains("| raw-stream-kryo | 100 [100-200] | 2.50 | - | - | - | 20 |"), md);
     }

@@ -32,8 +32,9 @@ public final class StockDubboSystem implements BenchSystem {
     public static final String KESTREL_PREFIX = "kestrel-dubbo-";
 
     /** Where stock Dubbo runs: the module perf-test-dubbo's class path. */
-    static final IsolatedModule DUBBO = new IsolatedModule("stock Dubbo", "kestrel.perf.dubbo.module", "perf-test-dubbo",
-            "io.kestrel.rpc.perf.dubbo.StockDubboServerMain", "io.kestrel.rpc.perf.dubbo.StockDubboClient");
+    static final IsolatedModule DUBBO = new IsolatedModule("stock Dubbo", "kestrel.perf.dubbo.module",
+            "perf-test-dubbo", "io.kestrel.rpc.perf.dubbo.StockDubboServerMain",
+            "io.kestrel.rpc.perf.dubbo.StockDubboClient");
 
     private final String serialization;
     private final SystemSettings settings;
