@@ -22,6 +22,10 @@
 #   perf-test/run.sh handoff [--trips N] [--rounds N]
 #                                    CPU per call of the business pool's two thread hand-offs against an event
 #                                    loop answering itself, nothing else (HandoffCostMain)
+#   perf-test/run.sh streams [--rounds 3] [--systems ...] [--quick]
+#                                    streaming: server streaming msgs/s, ping-pong round trips/s, wire bytes per
+#                                    message, unary p99 beside a stream; the framework against a raw-Netty loop
+#                                    and grpc-java (StreamPerfMain; perf-results/streams/)
 #
 # Set SKIP_BUILD=1 to reuse the last build. The client JVM gets the same flags as the server JVMs it starts:
 # Netty's --enable-native-access and fst's --add-opens (root pom properties netty.jvm.flags and fst.jvm.opens,
@@ -30,8 +34,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 if [[ "${SKIP_BUILD:-0}" != "1" ]]; then
-  # perf-test-dubbo: stock Dubbo's systems, on a class path of their own (see IsolatedDubbo)
-  mvn -q -DskipTests package -pl perf-test,perf-test-dubbo -am
+  # perf-test-dubbo, perf-test-grpc: stock Dubbo's and grpc-java's systems, on class paths of their own (IsolatedModule)
+  mvn -q -DskipTests package -pl perf-test,perf-test-dubbo,perf-test-grpc -am
 fi
 
 CP="perf-test/target/classes:$(cat perf-test/target/classpath.txt)"
@@ -52,6 +56,9 @@ elif [[ "${1:-}" == "obscost" ]]; then
 elif [[ "${1:-}" == "handoff" ]]; then
   shift
   MAIN=io.kestrel.rpc.perf.handoff.HandoffCostMain
+elif [[ "${1:-}" == "streams" ]]; then
+  shift
+  MAIN=io.kestrel.rpc.perf.streams.StreamPerfMain
 fi
 # shellcheck disable=SC2086 # OPENS is a list of flags
 exec java -Xms512m -Xmx512m -Djava.awt.headless=true -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \

@@ -149,7 +149,7 @@ public final class Rounds {
     }
 
     /** The median of the known values (NaN left out), the mean of the middle two for an even count; NaN if none. */
-    static double median(List<Double> values) {
+    public static double median(List<Double> values) {
         double[] v = values.stream().mapToDouble(Double::doubleValue).filter(d -> !Double.isNaN(d)).sorted().toArray();
         if (v.length == 0) {
             return Double.NaN;

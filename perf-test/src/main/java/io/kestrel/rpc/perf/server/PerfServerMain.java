@@ -5,6 +5,7 @@ import io.kestrel.rpc.perf.compare.system.BenchSystems;
 import io.kestrel.rpc.perf.compare.system.SystemSettings;
 import io.kestrel.rpc.perf.soak.PortsServer;
 import io.kestrel.rpc.perf.soak.SoakServer;
+import io.kestrel.rpc.perf.streams.StreamSystems;
 import io.kestrel.rpc.perf.support.HeapProbe;
 import io.kestrel.rpc.perf.support.ProcessCpu;
 import java.io.BufferedReader;
@@ -38,7 +39,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>System names are those of {@link BenchSystems}, plus {@code soak-<serialization>} for the
  * soak mode's provider ({@link SoakServer}), the only one that knows its in-flight count, and
- * {@code ports-<serialization>} for the per-port attack soak's provider ({@link PortsServer}).
+ * {@code ports-<serialization>} for the per-port attack soak's provider ({@link PortsServer}), and
+ * {@code stream-<name>} for a system of the streams benchmark ({@link StreamSystems}).
  *
  * <p>Arguments: those of {@link ServerLaunch}.
  */
@@ -58,6 +60,8 @@ public final class PerfServerMain {
         try {
             if (system.startsWith(PortsServer.PREFIX)) {
                 server = PortsServer.start(system.substring(PortsServer.PREFIX.length()), settings.rpcServerThreads());
+            } else if (system.startsWith(StreamSystems.SERVER_PREFIX)) {
+                server = StreamSystems.create(system.substring(StreamSystems.SERVER_PREFIX.length())).startServer();
             } else if (system.startsWith(SoakServer.PREFIX)) {
                 server = SoakServer.start(system.substring(SoakServer.PREFIX.length()), settings,
                         LimitsSpec.parse(launch.limits()));

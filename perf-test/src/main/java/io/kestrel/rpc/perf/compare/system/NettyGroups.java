@@ -20,18 +20,18 @@ import java.util.function.Consumer;
  * Event loop groups for the Netty baselines, sized to the machine and named for thread dumps, and
  * the server both Netty baselines run on.
  */
-final class NettyGroups {
+public final class NettyGroups {
     private NettyGroups() {
     }
 
     /** A NIO group with one thread per available processor. */
-    static EventLoopGroup create(String name) {
+    public static EventLoopGroup create(String name) {
         return new MultiThreadIoEventLoopGroup(Runtime.getRuntime().availableProcessors(),
                 new DefaultThreadFactory(name, true), NioIoHandler.newFactory());
     }
 
     /** Shuts down without a quiet period and waits a bounded time. */
-    static void shutdown(EventLoopGroup group) {
+    public static void shutdown(EventLoopGroup group) {
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
     }
 
@@ -41,7 +41,7 @@ final class NettyGroups {
      *
      * @param pipeline adds the handlers of each accepted connection
      */
-    static BenchServer serve(String threadName, Consumer<ChannelPipeline> pipeline, Runnable afterClose)
+    public static BenchServer serve(String threadName, Consumer<ChannelPipeline> pipeline, Runnable afterClose)
             throws InterruptedException {
         EventLoopGroup group = create(threadName);
         Channel server;

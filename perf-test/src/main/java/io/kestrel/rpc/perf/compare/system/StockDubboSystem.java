@@ -21,7 +21,7 @@ import java.util.concurrent.Callable;
  * Stock Apache Dubbo 3.3 on its own dubbo protocol with one serialization ({@code dubbo-hessian2},
  * {@code dubbo-fastjson2}): Dubbo at both ends, direct url, one shared reference (Dubbo's one connection per
  * provider), Dubbo's default 200 business threads unless {@code --rpc-server-threads} says otherwise. Runs on the
- * isolated class path of {@link IsolatedDubbo}. Wire bytes are not counted (0): Dubbo 3.3 has no byte counter and
+ * isolated class path of {@link #DUBBO}. Wire bytes are not counted (0): Dubbo 3.3 has no byte counter and
  * ignores a custom codec on its dubbo protocol.
  */
 public final class StockDubboSystem implements BenchSystem {
@@ -30,6 +30,11 @@ public final class StockDubboSystem implements BenchSystem {
 
     /** Prefix of the systems whose provider is the framework on the dubbo protocol, called by stock Dubbo. */
     public static final String KESTREL_PREFIX = "kestrel-dubbo-";
+
+    /** Where stock Dubbo runs: the module perf-test-dubbo's class path. */
+    static final IsolatedModule DUBBO = new IsolatedModule("stock Dubbo", "kestrel.perf.dubbo.module",
+            "perf-test-dubbo", "io.kestrel.rpc.perf.dubbo.StockDubboServerMain",
+            "io.kestrel.rpc.perf.dubbo.StockDubboClient");
 
     private final String serialization;
     private final SystemSettings settings;
@@ -61,7 +66,7 @@ public final class StockDubboSystem implements BenchSystem {
 
     @Override
     public String unavailableReason() {
-        return IsolatedDubbo.unavailableReason();
+        return DUBBO.unavailableReason();
     }
 
     @Override
@@ -72,7 +77,7 @@ public final class StockDubboSystem implements BenchSystem {
     @Override
     public BenchServer startServer() throws Exception {
         if (!kestrelProvider) {
-            return IsolatedDubbo.startServer(serialization, settings.rpcServerThreads());
+            return DUBBO.startServer(serialization, Integer.toString(settings.rpcServerThreads()));
         }
         // all interfaces: a Dubbo consumer told 127.0.0.1 dials this machine's address (its NetUtils.filterLocalHost)
         ProtocolConfig.Builder protocol = ProtocolConfig.builder().name(ProtocolConfig.DUBBO).host("0.0.0.0").port(0)
@@ -92,8 +97,8 @@ public final class StockDubboSystem implements BenchSystem {
 
     @Override
     public BenchClient openClient(String host, int port) throws Exception {
-        ClassLoader isolated = IsolatedDubbo.clientLoader();
-        Class<?> type = Class.forName(IsolatedDubbo.CLIENT_CLASS, true, isolated);
+        ClassLoader isolated = DUBBO.clientLoader();
+        Class<?> type = DUBBO.clientType();
         Object client;
         // Dubbo finds its extensions and (hessian) classes through the context class loader: the isolated one
         Thread self = Thread.currentThread();

@@ -18,37 +18,52 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Where stock Apache Dubbo runs for perf-test: on the class path of the module {@code perf-test-dubbo}
- * ({@code target/classes} and {@code target/classpath.txt}, written by {@code mvn package}), never on
- * perf-test's. Its server runs in a JVM of its own, its client in a class loader whose parent is the platform
- * class loader, so Dubbo and the framework share no class. The module is found at
- * {@code -Dkestrel.perf.dubbo.module=DIR}, default {@code perf-test-dubbo} under the working directory
- * (run.sh runs from the repository root).
+ * A peer system that must not share a class path with the framework (stock Apache Dubbo, grpc-java): it runs on the
+ * class path of a module of its own ({@code target/classes} and {@code target/classpath.txt}, written by
+ * {@code mvn package}), never on perf-test's. Its server runs in a JVM of its own, its client in a class loader whose
+ * parent is the platform class loader, so the peer and the framework share no class. The module is found at
+ * {@code -D<property>=DIR}, by default its directory under the working directory (run.sh runs from the repository
+ * root).
  */
-final class IsolatedDubbo {
-    static final String SERVER_MAIN = "io.kestrel.rpc.perf.dubbo.StockDubboServerMain";
-    static final String CLIENT_CLASS = "io.kestrel.rpc.perf.dubbo.StockDubboClient";
-    private static volatile URLClassLoader loader;
+public final class IsolatedModule {
+    private final String label;
+    private final String property;
+    private final String directory;
+    private final String serverMain;
+    private final String clientClass;
+    private volatile URLClassLoader loader;
 
-    private IsolatedDubbo() {
+    /**
+     * @param label what the peer is called in messages ("stock Dubbo")
+     * @param property the system property that may name the module's directory
+     * @param directory the module's directory under the working directory, by default
+     * @param serverMain the main class of its server JVM (perf-test's server line protocol)
+     * @param clientClass its client class, loaded in the isolated class loader
+     */
+    public IsolatedModule(String label, String property, String directory, String serverMain, String clientClass) {
+        this.label = label;
+        this.property = property;
+        this.directory = directory;
+        this.serverMain = serverMain;
+        this.clientClass = clientClass;
     }
 
-    private static Path module() {
-        return Path.of(System.getProperty("kestrel.perf.dubbo.module", "perf-test-dubbo")).toAbsolutePath();
+    private Path module() {
+        return Path.of(System.getProperty(property, directory)).toAbsolutePath();
     }
 
-    /** Why stock Dubbo cannot run (the module is not built), or null. */
-    static String unavailableReason() {
+    /** Why the peer cannot run (its module is not built), or null. */
+    public String unavailableReason() {
         Path m = module();
         if (!Files.isRegularFile(m.resolve("target/classpath.txt")) || !Files.isDirectory(m.resolve("target/classes"))) {
-            return "stock Dubbo's class path is not built at " + m + "/target; run mvn -DskipTests package -pl "
-                    + "perf-test,perf-test-dubbo -am (perf-test/run.sh does), or set -Dkestrel.perf.dubbo.module";
+            return label + "'s class path is not built at " + m + "/target; run mvn -DskipTests package -pl "
+                    + "perf-test," + directory + " -am (perf-test/run.sh does), or set -D" + property;
         }
         return null;
     }
 
     /** The isolated class path: the module's classes, then its dependencies. */
-    static List<String> classPath() throws IOException {
+    List<String> classPath() throws IOException {
         Path m = module();
         List<String> entries = new ArrayList<>();
         entries.add(m.resolve("target/classes").toString());
@@ -61,17 +76,17 @@ final class IsolatedDubbo {
     }
 
     /** The client's class loader, created once: the isolated class path over the JDK's platform classes. */
-    static ClassLoader clientLoader() throws IOException {
+    public ClassLoader clientLoader() throws IOException {
         URLClassLoader l = loader;
         if (l == null) {
-            synchronized (IsolatedDubbo.class) {
+            synchronized (this) {
                 l = loader;
                 if (l == null) {
                     List<URL> urls = new ArrayList<>();
                     for (String e : classPath()) {
                         urls.add(Path.of(e).toUri().toURL());
                     }
-                    l = new URLClassLoader("stock-dubbo", urls.toArray(URL[]::new), ClassLoader.getPlatformClassLoader());
+                    l = new URLClassLoader(directory, urls.toArray(URL[]::new), ClassLoader.getPlatformClassLoader());
                     loader = l;
                 }
             }
@@ -79,16 +94,27 @@ final class IsolatedDubbo {
         return l;
     }
 
+    /** The client class, loaded in {@link #clientLoader()}. */
+    public Class<?> clientType() throws IOException, ClassNotFoundException {
+        return Class.forName(clientClass, true, clientLoader());
+    }
+
+    /** A server JVM of the peer: a {@link BenchServer} that also reads the JVM's CPU time. */
+    public interface Server extends BenchServer {
+        /** CPU nanoseconds the server JVM has used so far (its CPU command; -1 if it does not answer it). */
+        long cpuNanos();
+    }
+
     /**
-     * Starts stock Dubbo's server JVM (same heap as perf-test's server JVMs) and waits up to 60 s for READY. The
-     * returned server forwards ALLOC to it and stops it (STOP, then destroy) on close.
+     * Starts the peer's server JVM (same heap as perf-test's server JVMs) with {@code args} and waits up to 60 s for
+     * READY. The returned server forwards ALLOC (and CPU) to it and stops it (STOP, then destroy) on close.
      */
-    static BenchServer startServer(String serialization, int threads) throws IOException, InterruptedException {
+    public Server startServer(String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xms512m", "-Xmx512m", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"));
         command.addAll(JvmFlags.all());
-        command.addAll(List.of("-cp", String.join(File.pathSeparator, classPath()), SERVER_MAIN, serialization,
-                Integer.toString(threads)));
+        command.addAll(List.of("-cp", String.join(File.pathSeparator, classPath()), serverMain));
+        command.addAll(List.of(args));
         Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
         Writer in = new OutputStreamWriter(p.getOutputStream(), StandardCharsets.UTF_8);
@@ -101,23 +127,32 @@ final class IsolatedDubbo {
         }
         if (line == null || !line.startsWith("READY port=")) {
             p.destroyForcibly();
-            throw new IOException("stock Dubbo server did not start: " + line);
+            throw new IOException(label + " server did not start: " + line);
         }
         int port = Integer.parseInt(line.substring("READY port=".length()).trim());
-        return new BenchServer() {
+        return new Server() {
             @Override
             public int port() {
                 return port;
             }
 
             @Override
-            public synchronized long allocatedBytes() {
+            public long allocatedBytes() {
+                return ask("ALLOC", "ALLOC bytes=");
+            }
+
+            @Override
+            public long cpuNanos() {
+                return ask("CPU", "CPU nanos=");
+            }
+
+            private synchronized long ask(String command, String answerPrefix) {
                 try {
-                    in.write("ALLOC\n");
+                    in.write(command + "\n");
                     in.flush();
                     String answer = readLine(out, p, 10);
-                    return answer != null && answer.startsWith("ALLOC bytes=")
-                            ? Long.parseLong(answer.substring("ALLOC bytes=".length()).trim()) : -1;
+                    return answer != null && answer.startsWith(answerPrefix)
+                            ? Long.parseLong(answer.substring(answerPrefix.length()).trim()) : -1;
                 } catch (IOException e) {
                     return -1;
                 }
@@ -146,20 +181,20 @@ final class IsolatedDubbo {
     }
 
     /** One line of the server's stdout within {@code seconds}; the process is expected to stay alive meanwhile. */
-    private static String readLine(BufferedReader out, Process p, long seconds) throws IOException {
+    private String readLine(BufferedReader out, Process p, long seconds) throws IOException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         while (!out.ready()) {
             if (!p.isAlive()) {
                 return out.readLine(); // whatever it printed last, or null
             }
             if (System.nanoTime() > deadline) {
-                throw new IOException("stock Dubbo server JVM did not answer within " + seconds + " s");
+                throw new IOException(label + " server JVM did not answer within " + seconds + " s");
             }
             try {
                 Thread.sleep(5); // polling the pipe, as ready() cannot block
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new IOException("interrupted waiting for the stock Dubbo server", e);
+                throw new IOException("interrupted waiting for the " + label + " server", e);
             }
         }
         return out.readLine();
