@@ -216,7 +216,7 @@ abstract class StreamSide implements CallStreamObserver<Object> {
             throw e instanceof RpcException r ? r : new SerializationException("cannot serialize a message of "
                     + what() + " with " + serializer.name() + ": " + e, e);
         }
-        int body = frame.readableBytes() - Wire.HEADER_BYTES;
+        int body = StreamFrames.messageBytes(frame);
         if (body > payloadBytes()) {
             frame.release();
             credit.grant(1);
