@@ -71,6 +71,17 @@ final class RawClient implements AutoCloseable {
         out.flush();
     }
 
+    /** A compact stream DATA frame (12-byte header: magic, version, flags, 4-byte stream id, body length). */
+    void writeCompact(int flags, int streamId, int bodyLength, byte[] body) throws IOException {
+        out.writeShort(MAGIC);
+        out.writeByte(1);
+        out.writeByte(flags);
+        out.writeInt(streamId);
+        out.writeInt(bodyLength);
+        out.write(body);
+        out.flush();
+    }
+
     /** {@code varint count, count x (varint length, UTF-8 bytes)}: a handshake query. */
     static byte[] strings(java.util.List<String> values) {
         ByteArrayOutputStream body = new ByteArrayOutputStream();
@@ -156,6 +167,12 @@ final class RawClient implements AutoCloseable {
         }
         in.readUnsignedByte();
         int flags = in.readUnsignedByte();
+        if ((flags & 0x40) != 0) { // a compact stream DATA frame
+            long id = in.readInt() & 0xFFFF_FFFFL;
+            byte[] body = new byte[in.readInt()];
+            in.readFully(body);
+            return new Response(flags, 0, 0x01, id, body);
+        }
         int ser = in.readUnsignedByte();
         int status = in.readUnsignedByte();
         long id = in.readLong();

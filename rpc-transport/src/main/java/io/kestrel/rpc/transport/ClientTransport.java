@@ -40,6 +40,8 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The consumer side of the transport: keeps exactly one {@link Connection} per provider address,
@@ -47,6 +49,7 @@ import java.util.function.Supplier;
  * Thread-safe.
  */
 public final class ClientTransport implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(ClientTransport.class);
     final EventLoopGroup group;
     final HashedWheelTimer timer;
     final TransportCounters counters = new TransportCounters();
@@ -59,6 +62,8 @@ public final class ClientTransport implements AutoCloseable {
     /** Where providers' serialized exceptions are decoded, off the I/O threads; bounded, refuses when full. */
     private final ThreadPoolExecutor errorDecoding;
     private volatile boolean closed;
+    /** Closing: no new stream is opened (see {@link #drainStreams}). */
+    private volatile boolean streamsRefused;
 
     /**
      * @param ioThreads event-loop threads for all connections
@@ -257,6 +262,49 @@ public final class ClientTransport implements AutoCloseable {
 
     public TransportCounters counters() {
         return counters;
+    }
+
+    /**
+     * The first step of closing: refuses new streams (as not sent, saying this consumer is shutting down), lets the
+     * open ones go on for up to {@code grace}, then cancels those left with a reason naming the shutdown. Unary calls
+     * are not held up. {@link #close} follows.
+     *
+     * @return the streams cancelled
+     */
+    public int drainStreams(java.time.Duration grace) {
+        streamsRefused = true;
+        long deadline = System.nanoTime() + grace.toNanos();
+        while (openStreams() > 0 && System.nanoTime() - deadline < 0) {
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        int left = openStreams();
+        if (left > 0) {
+            log.warn("Cancelling {} stream(s) still open after the shutdown-timeout of {} ms", left, grace.toMillis());
+            for (Connection c : connections.values()) {
+                c.cancelStreams("the consumer is shutting down and its shutdown-timeout of "
+                        + grace.toMillis() + " ms passed with the stream open");
+            }
+        }
+        return left;
+    }
+
+    /** Whether new streams are refused (the transport is closing). */
+    boolean streamsRefused() {
+        return streamsRefused || closed;
+    }
+
+    /** Streams open now on every connection. */
+    public int openStreams() {
+        int n = 0;
+        for (Connection c : connections.values()) {
+            n += c.pending.streams().size();
+        }
+        return n;
     }
 
     @Override

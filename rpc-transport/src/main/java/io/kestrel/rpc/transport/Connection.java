@@ -202,6 +202,8 @@ public final class Connection implements AutoCloseable {
         CompletableFuture<Object> call = options.dubbo()
                 ? Unsent.refused(listener, new RpcException(methodRef.displayName() + " is a streaming method; the dubbo"
                         + " protocol carries no streams (use the native protocol); the call was not sent"))
+                : transport.streamsRefused() ? Unsent.refused(listener, new RpcException("this consumer is shutting"
+                        + " down: the stream of " + methodRef.displayName() + " was not opened"))
                 : send(methodRef, serializer, ClientStream.wireArguments(methodRef, arguments), attachments,
                         timeoutMillis, returnType, listener, stream, null);
         call.whenComplete(stream::callEnded);
@@ -282,6 +284,23 @@ public final class Connection implements AutoCloseable {
                     + method + " was not sent", e));
         }
         return call;
+    }
+
+    /**
+     * Cancels the open streams of this connection on its event loop, waiting (up to 2 s) until it did: their CANCEL
+     * frames are then queued on the event loop ahead of a close that follows, so the provider reads the reason.
+     */
+    void cancelStreams(String reason) {
+        Channel ch = channel;
+        if (ch == null || ch.eventLoop().inEventLoop()) {
+            pending.streams().cancelAll(reason);
+            return;
+        }
+        try {
+            ch.eventLoop().submit(() -> pending.streams().cancelAll(reason)).awaitUninterruptibly(2, TimeUnit.SECONDS);
+        } catch (RejectedExecutionException e) {
+            pending.streams().cancelAll(reason); // the event loop is gone: nothing will be written anyway
+        }
     }
 
     private String route() {

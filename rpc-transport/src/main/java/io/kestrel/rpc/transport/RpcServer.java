@@ -15,6 +15,7 @@ import io.kestrel.rpc.transport.internal.NativeProtocol;
 import io.kestrel.rpc.transport.internal.RequestHandler;
 import io.kestrel.rpc.transport.internal.ServerPipeline;
 import io.kestrel.rpc.transport.internal.GoAwayHandler;
+import io.kestrel.rpc.transport.internal.RequestHandler;
 import io.kestrel.rpc.transport.internal.VirtualThreads;
 import io.kestrel.rpc.transport.internal.dubbo.DubboPipeline;
 import io.kestrel.rpc.transport.spi.ServerDispatcher;
@@ -254,6 +255,35 @@ public final class RpcServer implements AutoCloseable {
         return true;
     }
 
+    /** Streams open now on every connection. */
+    public int openStreams() {
+        int n = 0;
+        for (Channel ch : channels) {
+            RequestHandler h = ch.pipeline().get(RequestHandler.class);
+            if (h != null) {
+                n += h.streams().size();
+            }
+        }
+        return n;
+    }
+
+    /**
+     * Cancels every stream still open, telling each consumer {@code reason}: on each connection's event loop, so the
+     * CANCEL frames are queued there ahead of the close that follows.
+     */
+    private void cancelStreams(String reason) {
+        for (Channel ch : channels) {
+            RequestHandler h = ch.pipeline().get(RequestHandler.class);
+            if (h != null) {
+                try {
+                    ch.eventLoop().submit(() -> h.streams().cancelAll(reason)).awaitUninterruptibly(2, TimeUnit.SECONDS);
+                } catch (java.util.concurrent.RejectedExecutionException e) {
+                    h.streams().cancelAll(reason);
+                }
+            }
+        }
+    }
+
     /** Whether the server takes new calls: bound, and not closing or closed. */
     public boolean accepting() {
         return !closed && !admission.closing();
@@ -268,8 +298,9 @@ public final class RpcServer implements AutoCloseable {
     /**
      * Stops accepting connections, refuses new calls (SERVER_BUSY, so failover clients retry
      * elsewhere), tells consumers it is going away and waits, up to {@code timeout}, until each has
-     * acknowledged (so no request is still on the wire) and every in-flight call has been answered;
-     * then closes every connection.
+     * acknowledged (so no request is still on the wire), every in-flight call has been answered and every
+     * open stream has ended (open streams go on meanwhile; new ones are refused as shutting down); then
+     * cancels the streams still open, naming the shutdown, and closes every connection.
      *
      * @return true if every in-flight call finished in time
      */
@@ -280,11 +311,17 @@ public final class RpcServer implements AutoCloseable {
         startClosing();
         long deadline = System.nanoTime() + timeout.toNanos();
         boolean drained = true;
-        while (admission.inFlight() > 0 || !allConsumersDrained()) {
+        while (admission.inFlight() > 0 || !allConsumersDrained() || openStreams() > 0) {
             if (System.nanoTime() > deadline) {
-                drained = admission.inFlight() == 0;
-                log.warn("Closing server on port {} after {} ms with {} calls still running{}", port, timeout.toMillis(),
-                        admission.inFlight(), allConsumersDrained() ? "" : " and consumers that did not acknowledge the shutdown");
+                int streams = openStreams();
+                if (streams > 0) {
+                    cancelStreams("the provider on port " + port + " is shutting down and its shutdown-timeout of "
+                            + timeout.toMillis() + " ms passed with the stream open");
+                }
+                drained = admission.inFlight() == 0 && streams == 0;
+                log.warn("Closing server on port {} after {} ms with {} calls still running{}{}", port, timeout.toMillis(),
+                        admission.inFlight(), streams > 0 ? " and " + streams + " streams cancelled" : "",
+                        allConsumersDrained() ? "" : " and consumers that did not acknowledge the shutdown");
                 break;
             }
             try {

@@ -24,4 +24,31 @@ public interface CallStreamObserver<T> extends StreamObserver<T> {
      * {@code reason}, and so does this side's receiving observer. Does nothing once the stream ended.
      */
     void cancel(String reason);
+
+    /**
+     * Switches this stream's receiving side to manual flow control: from now on the sender gets credit only for
+     * the messages {@link #request} asks for, so the receiving observer is never handed more than it requested and
+     * a slow reader holds the sender back message by message. Call it before the stream opens, in
+     * {@link ClientResponseObserver#beforeStart} (the {@link FlowStreams} publisher does); a provider's request
+     * stream is granted its first window as it opens and cannot switch.
+     *
+     * @throws IllegalStateException once the stream opened
+     * @throws UnsupportedOperationException from an observer that has no receiving side of its own
+     */
+    default void disableAutoRequest() {
+        throw new UnsupportedOperationException(getClass().getName() + " has no manual flow control");
+    }
+
+    /**
+     * With {@link #disableAutoRequest}: lets the sender send {@code n} more messages (granted to it in steps of at
+     * most the window, {@code kestrel.rpc.stream.window}, as the observer takes them). Ignored under automatic flow
+     * control and once the stream ended.
+     *
+     * @throws IllegalArgumentException when {@code n} is not positive
+     */
+    default void request(long n) {
+        if (n <= 0) {
+            throw new IllegalArgumentException("request(" + n + "): a stream is asked for at least 1 message");
+        }
+    }
 }

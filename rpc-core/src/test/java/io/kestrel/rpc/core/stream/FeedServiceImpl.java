@@ -13,6 +13,8 @@ public final class FeedServiceImpl implements FeedService {
     final CompletableFuture<Throwable> endlessEnded = new CompletableFuture<>();
     final AtomicReference<Throwable> requestStreamError = new AtomicReference<>();
     final CompletableFuture<Throwable> echoEnded = new CompletableFuture<>();
+    /** The first error an echo's request observer saw. */
+    final CompletableFuture<Throwable> echoFailed = new CompletableFuture<>();
 
     @Override
     public void count(Integer from, Integer n, StreamObserver<Integer> out) {
@@ -81,6 +83,7 @@ public final class FeedServiceImpl implements FeedService {
             @Override
             public void onError(Throwable error) {
                 echoEnded.complete(error);
+                echoFailed.complete(error);
             }
 
             @Override

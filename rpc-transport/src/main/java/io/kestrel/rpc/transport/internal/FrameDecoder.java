@@ -1,6 +1,7 @@
 package io.kestrel.rpc.transport.internal;
 
 import io.kestrel.rpc.transport.TransportCounters;
+import io.kestrel.rpc.transport.internal.stream.StreamFrames;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.CorruptedFrameException;
@@ -16,7 +17,9 @@ import java.util.List;
  *  +-------+-----+-----+-----+------+---------------+---------------+-------------------+
  *  magic 0x4B52 ("KR"), ver 1,
  *  flags: 0x01 request, 0x02 two-way, 0x04 event (heartbeat), 0x08 method definition inside,
- *         0x20 stream frame (status: its operations, see {@link io.kestrel.rpc.transport.internal.stream.StreamFrames})
+ *         0x20 stream frame (status: its operations, see {@link io.kestrel.rpc.transport.internal.stream.StreamFrames}),
+ *         0x40 with 0x20: a compact stream DATA frame, with a 12-byte header of its own (magic, ver, flags,
+ *         4-byte stream id, body length; see {@link io.kestrel.rpc.transport.internal.stream.StreamFrames})
  *
  *  status: a {@link io.kestrel.rpc.transport.Status} code on responses and events, 0 on requests
  *
@@ -106,7 +109,7 @@ public final class FrameDecoder extends BoundedFrameDecoder {
             }
             frameDone();
         }
-        if (in.readableBytes() < Wire.HEADER_BYTES) {
+        if (in.readableBytes() < 4) {
             if (in.isReadable()) {
                 partial(ctx);
             }
@@ -124,16 +127,28 @@ public final class FrameDecoder extends BoundedFrameDecoder {
             in.skipBytes(in.readableBytes());
             throw new CorruptedFrameException("unsupported protocol version " + version + " (this side speaks " + Wire.VERSION + ")");
         }
-        int bodyLength = in.getInt(start + Wire.LENGTH_OFFSET);
+        byte flags = in.getByte(start + 3);
+        boolean compact = (flags & Wire.FLAG_COMPACT) != 0;
+        if (compact && (flags & ~Wire.FLAG_REQUEST) != (Wire.FLAG_STREAM | Wire.FLAG_COMPACT)) {
+            in.skipBytes(in.readableBytes());
+            throw new CorruptedFrameException(String.format("frame flags 0x%02X: the compact flag 0x40 goes with the"
+                    + " stream flag 0x20 (and the request flag 0x01) only", flags & 0xFF));
+        }
+        int headerBytes = compact ? Wire.COMPACT_HEADER_BYTES : Wire.HEADER_BYTES;
+        if (in.readableBytes() < headerBytes) {
+            partial(ctx);
+            return;
+        }
+        int bodyLength = in.getInt(start + (compact ? Wire.COMPACT_LENGTH_OFFSET : Wire.LENGTH_OFFSET));
         if (bodyLength < 0) {
             in.skipBytes(in.readableBytes());
             throw new CorruptedFrameException("negative body length " + bodyLength);
         }
-        byte flags = in.getByte(start + 3);
-        byte serializationId = in.getByte(start + 4);
-        byte status = in.getByte(start + 5);
-        long requestId = in.getLong(start + 6);
-        boolean complete = in.readableBytes() >= Wire.HEADER_BYTES + bodyLength;
+        // a compact frame is a stream's DATA: its serialization is the stream's, its id an unsigned 4-byte number
+        byte serializationId = compact ? 0 : in.getByte(start + 4);
+        byte status = compact ? StreamFrames.DATA : in.getByte(start + 5);
+        long requestId = compact ? in.getUnsignedInt(start + 4) : in.getLong(start + 6);
+        boolean complete = in.readableBytes() >= headerBytes + bodyLength;
         long reserved = 0;
         boolean overBudget = false;
         if (bodyLength <= maxBodyBytes
@@ -142,7 +157,7 @@ public final class FrameDecoder extends BoundedFrameDecoder {
             overBudget = reserved == OVER_BUDGET;
         }
         if (bodyLength > maxBodyBytes || overBudget) {
-            in.skipBytes(Wire.HEADER_BYTES);
+            in.skipBytes(headerBytes);
             discardRemaining = bodyLength;
             if ((flags & Wire.FLAG_METHOD_DEF) != 0 && (flags & Wire.FLAG_REQUEST) != 0 && bodyLength > 0) {
                 // keep the start of the body: the method it defines must still be defined, or every
@@ -162,7 +177,7 @@ public final class FrameDecoder extends BoundedFrameDecoder {
             partial(ctx);
             return;
         }
-        in.skipBytes(Wire.HEADER_BYTES);
+        in.skipBytes(headerBytes);
         ByteBuf body = in.readRetainedSlice(bodyLength);
         Frame frame = new Frame(flags, serializationId, status, requestId, bodyLength, body);
         if (reserved > 0 && (budgetedKind != EVERY_FRAME || (flags & (Wire.FLAG_REQUEST | Wire.FLAG_EVENT)) == 0)) {

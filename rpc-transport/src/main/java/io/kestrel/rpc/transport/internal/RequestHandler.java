@@ -183,6 +183,11 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
+    /** The connection's open streams. */
+    public ServerStreams streams() {
+        return streams;
+    }
+
     /** A call the business pool did not take: it did not run. */
     void refuseBusy(ChannelHandlerContext ctx, ServerCall call) {
         Frame f = call.frame();

@@ -30,6 +30,15 @@ public final class Wire {
     public static final byte FLAG_ATTACHMENTS = 0x10;
     /** A stream frame: the status byte holds its operations ({@code internal.stream.StreamFrames}). */
     public static final byte FLAG_STREAM = 0x20;
+    /**
+     * With {@link #FLAG_STREAM} only: a compact stream DATA frame, whose header is {@link #COMPACT_HEADER_BYTES}
+     * long (magic, version, flags, 4-byte stream id, body length: {@code internal.stream.StreamFrames}).
+     */
+    public static final byte FLAG_COMPACT = 0x40;
+    /** Header bytes of a compact stream DATA frame. */
+    public static final int COMPACT_HEADER_BYTES = 12;
+    /** Where a compact frame's body length is. */
+    public static final int COMPACT_LENGTH_OFFSET = 8;
 
     private Wire() {
     }

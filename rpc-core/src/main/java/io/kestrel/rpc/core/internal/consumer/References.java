@@ -262,6 +262,10 @@ public final class References {
             }
         }
         recorded.clear();
+        ClientTransport open = transport;
+        if (open != null) {
+            open.drainStreams(protocol.shutdownTimeout()); // open streams may finish, new ones are refused
+        }
         referred.clear();
         directories.forEach(Directory::close);
         ClientTransport t = transport;

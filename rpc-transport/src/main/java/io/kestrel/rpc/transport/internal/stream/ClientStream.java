@@ -87,7 +87,7 @@ public final class ClientStream extends StreamSide implements StreamCall {
 
     /** The opening request is queued: the provider may send the initial window of messages. */
     public void sent() {
-        write(initialWindow());
+        grantInitial();
         synchronized (this) {
             opened = true;
             if (halfClosed && !halfCloseSent) { // completed before the call was sent

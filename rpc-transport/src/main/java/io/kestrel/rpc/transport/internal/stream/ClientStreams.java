@@ -27,6 +27,13 @@ public final class ClientStreams {
         return open.size();
     }
 
+    /** Cancels every open stream with {@code reason}: the provider is told it, and each response observer fails. */
+    public void cancelAll(String reason) {
+        for (ClientStream stream : new java.util.ArrayList<>(open.values())) {
+            stream.cancel(reason);
+        }
+    }
+
     /**
      * Routes a stream frame from the provider (event loop).
      *

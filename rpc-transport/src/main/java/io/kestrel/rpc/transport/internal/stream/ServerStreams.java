@@ -73,6 +73,13 @@ public final class ServerStreams {
         return stream.onFrame(f);
     }
 
+    /** Cancels every open stream with {@code reason} (both directions end; the consumer is told the reason). */
+    public void cancelAll(String reason) {
+        for (ServerStream stream : new ArrayList<>(open.values())) {
+            stream.cancel(reason);
+        }
+    }
+
     /** The connection closed: every open stream ends. */
     public void closeAll() {
         for (ServerStream stream : new ArrayList<>(open.values())) {

@@ -37,6 +37,14 @@ abstract class StreamSide implements CallStreamObserver<Object> {
      * at most {@link #window} messages wait for the observer.
      */
     private final AtomicInteger receiveCredit = new AtomicInteger();
+    /** Manual flow control ({@link #disableAutoRequest}): credit follows {@link #request} (guarded by this). */
+    private boolean manual;
+    /** Credit may be granted: the stream opened (guarded by this). */
+    private boolean grantsOpen;
+    /** Manual: messages requested and not yet delivered (guarded by this). */
+    private long demand;
+    /** Manual: credit granted and not yet delivered; at most min(demand, window) (guarded by this). */
+    private long granted;
     /** Taken since credit was last granted back (delivery thread only). */
     private int takenSinceGrant;
     /** The receiving observer was told the end (delivery thread only). */
@@ -129,8 +137,76 @@ abstract class StreamSide implements CallStreamObserver<Object> {
 
     /** The WINDOW frame granting the peer this side's initial window, counted as granted. */
     final ByteBuf initialWindow() {
+        synchronized (this) {
+            grantsOpen = true;
+        }
         receiveCredit.addAndGet(window);
         return StreamFrames.window(alloc(), consumerSide(), serializer().id(), streamId(), window);
+    }
+
+    /** The stream opened: grants the peer the initial window, or under manual flow control what was requested. */
+    final void grantInitial() {
+        int grant;
+        synchronized (this) {
+            if (!manual) {
+                grant = -1;
+            } else {
+                grantsOpen = true;
+                grant = topUp();
+            }
+        }
+        if (grant < 0) {
+            write(initialWindow());
+        } else if (grant > 0) {
+            grant(grant);
+        }
+    }
+
+    @Override
+    public final void disableAutoRequest() {
+        synchronized (this) {
+            if (grantsOpen) {
+                throw new IllegalStateException(what() + " is open and granted its window already; call"
+                        + " disableAutoRequest before it opens (ClientResponseObserver.beforeStart)");
+            }
+            manual = true;
+        }
+    }
+
+    @Override
+    public final void request(long n) {
+        if (n <= 0) {
+            throw new IllegalArgumentException("request(" + n + ") on " + what() + ": ask for at least 1 message");
+        }
+        int grant;
+        synchronized (this) {
+            if (!manual) {
+                return;
+            }
+            demand = demand + n < 0 ? Long.MAX_VALUE : demand + n;
+            grant = grantsOpen ? topUp() : 0;
+        }
+        if (grant > 0 && !isCancelled()) {
+            grant(grant);
+        }
+    }
+
+    /**
+     * Manual flow control: the credit to grant now so that what is granted and undelivered reaches min(demand,
+     * window); granted in steps of at least half a window unless nothing is granted (guarded by this).
+     */
+    private int topUp() {
+        long want = Math.min(demand, window) - granted;
+        if (want <= 0 || (granted > 0 && want < Math.max(1, window / 2))) {
+            return 0;
+        }
+        granted += want;
+        return (int) want;
+    }
+
+    private void grant(int credits) {
+        receiveCredit.addAndGet(credits);
+        write(StreamFrames.window(alloc(), consumerSide(), serializer().id(), streamId(), credits));
     }
 
     /** The receiving observer ends after what it has not yet seen: completed ({@code error} null) or failed. */
@@ -193,10 +269,28 @@ abstract class StreamSide implements CallStreamObserver<Object> {
             f.done();
         }
         listeners.received(value, this);
+        boolean manualNow;
+        synchronized (this) {
+            manualNow = manual;
+            if (manualNow) { // delivered: before onNext, so a request(1) made inside it is granted at once
+                demand--;
+                granted--;
+            }
+        }
         try {
             to.onNext(value);
         } catch (RuntimeException e) {
             onObserverFailure(e);
+            return;
+        }
+        if (manualNow) {
+            int grant;
+            synchronized (this) {
+                grant = topUp();
+            }
+            if (grant > 0 && !isCancelled()) {
+                grant(grant);
+            }
             return;
         }
         if (++takenSinceGrant >= Math.max(1, window / 2) && !isCancelled()) {
@@ -235,7 +329,7 @@ abstract class StreamSide implements CallStreamObserver<Object> {
             throw e instanceof RpcException r ? r : new SerializationException("cannot serialize a message of "
                     + what() + " with " + serializer.name() + ": " + e, e);
         }
-        int body = frame.readableBytes() - Wire.HEADER_BYTES;
+        int body = StreamFrames.messageBytes(frame);
         if (body > payloadBytes()) {
             frame.release();
             credit.grant(1);
