@@ -255,18 +255,6 @@ public final class RpcServer implements AutoCloseable {
         return true;
     }
 
-    /** Streams open now on every connection. */
-    public int openStreams() {
-        int n = 0;
-        for (Channel ch : channels) {
-            RequestHandler h = ch.pipeline().get(RequestHandler.class);
-            if (h != null) {
-                n += h.streams().size();
-            }
-        }
-        return n;
-    }
-
     /**
      * Cancels every stream still open, telling each consumer {@code reason}: on each connection's event loop, so the
      * CANCEL frames are queued there ahead of the close that follows.
