@@ -107,6 +107,14 @@ final class ChildJvm implements AutoCloseable {
         }
     }
 
+    /** Ends the process at once (SIGKILL): no shutdown hook runs, the kernel resets its sockets. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly();
+        if (!process.waitFor(10, TimeUnit.SECONDS)) {
+            throw new AssertionError(name + " still alive 10 s after SIGKILL");
+        }
+    }
+
     @Override
     public void close() {
         if (!process.isAlive()) {
