@@ -9,6 +9,7 @@ import io.kestrel.rpc.api.ServerBusyException;
 import io.kestrel.rpc.api.TransportException;
 import io.kestrel.rpc.api.serialization.Serializer;
 import io.kestrel.rpc.transport.internal.dubbo.DubboRequestEncoder;
+import io.kestrel.rpc.transport.internal.EventLoops;
 import io.kestrel.rpc.transport.internal.PendingCall;
 import io.kestrel.rpc.transport.internal.PendingCalls;
 import io.kestrel.rpc.transport.internal.RequestEncoder;
@@ -292,14 +293,10 @@ public final class Connection implements AutoCloseable {
      */
     void cancelStreams(String reason) {
         Channel ch = channel;
-        if (ch == null || ch.eventLoop().inEventLoop()) {
+        if (ch == null) {
             pending.streams().cancelAll(reason);
-            return;
-        }
-        try {
-            ch.eventLoop().submit(() -> pending.streams().cancelAll(reason)).awaitUninterruptibly(2, TimeUnit.SECONDS);
-        } catch (RejectedExecutionException e) {
-            pending.streams().cancelAll(reason); // the event loop is gone: nothing will be written anyway
+        } else {
+            EventLoops.runAndWait(ch, () -> pending.streams().cancelAll(reason), 2000);
         }
     }
 

@@ -263,11 +263,7 @@ public final class RpcServer implements AutoCloseable {
         for (Channel ch : channels) {
             RequestHandler h = ch.pipeline().get(RequestHandler.class);
             if (h != null) {
-                try {
-                    ch.eventLoop().submit(() -> h.streams().cancelAll(reason)).awaitUninterruptibly(2, TimeUnit.SECONDS);
-                } catch (java.util.concurrent.RejectedExecutionException e) {
-                    h.streams().cancelAll(reason);
-                }
+                EventLoops.runAndWait(ch, () -> h.streams().cancelAll(reason), 2000);
             }
         }
     }

@@ -1,11 +1,14 @@
 package io.kestrel.rpc.transport.internal;
 
+import io.netty.channel.Channel;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.util.Version;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.util.Map;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Creates the NIO event-loop groups of the server and the client on whichever Netty line is on the class
@@ -26,6 +29,23 @@ public final class EventLoops {
         NettyMemory.warnIfFreeingIsExpensive();
         ThreadFactory factory = new DefaultThreadFactory(name, true);
         return NETTY_42 ? Netty42.nio(threads, factory) : nio41(threads, factory);
+    }
+
+    /**
+     * Runs {@code task} on {@code channel}'s event loop and waits (up to {@code timeoutMillis}) until it ran, so what it
+     * queues there comes ahead of a close submitted afterwards; runs it here when already on that loop or when the loop
+     * is gone (nothing will be written then anyway).
+     */
+    public static void runAndWait(Channel channel, Runnable task, long timeoutMillis) {
+        if (channel.eventLoop().inEventLoop()) {
+            task.run();
+            return;
+        }
+        try {
+            channel.eventLoop().submit(task).awaitUninterruptibly(timeoutMillis, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            task.run();
+        }
     }
 
     /** Whether the 4.2 event-loop API is in use (false on Netty 4.1). */
