@@ -1,5 +1,6 @@
 package io.kestrel.rpc.core;
 
+import java.io.BufferedOutputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -38,7 +39,9 @@ final class RawClient implements AutoCloseable {
     RawClient(int port) throws IOException {
         socket = new Socket("127.0.0.1", port);
         socket.setSoTimeout(5000);
-        out = new DataOutputStream(socket.getOutputStream());
+        // buffered: each frame leaves in one write, so a server that closes on the first bad byte cannot turn
+        // the rest of the same frame into a broken pipe
+        out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream(), 1 << 16));
         in = new DataInputStream(socket.getInputStream());
     }
 
