@@ -6,10 +6,12 @@ import io.kestrel.rpc.transport.internal.FrameTimeoutException;
 import io.kestrel.rpc.transport.internal.Handshake;
 import io.kestrel.rpc.transport.internal.HeartbeatHandler;
 import io.kestrel.rpc.transport.internal.PendingCall;
+import io.kestrel.rpc.transport.internal.WriteCoalescer;
 import io.kestrel.rpc.transport.internal.WriteQueue;
 import io.kestrel.rpc.transport.internal.tls.TlsFailures;
 import io.kestrel.rpc.transport.internal.tls.TlsMismatchException;
 import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
@@ -92,13 +94,18 @@ final class ConnectionLifecycle {
             Channel ch = ctx.channel();
             // a call queued just as the channel closed reaches the writer after channelInactive drained the queue,
             // when the pipeline may already be gone (nothing would release its bytes or fail it): drop it here
+            // stream frames gathered into few buffers (WriteCoalescer); a call, encoded in the pipeline, after them
+            WriteCoalescer coalescer = new WriteCoalescer(ch);
             conn.writes = new WriteQueue<>(ch, r -> {
-                if (ch.isActive()) {
-                    ch.write(r, ch.voidPromise());
-                } else {
+                if (!ch.isActive()) {
                     dropUnsent(r, conn.address());
+                } else if (r instanceof ByteBuf frame) {
+                    coalescer.write(frame);
+                } else {
+                    coalescer.writeGathered();
+                    ch.write(r, ch.voidPromise());
                 }
-            });
+            }, coalescer::writeGathered);
             conn.channel = ch;
             if (!conn.moveTo(ConnectionState.HANDSHAKING)) {
                 ch.close(); // closed or retired while connecting

@@ -48,21 +48,34 @@ public final class ResponseQueue {
         this.budget = budget;
         this.highWater = writeBufferBytes;
         this.lowWater = writeBufferBytes / 2;
+        WriteCoalescer coalescer = new WriteCoalescer(channel);
         this.queue = new WriteQueue<>(channel, buf -> {
             counters.frameWritten();
             batchCost += cost(buf);
-            channel.write(buf, channel.voidPromise());
-        }, () -> { }, this::endBatch);
+            coalescer.write(buf);
+        }, coalescer::writeGathered, this::endBatch);
     }
 
     /** Queues a complete frame; the queue owns it from now on. Any thread. */
     public void enqueue(ByteBuf frame) {
+        enqueue(frame, false);
+    }
+
+    /**
+     * Queues a complete frame, {@code urgent}: ahead of the ordinary frames still queued (a unary answer, a heartbeat
+     * answer, a credit or cancel frame; see {@link WriteQueue}). The queue owns it from now on. Any thread.
+     */
+    public void enqueue(ByteBuf frame, boolean urgent) {
         long cost = cost(frame);
         if (budget != null) {
             budget.forceAcquire(cost); // memory already in use: counted whether it fits or not
         }
         pending.addAndGet(cost);
-        queue.enqueue(frame);
+        if (urgent) {
+            queue.enqueueUrgent(frame);
+        } else {
+            queue.enqueue(frame);
+        }
     }
 
     /** See {@link WriteQueue#holdFlush}. */

@@ -5,6 +5,7 @@ import io.kestrel.rpc.api.serialization.Serializer;
 import io.kestrel.rpc.transport.Status;
 import io.kestrel.rpc.transport.TransportCounters;
 import io.kestrel.rpc.transport.spi.ServerMethod;
+import io.kestrel.rpc.transport.internal.stream.StreamFrames;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import java.util.Map;
@@ -56,9 +57,17 @@ public final class ResponseWriter {
         queue.enqueue(frame);
     }
 
-    /** Sends a stream frame ({@code internal.stream.StreamFrames}), counted and held like an answer. */
+    /** Queues a frame that must not wait behind stream data (see {@link WriteQueue}). */
+    private void enqueueUrgent(ByteBuf frame) {
+        queue.enqueue(frame, true);
+    }
+
+    /**
+     * Sends a stream frame ({@link StreamFrames}), counted and held like an answer; a credit or cancel frame ahead
+     * of the stream data still queued.
+     */
     public void streamFrame(ByteBuf frame) {
-        enqueue(frame);
+        queue.enqueue(frame, StreamFrames.urgent(frame));
     }
 
     /** Answers {@code request} with the method's result. */
@@ -134,7 +143,7 @@ public final class ResponseWriter {
             Handshake.write(frame, handshake);
             frame.setInt(Wire.LENGTH_OFFSET, frame.readableBytes() - Wire.HEADER_BYTES);
         }
-        enqueue(frame);
+        enqueueUrgent(frame);
     }
 
     /** Sends an event frame (no body) with this status. */
@@ -175,6 +184,10 @@ public final class ResponseWriter {
             return;
         }
         ResponseEncoder.finish(frame, (byte) flags, request.serializationId, status, request.requestId);
-        enqueue(frame);
+        if (method.stream() == null) {
+            enqueueUrgent(frame); // a unary answer: not behind stream data
+        } else {
+            enqueue(frame); // a stream's end: after its messages
+        }
     }
 }

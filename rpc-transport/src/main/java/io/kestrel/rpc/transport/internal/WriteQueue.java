@@ -12,7 +12,12 @@ import java.util.function.Consumer;
 /**
  * Coalesces writes from many threads: callers enqueue, and one task on the channel's event loop
  * writes everything queued and flushes once per batch, so a burst of N calls costs one syscall
- * instead of N. Ordering is the enqueue order.
+ * instead of N. Ordering is the enqueue order within each of two queues: {@linkplain #enqueueUrgent urgent}
+ * messages (calls, unary answers, credit and cancel frames, heartbeats) go before ordinary ones (stream data and
+ * what must follow it), and a run writes at most {@value #MAX_BATCH} ordinary messages before it flushes and
+ * queues itself again behind the event loop's other work: an urgent message waits for at most one such batch,
+ * never for a whole backlog of stream data. An urgent message queued before an ordinary one is written before it
+ * (a call before its stream's data).
  *
  * @param <T> the queued message type, turned into writes by the writer function on the event loop
  */
@@ -24,6 +29,7 @@ public final class WriteQueue<T> implements Runnable {
     private final Runnable beforeFlush;
     private final Runnable afterFlush;
     private final Queue<T> queue = PlatformDependent.newMpscQueue();
+    private final Queue<T> urgent = PlatformDependent.newMpscQueue();
     private final AtomicBoolean scheduled = new AtomicBoolean();
     /** Holds of {@link #holdFlush} not yet released. */
     private final AtomicInteger holds = new AtomicInteger();
@@ -54,22 +60,42 @@ public final class WriteQueue<T> implements Runnable {
      * the server closed), nothing will ever write it: what is queued is released here instead of leaking.
      */
     public void enqueue(T message) {
-        queue.offer(message);
+        enqueue(queue, message);
+    }
+
+    /** As {@link #enqueue}, written before the ordinary messages still queued (see the class comment). */
+    public void enqueueUrgent(T message) {
+        enqueue(urgent, message);
+    }
+
+    private void enqueue(Queue<T> to, T message) {
+        to.offer(message);
         // held back (see holdFlush) unless queued by the event loop itself (a heartbeat or a refusal)
         if ((holds.get() == 0 || channel.eventLoop().inEventLoop()) && scheduled.compareAndSet(false, true)) {
             schedule();
         }
     }
 
+    /**
+     * Runs this on the event loop. Once the loop is gone, this thread stands in for it and releases what is queued,
+     * again while messages queued meanwhile (their threads saw the run scheduled and left them to it).
+     */
     private void schedule() {
-        try {
-            channel.eventLoop().execute(this);
-        } catch (RejectedExecutionException terminated) {
-            synchronized (this) { // the event loop, the queue's one consumer, is gone: this thread stands in
-                drainTo(ReferenceCountUtil::release);
+        do {
+            try {
+                channel.eventLoop().execute(this);
+                return;
+            } catch (RejectedExecutionException terminated) {
+                synchronized (this) { // the event loop, the queue's one consumer, is gone
+                    drainTo(ReferenceCountUtil::release);
+                }
+                scheduled.set(false);
             }
-            scheduled.set(false);
-        }
+        } while (!isEmpty() && scheduled.compareAndSet(false, true));
+    }
+
+    private boolean isEmpty() {
+        return queue.isEmpty() && urgent.isEmpty();
     }
 
     /**
@@ -82,7 +108,7 @@ public final class WriteQueue<T> implements Runnable {
 
     /** Ends a {@link #holdFlush}; the last to end schedules the write of what was held back. */
     public void releaseFlush() {
-        if (holds.decrementAndGet() == 0 && !queue.isEmpty() && scheduled.compareAndSet(false, true)) {
+        if (holds.decrementAndGet() == 0 && !isEmpty() && scheduled.compareAndSet(false, true)) {
             schedule();
         }
     }
@@ -90,32 +116,34 @@ public final class WriteQueue<T> implements Runnable {
     @Override
     public void run() {
         try {
-            int n = 0;
-            T m;
-            while ((m = queue.poll()) != null) {
-                writer.accept(m);
-                if (++n == MAX_BATCH) {
-                    beforeFlush.run();
-                    channel.flush();
-                    afterFlush.run();
-                    n = 0;
+            for (int n = 0; n < MAX_BATCH; n++) {
+                boolean more = queue.peek() != null; // what is urgent now was queued before it: written first
+                drainTo(urgent, writer);
+                if (!more) {
+                    break;
                 }
+                writer.accept(queue.poll());
             }
             beforeFlush.run();
             channel.flush();
             afterFlush.run();
         } finally {
             scheduled.set(false);
-            if (!queue.isEmpty() && holds.get() == 0 && scheduled.compareAndSet(false, true)) {
-                channel.eventLoop().execute(this);
+            if (!isEmpty() && holds.get() == 0 && scheduled.compareAndSet(false, true)) {
+                schedule(); // behind the reads and tasks queued meanwhile
             }
         }
     }
 
     /** Removes and returns everything still queued (after the channel closed). Event loop only. */
     public void drainTo(Consumer<T> sink) {
+        drainTo(urgent, sink);
+        drainTo(queue, sink);
+    }
+
+    private static <T> void drainTo(Queue<T> from, Consumer<T> sink) {
         T m;
-        while ((m = queue.poll()) != null) {
+        while ((m = from.poll()) != null) {
             sink.accept(m);
         }
     }

@@ -210,7 +210,11 @@ public final class ClientStream extends StreamSide implements StreamCall {
 
     @Override
     void write(ByteBuf frame) {
-        writes.enqueue(frame);
+        if (StreamFrames.urgent(frame)) {
+            writes.enqueueUrgent(frame); // credit and cancel: not behind the data queued
+        } else {
+            writes.enqueue(frame);
+        }
     }
 
     @Override

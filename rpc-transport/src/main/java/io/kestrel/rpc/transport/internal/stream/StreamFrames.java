@@ -6,6 +6,7 @@ import io.kestrel.rpc.transport.internal.FrameOutput;
 import io.kestrel.rpc.transport.internal.Wire;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.CorruptedFrameException;
 
 /**
@@ -58,8 +59,19 @@ public final class StreamFrames {
     }
 
     /**
+     * Per sending thread: the heap buffer a message is serialized into first (see {@link #data}). A thread has at
+     * most one, of {@value FrameOutput#FIRST_BUFFER_BYTES} bytes.
+     */
+    private static final ThreadLocal<ByteBuf> SCRATCH = new ThreadLocal<>();
+
+    /**
      * A DATA frame carrying {@code value}: compact (12-byte header) when the stream id fits 4 bytes, as every id
      * of a connection's first 4 billion calls does, else the full 18-byte header.
+     *
+     * <p>The message is serialized into a heap buffer this thread reuses, and a small frame leaves as a copy of
+     * exactly its bytes (a byte array, which the event loop copies into the buffer it gathers a batch's frames in,
+     * see {@code WriteCoalescer}): a pooled direct buffer taken and given back per message by a thread that is not
+     * the event loop cost more than the message. A larger message continues in pooled buffers ({@link FrameOutput}).
      *
      * @throws RuntimeException what the serializer threw (nothing is left allocated)
      */
@@ -67,15 +79,20 @@ public final class StreamFrames {
             Object value) {
         boolean compact = fitsCompact(streamId);
         int headerBytes = compact ? Wire.COMPACT_HEADER_BYTES : Wire.HEADER_BYTES;
-        ByteBuf first = alloc.ioBuffer(FrameOutput.FIRST_BUFFER_BYTES);
-        first.writerIndex(headerBytes);
-        FrameOutput out = new FrameOutput(alloc, first);
+        ByteBuf scratch = SCRATCH.get();
+        if (scratch == null) {
+            scratch = Unpooled.buffer(FrameOutput.FIRST_BUFFER_BYTES, FrameOutput.FIRST_BUFFER_BYTES);
+            SCRATCH.set(scratch);
+        }
+        scratch.clear().retain(); // one reference for the output, which releases it when it moves on; one stays ours
+        scratch.writerIndex(headerBytes);
+        FrameOutput out = new FrameOutput(alloc, scratch);
         ByteBuf frame;
         try {
             serializer.serialize(value, out);
             frame = out.finish();
         } catch (RuntimeException e) {
-            out.release();
+            out.release(); // the scratch buffer keeps our reference
             throw e;
         }
         int end = frame.writerIndex();
@@ -90,7 +107,26 @@ public final class StreamFrames {
             Wire.writeHeader(frame, flags(fromConsumer), serializer.id(), DATA, streamId, end - headerBytes);
         }
         frame.writerIndex(end);
+        if (frame == scratch) {
+            byte[] bytes = new byte[end];
+            scratch.getBytes(0, bytes);
+            scratch.release(); // the output's reference: the scratch is this thread's again
+            return Unpooled.wrappedBuffer(bytes);
+        }
+        // moved to a larger buffer (the output released the scratch) or chained behind it (the frame holds it)
+        SCRATCH.remove();
+        scratch.release();
         return frame;
+    }
+
+    /**
+     * Whether a stream frame may go ahead of the stream data queued before it: a WINDOW or CANCEL frame, not DATA
+     * and not a half-close (which must follow the data it ends).
+     */
+    public static boolean urgent(ByteBuf frame) {
+        int at = frame.readerIndex();
+        return (frame.getByte(at + 3) & Wire.FLAG_COMPACT) == 0
+                && (frame.getByte(at + 5) & (DATA | HALF_CLOSE)) == 0; // 3: flags, 5: ops
     }
 
     /** The message bytes of a frame {@link #data} made. */
