@@ -4,6 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kestrel.rpc.testing.Await;
+import io.kestrel.rpc.transport.Status;
+import io.kestrel.rpc.transport.TransportCounters;
+import io.kestrel.rpc.transport.internal.stream.StreamFrames;
+import io.kestrel.rpc.transport.spi.MethodRef;
+import io.kestrel.rpc.transport.spi.ServerMethod;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
@@ -17,7 +22,6 @@ import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
-import io.netty.handler.codec.FixedLengthFrameDecoder;
 import io.netty.util.concurrent.SingleThreadEventExecutor;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,14 +33,14 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link WriteQueue} and {@link WriteCoalescer} over a real loopback socket: each message a 4-byte number, the
- * receiving side records them in the order they arrived, so what overtook what is counted, not timed.
+ * {@link WriteQueue} and {@link WriteCoalescer} over a real loopback socket: each message a 4-byte number (or a real
+ * frame), the receiving side keeps the bytes in the order they arrived, so what overtook what is counted, not timed.
  */
 class WriteQueueTest {
     private static final int URGENT = -1;
     private static final int BACKLOG = 1000;
 
-    private final List<Integer> received = new ArrayList<>();
+    private final ByteBuf received = Unpooled.buffer();
     private EventLoopGroup serverGroup;
     private EventLoopGroup clientGroup;
     private Channel client;
@@ -49,11 +53,11 @@ class WriteQueueTest {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        ch.pipeline().addLast(new FixedLengthFrameDecoder(4), new SimpleChannelInboundHandler<ByteBuf>() {
+                        ch.pipeline().addLast(new SimpleChannelInboundHandler<ByteBuf>() {
                             @Override
                             protected void channelRead0(ChannelHandlerContext ctx, ByteBuf msg) {
                                 synchronized (received) {
-                                    received.add(msg.getInt(msg.readerIndex()));
+                                    received.writeBytes(msg);
                                 }
                             }
                         });
@@ -71,6 +75,7 @@ class WriteQueueTest {
     void close() {
         clientGroup.shutdownGracefully(0, 0, TimeUnit.SECONDS).syncUninterruptibly();
         serverGroup.shutdownGracefully(0, 0, TimeUnit.SECONDS).syncUninterruptibly();
+        received.release();
     }
 
     private static ByteBuf number(int n) {
@@ -88,12 +93,56 @@ class WriteQueueTest {
     private List<Integer> awaitReceived(int count) throws InterruptedException {
         Await.until(count + " numbers received", () -> {
             synchronized (received) {
-                return received.size() >= count;
+                return received.readableBytes() >= 4 * count;
             }
         });
+        List<Integer> numbers = new ArrayList<>();
         synchronized (received) {
-            return new ArrayList<>(received);
+            for (int at = 0; at + 4 <= received.writerIndex(); at += 4) {
+                numbers.add(received.getInt(at));
+            }
         }
+        return numbers;
+    }
+
+    /** The ops byte (status) of each frame received, in order, once {@code count} frames came. */
+    private List<Byte> awaitFrames(int count) throws InterruptedException {
+        List<Byte> ops = new ArrayList<>();
+        Await.until(count + " frames received", () -> {
+            ops.clear();
+            synchronized (received) {
+                int at = 0;
+                while (at + Wire.COMPACT_HEADER_BYTES <= received.writerIndex()) {
+                    boolean compact = (received.getByte(at + 3) & Wire.FLAG_COMPACT) != 0;
+                    ops.add(compact ? StreamFrames.DATA : received.getByte(at + 5));
+                    at += compact ? Wire.COMPACT_HEADER_BYTES + received.getInt(at + Wire.COMPACT_LENGTH_OFFSET)
+                            : Wire.HEADER_BYTES + received.getInt(at + Wire.LENGTH_OFFSET);
+                }
+            }
+            return ops.size() >= count;
+        });
+        return ops;
+    }
+
+    @Test
+    void aUnaryAnswerIsNotQueuedBehindStreamData() throws InterruptedException {
+        ResponseWriter out = new ResponseWriter(client, new TransportCounters(), 1 << 20);
+        ServerMethod greet = new TestSupport.GreeterDispatcher().resolve(MethodRef.descriptor(TestSupport.KEY,
+                TestSupport.GREET));
+        out.holdFlush(); // a provider thread's backlog of a stream's messages, then a unary call's answer
+        for (int i = 0; i < BACKLOG; i++) {
+            out.streamFrame(StreamFrames.data(client.alloc(), false, TestSupport.UTF8, 5, "message " + i));
+        }
+        out.streamFrame(StreamFrames.window(client.alloc(), false, TestSupport.UTF8.id(), 6, 32));
+        out.value(new Frame(Wire.FLAG_REQUEST, TestSupport.UTF8.id(), (byte) 0, 7, 0, null), greet, TestSupport.UTF8,
+                "hello");
+        out.releaseFlush();
+
+        List<Byte> ops = awaitFrames(BACKLOG + 2);
+        assertEquals(BACKLOG + 2, ops.size());
+        assertEquals(StreamFrames.WINDOW, (byte) ops.get(0), "the credit frame first: DATA frames before it: " + ops);
+        assertEquals(Status.OK.code(), (byte) ops.get(1), "the unary answer second, behind no DATA frame");
+        assertTrue(ops.subList(2, ops.size()).stream().allMatch(o -> o == StreamFrames.DATA), "then the data");
     }
 
     @Test
