@@ -12,6 +12,7 @@ import io.kestrel.rpc.transport.internal.WriteQueue;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
+import io.netty.util.concurrent.EventExecutor;
 import java.util.Arrays;
 import java.util.concurrent.Executor;
 
@@ -201,6 +202,11 @@ public final class ClientStream extends StreamSide implements StreamCall {
     String what() {
         MethodRef m = method;
         return "stream " + boundId + " of " + (m == null ? "a streaming call" : m.displayName());
+    }
+
+    @Override
+    EventExecutor loop() {
+        return channel.eventLoop();
     }
 
     @Override

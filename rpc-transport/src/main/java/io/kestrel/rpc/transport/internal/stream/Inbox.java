@@ -1,5 +1,6 @@
 package io.kestrel.rpc.transport.internal.stream;
 
+import io.netty.util.concurrent.EventExecutor;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
@@ -10,6 +11,10 @@ import java.util.function.Consumer;
 /**
  * What a stream received and its receiver has not yet seen, handed to the receiver one item at a time, in order, on
  * an executor (never two at once). Holds at most the receiver's credit window of messages plus its end.
+ *
+ * <p>The event loop queues what one read burst brought without waking the executor per item
+ * ({@link #offerInBurst}): the executor gets the whole burst as one task once the event loop has run out of what it
+ * read, so one wake-up serves many messages.
  */
 final class Inbox implements Runnable {
     private static final int MAX_BATCH = 64;
@@ -20,6 +25,12 @@ final class Inbox implements Runnable {
     private final Consumer<Object> handler;
     private final Consumer<RejectedExecutionException> rejected;
     private volatile boolean started;
+    /** A task handing this read burst's items over is queued on the event loop (event loop only). */
+    private boolean burstPending;
+    private final Runnable endOfBurst = () -> {
+        burstPending = false;
+        schedule();
+    };
 
     /**
      * @param handler takes each item on the executor
@@ -37,6 +48,25 @@ final class Inbox implements Runnable {
     void offer(Object item) {
         items.offer(item);
         schedule();
+    }
+
+    /**
+     * Queues {@code item} on the event loop {@code loop} (the caller's thread): handed over with the rest of the read
+     * burst, after the reads the event loop is processing.
+     */
+    void offerInBurst(Object item, EventExecutor loop) {
+        items.offer(item);
+        if (executor == loop) {
+            schedule(); // delivered on the event loop itself: a task after the reads already
+        } else if (!burstPending) {
+            burstPending = true;
+            try {
+                loop.execute(endOfBurst);
+            } catch (RejectedExecutionException shuttingDown) {
+                burstPending = false;
+                schedule(); // no later task will run: now
+            }
+        }
     }
 
     /** Items flow from now on. */

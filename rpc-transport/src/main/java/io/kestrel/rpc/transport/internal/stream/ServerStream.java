@@ -12,6 +12,7 @@ import io.kestrel.rpc.transport.internal.ResponseWriter;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
+import io.netty.util.concurrent.EventExecutor;
 import java.util.concurrent.Executor;
 
 /**
@@ -170,6 +171,11 @@ public final class ServerStream extends StreamSide {
     @Override
     String what() {
         return "stream " + open.requestId + " of " + method.displayName();
+    }
+
+    @Override
+    EventExecutor loop() {
+        return channel.eventLoop();
     }
 
     @Override

@@ -14,14 +14,14 @@ import io.kestrel.rpc.transport.internal.ThreadBudgets;
 import io.kestrel.rpc.transport.internal.Wire;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.util.concurrent.EventExecutor;
 import java.util.concurrent.Executor;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * What the consumer's and the provider's side of a stream share: the credit this side may send with
- * ({@link SendWindow}), and the messages it receives, bounded by the window it granted, decoded and handed to its
- * receiving observer in order ({@link Inbox}), with credit granted back as the observer takes them: half the window
- * at a time. A peer that sends beyond the credit it was granted, or a message over the limits, gets the stream
+ * ({@link SendWindow}), and the messages it receives, bounded by the window it granted ({@link ReceiveCredit}),
+ * decoded and handed to its receiving observer in order ({@link Inbox}, a read burst's messages in one hand-off),
+ * with credit granted back as the observer takes them: half the window at a time. A peer that sends beyond the credit it was granted, or a message over the limits, gets the stream
  * cancelled.
  */
 abstract class StreamSide implements CallStreamObserver<Object> {
@@ -29,24 +29,10 @@ abstract class StreamSide implements CallStreamObserver<Object> {
     private record End(Throwable error) {
     }
 
-    final int window = StreamLimits.window();
     final SendWindow credit = new SendWindow();
     private final Inbox inbox;
-    /**
-     * Messages this side granted and has not yet received: a message arriving when none is left breaks the rules. So
-     * at most {@link #window} messages wait for the observer.
-     */
-    private final AtomicInteger receiveCredit = new AtomicInteger();
-    /** Manual flow control ({@link #disableAutoRequest}): credit follows {@link #request} (guarded by this). */
-    private boolean manual;
-    /** Credit may be granted: the stream opened (guarded by this). */
-    private boolean grantsOpen;
-    /** Manual: messages requested and not yet delivered (guarded by this). */
-    private long demand;
-    /** Manual: credit granted and not yet delivered; at most min(demand, window) (guarded by this). */
-    private long granted;
-    /** Taken since credit was last granted back (delivery thread only). */
-    private int takenSinceGrant;
+    /** The credit this side grants its peer, and what it counts to enforce it. */
+    private final ReceiveCredit receiveCredit = new ReceiveCredit();
     /** The receiving observer was told the end (delivery thread only). */
     private boolean receiverEnded;
     volatile StreamObserver<Object> receiver;
@@ -95,6 +81,9 @@ abstract class StreamSide implements CallStreamObserver<Object> {
     /** The peer cancelled the stream. */
     abstract void peerCancelled(String reason);
 
+    /** The event loop of the stream's connection, where its frames arrive. */
+    abstract EventExecutor loop();
+
 
     /**
      * Takes a stream frame of this stream on the event loop.
@@ -121,40 +110,29 @@ abstract class StreamSide implements CallStreamObserver<Object> {
                         ? "while the memory budget was full" : "over the payload limit"));
                 return false;
             }
-            if (receiveCredit.decrementAndGet() < 0) {
-                cancel("the peer sent more than the " + window + " messages it was granted (-D"
+            if (!receiveCredit.receive()) {
+                cancel("the peer sent more than the " + receiveCredit.window + " messages it was granted (-D"
                         + StreamLimits.WINDOW_PROPERTY + " on the receiving side)");
                 return false;
             }
-            inbox.offer(f);
+            inbox.offerInBurst(f, loop());
             queued = true;
         }
         if ((ops & StreamFrames.HALF_CLOSE) != 0 && consumerSide() == false) {
-            inbox.offer(new End(null)); // the consumer half-closed: the provider's request observer completes
+            inbox.offerInBurst(new End(null), loop()); // the consumer half-closed: the provider's request observer completes
         }
         return queued;
     }
 
     /** The WINDOW frame granting the peer this side's initial window, counted as granted. */
     final ByteBuf initialWindow() {
-        synchronized (this) {
-            grantsOpen = true;
-        }
-        receiveCredit.addAndGet(window);
+        int window = receiveCredit.openAutomatic();
         return StreamFrames.window(alloc(), consumerSide(), serializer().id(), streamId(), window);
     }
 
     /** The stream opened: grants the peer the initial window, or under manual flow control what was requested. */
     final void grantInitial() {
-        int grant;
-        synchronized (this) {
-            if (!manual) {
-                grant = -1;
-            } else {
-                grantsOpen = true;
-                grant = topUp();
-            }
-        }
+        int grant = receiveCredit.openManual();
         if (grant < 0) {
             write(initialWindow());
         } else if (grant > 0) {
@@ -164,12 +142,9 @@ abstract class StreamSide implements CallStreamObserver<Object> {
 
     @Override
     public final void disableAutoRequest() {
-        synchronized (this) {
-            if (grantsOpen) {
-                throw new IllegalStateException(what() + " is open and granted its window already; call"
-                        + " disableAutoRequest before it opens (ClientResponseObserver.beforeStart)");
-            }
-            manual = true;
+        if (!receiveCredit.disableAutoRequest()) {
+            throw new IllegalStateException(what() + " is open and granted its window already; call"
+                    + " disableAutoRequest before it opens (ClientResponseObserver.beforeStart)");
         }
     }
 
@@ -178,34 +153,14 @@ abstract class StreamSide implements CallStreamObserver<Object> {
         if (n <= 0) {
             throw new IllegalArgumentException("request(" + n + ") on " + what() + ": ask for at least 1 message");
         }
-        int grant;
-        synchronized (this) {
-            if (!manual) {
-                return;
-            }
-            demand = demand + n < 0 ? Long.MAX_VALUE : demand + n;
-            grant = grantsOpen ? topUp() : 0;
-        }
+        int grant = receiveCredit.request(n);
         if (grant > 0 && !isCancelled()) {
             grant(grant);
         }
     }
 
-    /**
-     * Manual flow control: the credit to grant now so that what is granted and undelivered reaches min(demand,
-     * window); granted in steps of at least half a window unless nothing is granted (guarded by this).
-     */
-    private int topUp() {
-        long want = Math.min(demand, window) - granted;
-        if (want <= 0 || (granted > 0 && want < Math.max(1, window / 2))) {
-            return 0;
-        }
-        granted += want;
-        return (int) want;
-    }
-
     private void grant(int credits) {
-        receiveCredit.addAndGet(credits);
+        receiveCredit.granting(credits);
         write(StreamFrames.window(alloc(), consumerSide(), serializer().id(), streamId(), credits));
     }
 
@@ -269,34 +224,16 @@ abstract class StreamSide implements CallStreamObserver<Object> {
             f.done();
         }
         listeners.received(value, this);
-        boolean manualNow;
-        synchronized (this) {
-            manualNow = manual;
-            if (manualNow) { // delivered: before onNext, so a request(1) made inside it is granted at once
-                demand--;
-                granted--;
-            }
-        }
+        boolean manual = receiveCredit.delivering();
         try {
             to.onNext(value);
         } catch (RuntimeException e) {
             onObserverFailure(e);
             return;
         }
-        if (manualNow) {
-            int grant;
-            synchronized (this) {
-                grant = topUp();
-            }
-            if (grant > 0 && !isCancelled()) {
-                grant(grant);
-            }
-            return;
-        }
-        if (++takenSinceGrant >= Math.max(1, window / 2) && !isCancelled()) {
-            receiveCredit.addAndGet(takenSinceGrant);
-            write(StreamFrames.window(alloc(), consumerSide(), serializer().id(), streamId(), takenSinceGrant));
-            takenSinceGrant = 0;
+        int grant = receiveCredit.delivered(manual);
+        if (grant > 0 && !isCancelled()) {
+            grant(grant);
         }
     }
 

@@ -1,0 +1,123 @@
+package io.kestrel.rpc.transport.internal.stream;
+
+import io.kestrel.rpc.api.stream.StreamLimits;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The credit a stream's receiving side grants its peer, and what it counts to enforce it. Automatic (the default):
+ * the whole window once the stream opens, then back what the observer took, half the window at a time. Manual
+ * ({@link #disableAutoRequest}): what the observer {@link #request requested}, at most the window undelivered, in
+ * steps of at least half the window. A message arriving without credit ({@link #receive} false) breaks the rules.
+ * Each method returns the credit to grant now (0: none), which the caller sends in a WINDOW frame.
+ */
+final class ReceiveCredit {
+    final int window = StreamLimits.window();
+    /**
+     * Messages granted and not yet received: a message arriving when none is left breaks the rules. So at most
+     * {@link #window} messages wait for the observer.
+     */
+    private final AtomicInteger unreceived = new AtomicInteger();
+    /** Manual flow control: credit follows {@link #request} (guarded by this). */
+    private boolean manual;
+    /** Credit may be granted: the stream opened (guarded by this). */
+    private boolean open;
+    /** Manual: messages requested and not yet delivered (guarded by this). */
+    private long demand;
+    /** Manual: credit granted and not yet delivered; at most min(demand, window) (guarded by this). */
+    private long granted;
+    /** Automatic: taken since credit was last granted back (delivery thread only). */
+    private int takenSinceGrant;
+
+    /** A message arrived (event loop): false when the peer had no credit left for it. */
+    boolean receive() {
+        return unreceived.decrementAndGet() >= 0;
+    }
+
+    /** {@code credits} are being granted to the peer (before its WINDOW frame is sent). */
+    void granting(int credits) {
+        unreceived.addAndGet(credits);
+    }
+
+    /** The automatic initial window, granted now: the stream opened. */
+    int openAutomatic() {
+        synchronized (this) {
+            open = true;
+        }
+        granting(window);
+        return window;
+    }
+
+    /**
+     * The stream opened: under manual flow control opens grants and returns what was requested so far (0: nothing);
+     * -1 when automatic (the caller grants {@link #openAutomatic}).
+     */
+    synchronized int openManual() {
+        if (!manual) {
+            return -1;
+        }
+        open = true;
+        return topUp();
+    }
+
+    /** @return false when credit was granted already (too late to switch to manual) */
+    synchronized boolean disableAutoRequest() {
+        if (open) {
+            return false;
+        }
+        manual = true;
+        return true;
+    }
+
+    /** The observer requested {@code n} more messages: the credit to grant now. */
+    synchronized int request(long n) {
+        if (!manual) {
+            return 0;
+        }
+        demand = demand + n < 0 ? Long.MAX_VALUE : demand + n;
+        return open ? topUp() : 0;
+    }
+
+    /**
+     * A message is being delivered (delivery thread, before the observer's onNext, so a request(1) made inside it
+     * is granted at once).
+     *
+     * @return whether flow control is manual (pass it to {@link #delivered})
+     */
+    boolean delivering() {
+        synchronized (this) {
+            if (manual) {
+                demand--;
+                granted--;
+            }
+            return manual;
+        }
+    }
+
+    /** The observer took a message ({@code manual} from {@link #delivering}): the credit to grant back now. */
+    int delivered(boolean manualNow) {
+        if (manualNow) {
+            synchronized (this) {
+                return topUp();
+            }
+        }
+        if (++takenSinceGrant >= Math.max(1, window / 2)) {
+            int grant = takenSinceGrant;
+            takenSinceGrant = 0;
+            return grant;
+        }
+        return 0;
+    }
+
+    /**
+     * Manual flow control: the credit to grant now so that what is granted and undelivered reaches min(demand,
+     * window); granted in steps of at least half a window unless nothing is granted (guarded by this).
+     */
+    private int topUp() {
+        long want = Math.min(demand, window) - granted;
+        if (want <= 0 || (granted > 0 && want < Math.max(1, window / 2))) {
+            return 0;
+        }
+        granted += want;
+        return (int) want;
+    }
+}
