@@ -23,23 +23,13 @@ import org.slf4j.LoggerFactory;
  * only when none is idle and fewer than {@code maxThreads} run; when all are busy a call waits in a
  * FIFO queue of {@code queueCapacity} (0: none), and beyond that {@link #execute} throws
  * {@link RejectedExecutionException} (the caller answers "busy"). A worker idle for the keep-alive
- * exits. Idle workers park; with {@code -D}{@value #SPIN_PROPERTY}{@code =N} on a machine of more than two
- * processors, a worker that just went idle first spins up to N microseconds for a call before it parks (a call
- * handed to it then costs no wake-up). Off by default, and always off on two processors or fewer, where a spinning
- * worker takes the CPU the event loop or the call's own thread needs.
+ * exits. Idle workers park, after the short spin of {@link IdleSpin} where that is on (off by default).
  *
  * <p>All bookkeeping (idle stack, queue, counts) changes under one lock; only the unpark of a worker
  * handed a call and the parking itself happen outside it. Thread-safe.
  */
 public final class BusinessExecutor extends AbstractExecutorService {
     private static final Logger log = LoggerFactory.getLogger(BusinessExecutor.class);
-
-    /** System property: microseconds an idle worker spins before parking (0, the default: none); 0 on <= 2 CPUs. */
-    static final String SPIN_PROPERTY = "kestrel.rpc.provider.spinMicros";
-    /** Most a worker may spin: longer burns a core for nothing. */
-    static final long MAX_SPIN_MICROS = 100;
-    static final long SPIN_NANOS = spinMicros(System.getProperty(SPIN_PROPERTY),
-            Runtime.getRuntime().availableProcessors()) * 1000;
 
     private final int maxThreads;
     private final int queueCapacity;
@@ -183,8 +173,8 @@ public final class BusinessExecutor extends AbstractExecutorService {
 
     private Runnable awaitTask(Worker w) {
         long now = System.nanoTime();
-        if (SPIN_NANOS > 0) {
-            for (long spinEnd = now + SPIN_NANOS; w.handed == null && !shutdown && System.nanoTime() < spinEnd; ) {
+        if (IdleSpin.NANOS > 0) {
+            for (long spinEnd = now + IdleSpin.NANOS; w.handed == null && !shutdown && System.nanoTime() < spinEnd; ) {
                 Thread.onSpinWait(); // a call handed over meanwhile is taken without parking
             }
         }
@@ -214,33 +204,6 @@ public final class BusinessExecutor extends AbstractExecutorService {
             Thread.interrupted(); // a stale interrupt (from a call's code) must not turn parking into spinning
             LockSupport.parkNanos(this, left); // spurious wake-ups just loop
         }
-    }
-
-    /**
-     * Reads {@value #SPIN_PROPERTY}: microseconds from 0 to {@value #MAX_SPIN_MICROS}, and 0 whatever it says on a
-     * machine of {@code processors} <= 2; a value that is no such number is logged and read as 0.
-     */
-    static long spinMicros(String value, int processors) {
-        if (value == null || value.isBlank()) {
-            return 0;
-        }
-        long micros = -1;
-        try {
-            micros = Long.parseLong(value.trim());
-        } catch (NumberFormatException e) {
-            // logged below
-        }
-        if (micros < 0 || micros > MAX_SPIN_MICROS) {
-            log.error("-D{} must be a number of microseconds from 0 to {}, was '{}'; business threads do not spin",
-                    SPIN_PROPERTY, MAX_SPIN_MICROS, value.length() > 40 ? value.substring(0, 40) + "..." : value);
-            return 0;
-        }
-        if (micros > 0 && processors <= 2) {
-            log.info("-D{}={} ignored: this machine has {} processors, and a spinning business thread would take the"
-                    + " CPU the I/O threads need; business threads park at once", SPIN_PROPERTY, micros, processors);
-            return 0;
-        }
-        return micros;
     }
 
     /** Under lock: the worker leaves. */

@@ -305,15 +305,15 @@ class BusinessExecutorTest {
 
     @Test
     void idleWorkersSpinOnlyWhenAskedAndNeverOnTwoProcessorsOrFewer() {
-        assertEquals(0, BusinessExecutor.spinMicros(null, 8), "off by default");
-        assertEquals(20, BusinessExecutor.spinMicros(" 20 ", 8));
-        assertEquals(0, BusinessExecutor.spinMicros("20", 2), "never where the I/O threads need the other core");
-        assertEquals(0, BusinessExecutor.spinMicros("20", 1));
-        assertEquals(0, BusinessExecutor.spinMicros("500", 8), "over the most a worker may spin");
-        assertEquals(0, BusinessExecutor.spinMicros("soon", 8));
-        assertEquals(0, BusinessExecutor.spinMicros("-5", 8));
+        assertEquals(0, IdleSpin.micros(null, 8), "off by default");
+        assertEquals(20, IdleSpin.micros(" 20 ", 8));
+        assertEquals(0, IdleSpin.micros("20", 2), "never where the I/O threads need the other core");
+        assertEquals(0, IdleSpin.micros("20", 1));
+        assertEquals(0, IdleSpin.micros("500", 8), "over the most a worker may spin");
+        assertEquals(0, IdleSpin.micros("soon", 8));
+        assertEquals(0, IdleSpin.micros("-5", 8));
         if (Runtime.getRuntime().availableProcessors() <= 2) {
-            assertEquals(0, BusinessExecutor.SPIN_NANOS, "this machine's workers do not spin");
+            assertEquals(0, IdleSpin.NANOS, "this machine's workers do not spin");
         }
     }
 }
