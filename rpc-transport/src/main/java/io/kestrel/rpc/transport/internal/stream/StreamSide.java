@@ -36,7 +36,7 @@ abstract class StreamSide implements CallStreamObserver<Object> {
      * Messages this side granted and has not yet received: a message arriving when none is left breaks the rules. So
      * at most {@link #window} messages wait for the observer.
      */
-    private final AtomicInteger receiveCredit = new AtomicInteger();
+    final AtomicInteger receiveCredit = new AtomicInteger();
     /** Manual flow control ({@link #disableAutoRequest}): credit follows {@link #request} (guarded by this). */
     private boolean manual;
     /** Credit may be granted: the stream opened (guarded by this). */
@@ -163,7 +163,7 @@ abstract class StreamSide implements CallStreamObserver<Object> {
     }
 
     @Override
-    public final void disableAutoRequest() {
+    public void disableAutoRequest() {
         synchronized (this) {
             if (grantsOpen) {
                 throw new IllegalStateException(what() + " is open and granted its window already; call"
