@@ -102,7 +102,8 @@ public final class RpcServer implements AutoCloseable {
                 new ByteCountingHandler(counters), config.payloadBytes(),
                 limits.callsPerConnection(Math.max(1, config.threads())), limits.frameTimeout().toMillis(),
                 limits.writeStallTimeout().toMillis(), limits.writeBufferBytes(),
-                config.heartbeatInterval().toMillis() * config.heartbeatMisses());
+                config.heartbeatInterval().toMillis() * config.heartbeatMisses(),
+                limits.streamIdleTimeout().toMillis());
         // every protocol goes through ServerPipeline: the same limits, budget, backpressure and frame timeout
         ServerPipeline.Protocol protocol = dubbo ? new DubboPipeline(dispatcher)
                 : new NativeProtocol(dispatcher, authenticator, tls, config.tls());

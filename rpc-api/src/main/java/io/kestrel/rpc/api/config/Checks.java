@@ -25,6 +25,12 @@ final class Checks {
         return d;
     }
 
+    /** Zero (off) or a duration of at least one whole millisecond. */
+    static Duration notNegativeMillis(String setting, Duration d) {
+        Objects.requireNonNull(d, setting);
+        return d.isZero() ? d : positiveMillis(setting + " (0 turns it off)", d);
+    }
+
     static int atLeast(String setting, int value, int min) {
         if (value < min) {
             throw new IllegalArgumentException(setting + " must be >= " + min + ", was " + value);

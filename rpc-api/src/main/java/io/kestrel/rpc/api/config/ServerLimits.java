@@ -18,6 +18,7 @@ public final class ServerLimits {
     private final Duration writeStallTimeout;
     private final int writeBufferBytes;
     private final boolean discloseServices;
+    private final Duration streamIdleTimeout;
 
     private ServerLimits(Builder b) {
         this.maxConnections = b.maxConnections;
@@ -28,6 +29,7 @@ public final class ServerLimits {
         this.writeStallTimeout = b.writeStallTimeout;
         this.writeBufferBytes = b.writeBufferBytes;
         this.discloseServices = b.discloseServices;
+        this.streamIdleTimeout = b.streamIdleTimeout;
     }
 
     public static Builder builder() {
@@ -105,19 +107,29 @@ public final class ServerLimits {
         return discloseServices;
     }
 
+    /**
+     * How long a consumer may hold credit on a client or bidirectional stream without sending a message,
+     * half-closing or cancelling, before the provider ends the stream ({@code stream-idle-timeout}); both sides'
+     * observers get a {@code StreamCancelledException} naming this setting, and the stream's slot is freed. Time the
+     * consumer spends waiting for credit does not count. {@link Duration#ZERO} turns it off. Default 5 min.
+     */
+    public Duration streamIdleTimeout() {
+        return streamIdleTimeout;
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof ServerLimits l && maxConnections == l.maxConnections
                 && maxConnectionsPerHost == l.maxConnectionsPerHost && callsPerConnection == l.callsPerConnection
                 && memoryBudgetBytes == l.memoryBudgetBytes && frameTimeout.equals(l.frameTimeout)
                 && writeStallTimeout.equals(l.writeStallTimeout) && writeBufferBytes == l.writeBufferBytes
-                && discloseServices == l.discloseServices;
+                && discloseServices == l.discloseServices && streamIdleTimeout.equals(l.streamIdleTimeout);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(maxConnections, maxConnectionsPerHost, callsPerConnection, memoryBudgetBytes, frameTimeout,
-                writeStallTimeout, writeBufferBytes, discloseServices);
+                writeStallTimeout, writeBufferBytes, discloseServices, streamIdleTimeout);
     }
 
     @Override
@@ -126,7 +138,8 @@ public final class ServerLimits {
                 + ", calls-per-connection=" + (callsPerConnection == 0 ? "half the threads" : callsPerConnection)
                 + ", memory-budget=" + memoryBudgetBytes + ", frame-timeout=" + frameTimeout.toMillis()
                 + "ms, write-stall-timeout=" + writeStallTimeout.toMillis() + "ms, write-buffer=" + writeBufferBytes
-                + ", disclose-services=" + discloseServices + "}";
+                + ", disclose-services=" + discloseServices + ", stream-idle-timeout=" + streamIdleTimeout.toMillis()
+                + "ms}";
     }
 
     public static final class Builder {
@@ -138,6 +151,7 @@ public final class ServerLimits {
         private Duration writeStallTimeout = Duration.ofSeconds(30);
         private int writeBufferBytes = 2 << 20;
         private boolean discloseServices;
+        private Duration streamIdleTimeout = Duration.ofMinutes(5);
 
         private Builder() {
         }
@@ -183,6 +197,12 @@ public final class ServerLimits {
 
         public Builder discloseServices(boolean disclose) {
             this.discloseServices = disclose;
+            return this;
+        }
+
+        /** {@link Duration#ZERO}: no idle timer on streams. */
+        public Builder streamIdleTimeout(Duration timeout) {
+            this.streamIdleTimeout = Checks.notNegativeMillis("protocol stream-idle-timeout", timeout);
             return this;
         }
 

@@ -28,12 +28,15 @@ public interface CallStreamObserver<T> extends StreamObserver<T> {
     /**
      * Switches this stream's receiving side to manual flow control: from now on the sender gets credit only for
      * the messages {@link #request} asks for, so the receiving observer is never handed more than it requested and
-     * a slow reader holds the sender back message by message. Call it before the stream opens, in
-     * {@link ClientResponseObserver#beforeStart} (the {@link FlowStreams} publisher does); a provider's request
-     * stream is granted its first window as it opens and cannot switch.
+     * a slow reader holds the sender back message by message. On the consumer, call it before the stream opens, in
+     * {@link ClientResponseObserver#beforeStart} (the {@link FlowStreams#publisher} does); on the provider, call it
+     * on the response observer of a client or bidirectional streaming method before the method returns (as
+     * grpc-java's {@code ServerCallStreamObserver.disableAutoRequest}; {@link FlowStreams#requests} does): the
+     * consumer is then granted only what {@link #request} asks for, nothing until then.
      *
-     * @throws IllegalStateException once the stream opened
-     * @throws UnsupportedOperationException from an observer that has no receiving side of its own
+     * @throws IllegalStateException once the stream opened (consumer) or the method returned (provider)
+     * @throws UnsupportedOperationException from an observer that has no receiving side of its own (a provider's
+     *     server-streaming method receives no messages)
      */
     default void disableAutoRequest() {
         throw new UnsupportedOperationException(getClass().getName() + " has no manual flow control");

@@ -15,6 +15,9 @@ import java.util.function.Consumer;
  *       more than was requested; {@code cancel()} cancels the stream at the provider.</li>
  *   <li>{@link #feed}: a {@link Flow.Publisher} sent into a stream: a consumer's request observer (client or
  *       bidirectional streaming) or a provider's response observer.</li>
+ *   <li>{@link #requests}: on the provider, the consumer's messages of a client or bidirectional stream as a
+ *       {@link Flow.Publisher}; its subscriber's {@code request(n)} is the credit the consumer gets (manual flow
+ *       control on the provider), so the consumer's sender waits for the subscriber's demand.</li>
  * </ul>
  *
  * The Reactive Streams rules hold: {@code onSubscribe} first, no {@code onNext} beyond the demand, one terminal
@@ -64,5 +67,37 @@ public final class FlowStreams {
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(target, "target");
         source.subscribe(new StreamFeeder<T>(target, StreamLimits.window()));
+    }
+
+    /**
+     * On the provider, inside a client or bidirectional streaming method: the consumer's messages as a
+     * {@link Flow.Publisher} handed to {@code use}, and the request observer the method returns, e.g.
+     * {@code return FlowStreams.requests(out, in -> FlowStreams.feed(transform(in), out));}. The stream runs under
+     * manual flow control ({@link CallStreamObserver#disableAutoRequest} on {@code responses}): the consumer is
+     * granted exactly what the subscriber requests (in steps of at most a window, {@code kestrel.rpc.stream.window})
+     * and nothing before it subscribes, so its sender waits for the subscriber's demand (at most until the call's
+     * deadline). The publisher takes one subscriber, now or later, from any thread; a second one gets
+     * {@code onError(IllegalStateException)}. Items arrive in order on the business pool, one at a time, then
+     * {@code onComplete} when the consumer half-closes, or {@code onError} with the stream's end
+     * ({@link StreamCancelledException}: the consumer cancelled, the deadline passed, the connection closed).
+     * {@code cancel()} cancels the whole stream (both directions: the protocol has no one-way cancel), as does a
+     * non-positive {@code request(n)} after its {@code onError(IllegalArgumentException)}.
+     *
+     * @param responses the response observer the method received (a {@link CallStreamObserver})
+     * @param use gets the publisher; it may subscribe to it at once or later
+     * @return the observer of the request stream, for the method to return
+     * @throws IllegalArgumentException when {@code responses} is not the stream's response observer
+     * @throws IllegalStateException when the method returned already
+     */
+    public static <T> StreamObserver<T> requests(StreamObserver<?> responses, Consumer<? super Flow.Publisher<T>> use) {
+        Objects.requireNonNull(responses, "responses");
+        Objects.requireNonNull(use, "use");
+        if (!(responses instanceof CallStreamObserver<?> stream)) {
+            throw new IllegalArgumentException("FlowStreams.requests needs the response observer the provider method"
+                    + " received (a CallStreamObserver), not a " + responses.getClass().getName());
+        }
+        RequestPublisher<T> requests = new RequestPublisher<>(stream);
+        use.accept(requests);
+        return requests;
     }
 }

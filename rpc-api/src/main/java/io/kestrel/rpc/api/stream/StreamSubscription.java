@@ -3,8 +3,9 @@ package io.kestrel.rpc.api.stream;
 import java.util.concurrent.Flow;
 
 /**
- * {@link FlowStreams#publisher}'s link between one subscriber and its stream: the stream's response observer, under
- * manual flow control, and the subscriber's subscription, whose demand becomes the stream's credit.
+ * {@link FlowStreams#publisher}'s (and {@link RequestPublisher}'s) link between one subscriber and its stream: the
+ * observer of the messages received, under manual flow control, and the subscriber's subscription, whose demand
+ * becomes the stream's credit.
  */
 final class StreamSubscription<T> implements ClientResponseObserver<T>, Flow.Subscription {
     private volatile Flow.Subscriber<? super T> subscriber;
@@ -24,6 +25,12 @@ final class StreamSubscription<T> implements ClientResponseObserver<T>, Flow.Sub
 
     @Override
     public void beforeStart(CallStreamObserver<?> handle) {
+        handle.disableAutoRequest(); // the subscriber's demand is the credit from now on
+        attach(handle);
+    }
+
+    /** Links the stream, already under manual flow control: the demand so far is requested, or the cancel made. */
+    void attach(CallStreamObserver<?> handle) {
         long demand;
         String cancel;
         synchronized (this) {
@@ -31,7 +38,6 @@ final class StreamSubscription<T> implements ClientResponseObserver<T>, Flow.Sub
             demand = demandBeforeStart;
             cancel = cancelled;
         }
-        handle.disableAutoRequest(); // the subscriber's demand is the credit from now on
         if (cancel != null) {
             handle.cancel(cancel);
         } else if (demand > 0) {

@@ -73,6 +73,9 @@ public class ProtocolProperties extends TlsProperties {
     /** Whether error answers for an unknown service or method list what the provider exports. Default false. */
     private Boolean discloseServices;
 
+    /** How long the consumer of a client or bidirectional stream may hold credit without sending, half-closing or cancelling before the provider ends the stream; 0 never. Default 5m. */
+    private Duration streamIdleTimeout;
+
     public String getName() {
         return name;
     }
@@ -247,6 +250,14 @@ public class ProtocolProperties extends TlsProperties {
 
     public void setDiscloseServices(Boolean discloseServices) {
         this.discloseServices = discloseServices;
+    }
+
+    public Duration getStreamIdleTimeout() {
+        return streamIdleTimeout;
+    }
+
+    public void setStreamIdleTimeout(Duration streamIdleTimeout) {
+        this.streamIdleTimeout = streamIdleTimeout;
     }
 
     /** Name of the Authenticator (ServiceLoader) that checks consumers' tokens. Default none. */

@@ -108,6 +108,7 @@ public final class ConfigBinder {
         src.ifSet("write-stall-timeout", v -> limits.writeStallTimeout(ConfigSource.duration(v)));
         src.ifSet("write-buffer", v -> limits.writeBufferBytes(ConfigSource.integer(v)));
         src.ifSet("disclose-services", v -> limits.discloseServices(ConfigSource.bool(v)));
+        src.ifSet("stream-idle-timeout", v -> limits.streamIdleTimeout(ConfigSource.durationOrOff(v)));
         b.limits(limits.build());
         src.ifSet("authenticator", b::authenticator);
         b.tls(TlsBinding.tls(src, null, true));

@@ -150,6 +150,11 @@ public final class ConfigSource {
         }
     }
 
+    /** {@link #duration}, or {@code 0} for {@link Duration#ZERO} (settings where 0 turns something off). */
+    public static Duration durationOrOff(String text) {
+        return text.trim().equals("0") ? Duration.ZERO : duration(text);
+    }
+
     private static Duration positive(Duration d, String text) {
         if (d.isNegative() || d.isZero()) {
             throw new IllegalArgumentException("must be greater than zero, was " + text);

@@ -2,7 +2,6 @@ package io.kestrel.rpc.spring.internal;
 
 import io.kestrel.rpc.api.config.TlsConfig;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 
 /** Builds the {@link TlsConfig} of {@code <rpc:protocol>} and {@code <rpc:reference>} from their {@code tls-*} attributes. */
@@ -39,8 +38,7 @@ final class TlsBinding {
         from.apply("tls-ciphers").ifSet("tls-ciphers", v -> b.ciphers(ConfigBinder.split(v)));
         from.apply("tls-handshake-timeout").ifSet("tls-handshake-timeout",
                 v -> b.handshakeTimeout(ConfigSource.duration(v)));
-        from.apply("tls-reload").ifSet("tls-reload", v -> b.reloadInterval(v.equals("0") ? Duration.ZERO
-                : ConfigSource.duration(v)));
+        from.apply("tls-reload").ifSet("tls-reload", v -> b.reloadInterval(ConfigSource.durationOrOff(v)));
         from.apply("tls-verify-hostname").ifSet("tls-verify-hostname", v -> b.verifyHostname(ConfigSource.bool(v)));
         from.apply("tls-engine").ifSet("tls-engine", v -> b.engine(choice(v, TlsConfig.Engine.class)));
         ConfigSource keySource = from.apply("tls-cert");

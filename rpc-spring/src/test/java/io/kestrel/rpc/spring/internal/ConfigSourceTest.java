@@ -64,6 +64,20 @@ class ConfigSourceTest {
     }
 
     @Test
+    void streamIdleTimeoutTakesADurationOrZeroForOff() {
+        ClassLoader loader = getClass().getClassLoader();
+        assertEquals(Duration.ofSeconds(2), ConfigBinder.protocol(ConfigSource.attributes("<rpc:protocol>",
+                Map.of("stream-idle-timeout", "2s"), null), loader).limits().streamIdleTimeout());
+        assertEquals(Duration.ZERO, ConfigBinder.protocol(ConfigSource.environment("rpc.protocol.",
+                env(Map.of("rpc.protocol.stream-idle-timeout", "0"))), loader).limits().streamIdleTimeout());
+        assertEquals(Duration.ofMinutes(5), ConfigBinder.protocol(ConfigSource.attributes("<rpc:protocol>", Map.of(),
+                null), loader).limits().streamIdleTimeout());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ConfigBinder.protocol(
+                ConfigSource.attributes("<rpc:protocol>", Map.of("stream-idle-timeout", "soon"), null), loader));
+        assertTrue(e.getMessage().contains("'stream-idle-timeout'"), e.getMessage());
+    }
+
+    @Test
     void environmentPropertiesUseTheirFullNamesInMessages() {
         ConfigSource src = ConfigSource.environment("rpc.protocol.", env(Map.of("rpc.protocol.port", "70000")));
 

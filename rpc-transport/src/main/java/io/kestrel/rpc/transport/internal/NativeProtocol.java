@@ -2,6 +2,7 @@ package io.kestrel.rpc.transport.internal;
 
 import io.kestrel.rpc.api.config.TlsConfig;
 import io.kestrel.rpc.api.security.Authenticator;
+import io.kestrel.rpc.transport.internal.stream.ServerStreams;
 import io.kestrel.rpc.transport.internal.tls.CallerState;
 import io.kestrel.rpc.transport.internal.tls.IdentityHandler;
 import io.kestrel.rpc.transport.internal.tls.ServerProtocolDetector;
@@ -51,6 +52,6 @@ public final class NativeProtocol implements ServerPipeline.Protocol {
                 .addLast("identity", new IdentityHandler(caller, authenticator))
                 .addLast("goaway", new GoAwayHandler(out))
                 .addLast("requests", new RequestHandler(dispatcher, g.admission(), out, g.payloadBytes(),
-                        g.callsPerConnection(), g.budget(), caller));
+                        g.callsPerConnection(), g.budget(), caller, new ServerStreams(g.streamIdleMillis())));
     }
 }

@@ -41,7 +41,7 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
     private final int maxCalls;
     private final MemoryBudget budget;
     private final AtomicInteger calls = new AtomicInteger();
-    private final ServerStreams streams = new ServerStreams();
+    private final ServerStreams streams;
     private final CallerState caller;
     private final ReadBurst burst;
     private String remote = "?";
@@ -58,6 +58,13 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
     /** @param caller who the connection's caller is (see {@link IdentityHandler}) */
     public RequestHandler(ServerDispatcher dispatcher, Admission admission, ResponseWriter out, int maxBodyBytes,
             int maxCalls, MemoryBudget budget, CallerState caller) {
+        this(dispatcher, admission, out, maxBodyBytes, maxCalls, budget, caller, new ServerStreams());
+    }
+
+    /** @param streams the connection's open streams (with the protocol's {@code stream-idle-timeout}) */
+    public RequestHandler(ServerDispatcher dispatcher, Admission admission, ResponseWriter out, int maxBodyBytes,
+            int maxCalls, MemoryBudget budget, CallerState caller, ServerStreams streams) {
+        this.streams = streams;
         this.caller = caller;
         this.methods = new MethodTable(dispatcher);
         this.admission = admission;

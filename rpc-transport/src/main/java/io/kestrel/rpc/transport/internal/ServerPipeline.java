@@ -37,10 +37,12 @@ public final class ServerPipeline {
      *
      * @param bytes the byte counter, first on every pipeline
      * @param idleMillis nothing read this long closes a connection (a protocol may ask for longer)
+     * @param streamIdleMillis a stream's consumer holding credit and sending nothing this long has it ended (0: never)
      */
     public record Guards(ConnectionLimiter limiter, Admission admission, MemoryBudget budget,
             TransportCounters counters, ChannelHandler bytes, int payloadBytes, int callsPerConnection,
-            long frameTimeoutMillis, long writeStallMillis, int writeBufferBytes, long idleMillis) {
+            long frameTimeoutMillis, long writeStallMillis, int writeBufferBytes, long idleMillis,
+            long streamIdleMillis) {
     }
 
     /** What one wire protocol adds to {@link #install}'s shared steps. */

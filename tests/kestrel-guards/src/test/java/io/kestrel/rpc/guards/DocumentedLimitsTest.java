@@ -52,6 +52,8 @@ class DocumentedLimitsTest {
         checks.put("payload", () -> assertEquals(bytes(documented.get("payload")), protocol.payloadBytes()));
         checks.put("disclose-services",
                 () -> assertEquals(Boolean.parseBoolean(documented.get("disclose-services")), limits.discloseServices()));
+        checks.put("stream-idle-timeout",
+                () -> assertEquals(duration(documented.get("stream-idle-timeout")), limits.streamIdleTimeout()));
         runEach(documented, checks);
     }
 

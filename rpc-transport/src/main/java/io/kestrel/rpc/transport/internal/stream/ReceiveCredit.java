@@ -33,6 +33,11 @@ final class ReceiveCredit {
         return unreceived.decrementAndGet() >= 0;
     }
 
+    /** Messages granted and not yet received (0 or less: the peer has no credit and must wait for us). */
+    int unreceived() {
+        return unreceived.get();
+    }
+
     /** {@code credits} are being granted to the peer (before its WINDOW frame is sent). */
     void granting(int credits) {
         unreceived.addAndGet(credits);

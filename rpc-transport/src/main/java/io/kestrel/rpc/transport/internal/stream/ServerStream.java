@@ -32,6 +32,10 @@ public final class ServerStream extends StreamSide {
     private final long deadlineNanos;
     private final int payloadBytes;
     private volatile String endedBecause;
+    /** The method returned: its request stream was granted its credit (see {@link #disableAutoRequest}). */
+    private volatile boolean returned;
+    /** The consumer's idle timer ({@code stream-idle-timeout}), null when off or without a request stream. */
+    private StreamIdleTimer idle;
 
     ServerStream(Frame open, ServerMethod method, Serializer serializer, ResponseWriter out, Channel channel,
             ServerStreams table, long deadlineNanos, int payloadBytes, Executor delivery) {
@@ -48,6 +52,7 @@ public final class ServerStream extends StreamSide {
 
     /** The method returned (or its stage completed with) {@code result}: a request stream's observer starts here. */
     public void started(Object result) {
+        returned = true;
         if (!method.stream().bidirectional()) {
             return;
         }
@@ -61,6 +66,39 @@ public final class ServerStream extends StreamSide {
         startReceiving(requests);
         if (endedBecause != null) {
             endReceiving(new StreamCancelledException(what() + " is over: " + endedBecause));
+        } else {
+            grantInitial(); // its window, or under manual flow control what the method requested so far
+        }
+    }
+
+    /**
+     * Manual flow control of the request stream, as grpc-java's {@code ServerCallStreamObserver}: allowed in the
+     * method, before it returns (the consumer is granted its first window then).
+     */
+    @Override
+    public void disableAutoRequest() {
+        if (!method.stream().bidirectional()) {
+            throw new UnsupportedOperationException(method.displayName() + " is server streaming: its provider"
+                    + " receives no stream of messages to request (client and bidirectional streaming methods do)");
+        }
+        if (returned) {
+            throw new IllegalStateException("disableAutoRequest on " + what() + " after the method returned: its"
+                    + " consumer was granted its window then; call it in the method, before it returns");
+        }
+        super.disableAutoRequest();
+    }
+
+    /** Starts the consumer's idle timer (event loop, as the stream opens). */
+    void watchIdle(long timeoutMillis) {
+        idle = new StreamIdleTimer(this, channel.eventLoop(), timeoutMillis);
+        idle.start();
+    }
+
+    /** A frame of the consumer on this stream (event loop): its idle clock restarts. */
+    void consumerSent(Frame f) {
+        StreamIdleTimer timer = idle;
+        if (timer != null) {
+            timer.consumerSent(f);
         }
     }
 
@@ -139,6 +177,9 @@ public final class ServerStream extends StreamSide {
             endedBecause = why;
         }
         listeners.ended(error, this);
+        if (idle != null) {
+            idle.stop();
+        }
         credit.close(why);
         table.remove(open.requestId, this);
         if (receiver == null) {

@@ -1,5 +1,6 @@
 package io.kestrel.rpc.transport.internal.stream;
 
+import io.kestrel.rpc.api.config.ServerLimits;
 import io.kestrel.rpc.api.serialization.Serializer;
 import io.kestrel.rpc.api.stream.StreamLimits;
 import io.kestrel.rpc.transport.spi.ServerMethod;
@@ -22,10 +23,22 @@ public final class ServerStreams {
     /** The stream of the last frame routed (event loop only): consecutive frames of one stream skip the map. */
     private ServerStream last;
     private final int max = StreamLimits.maxPerConnection();
+    private final long idleMillis;
+
+    /** With the default {@code stream-idle-timeout}. */
+    public ServerStreams() {
+        this(ServerLimits.defaults().streamIdleTimeout().toMillis());
+    }
+
+    /** @param idleMillis the protocol's {@code stream-idle-timeout} (0: off) */
+    public ServerStreams(long idleMillis) {
+        this.idleMillis = idleMillis;
+    }
 
     /**
-     * Opens the stream of a request to a streaming method (event loop, before the call is handed off), granting the
-     * consumer the initial window when the method takes a stream of requests.
+     * Opens the stream of a request to a streaming method (event loop, before the call is handed off), and for one
+     * that takes a stream of requests starts the consumer's idle timer; the consumer is granted credit once the
+     * method returned ({@link ServerStream#started}), so the method may switch to manual flow control first.
      *
      * @return the stream, or null when the connection has {@link StreamLimits#maxPerConnection()} open or the id is
      *     in use (the caller refuses the call; {@link #refusal} says why)
@@ -38,8 +51,8 @@ public final class ServerStreams {
         ServerStream stream = new ServerStream(request, method, serializer, out, channel, this, deadlineNanos,
                 payloadBytes, delivery);
         open.put(request.requestId, stream);
-        if (method.stream().bidirectional()) {
-            out.streamFrame(stream.initialWindow());
+        if (method.stream().bidirectional() && idleMillis > 0) {
+            stream.watchIdle(idleMillis);
         }
         return stream;
     }
@@ -79,6 +92,7 @@ public final class ServerStreams {
             log.debug("Stream frame for stream {}, which is not open (it ended); dropped", f.requestId);
             return false;
         }
+        stream.consumerSent(f);
         return stream.onFrame(f);
     }
 

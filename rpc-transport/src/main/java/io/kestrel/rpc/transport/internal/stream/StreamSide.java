@@ -32,7 +32,7 @@ abstract class StreamSide implements CallStreamObserver<Object> {
     final SendWindow credit = new SendWindow();
     private final Inbox inbox;
     /** The credit this side grants its peer, and what it counts to enforce it. */
-    private final ReceiveCredit receiveCredit = new ReceiveCredit();
+    final ReceiveCredit receiveCredit = new ReceiveCredit();
     /** The receiving observer was told the end (delivery thread only). */
     private boolean receiverEnded;
     volatile StreamObserver<Object> receiver;
@@ -141,7 +141,7 @@ abstract class StreamSide implements CallStreamObserver<Object> {
     }
 
     @Override
-    public final void disableAutoRequest() {
+    public void disableAutoRequest() {
         if (!receiveCredit.disableAutoRequest()) {
             throw new IllegalStateException(what() + " is open and granted its window already; call"
                     + " disableAutoRequest before it opens (ClientResponseObserver.beforeStart)");
