@@ -13,8 +13,8 @@ import org.slf4j.LoggerFactory;
 public final class ClientStreams {
     private static final Logger log = LoggerFactory.getLogger(ClientStreams.class);
     private final ConcurrentHashMap<Long, ClientStream> open = new ConcurrentHashMap<>();
-    /** The stream of the last frame routed (event loop only): consecutive frames of one stream skip the map. */
-    private ClientStream last;
+    /** The streams frames were routed to lately: their next frames skip the map. */
+    private final RecentStreams<ClientStream> recent = new RecentStreams<>();
 
     void add(long id, ClientStream stream) {
         open.put(id, stream);
@@ -22,9 +22,7 @@ public final class ClientStreams {
 
     void remove(long id, ClientStream stream) {
         open.remove(id, stream);
-        if (last == stream) {
-            last = null; // not held after it ended (a racy write either way: onFrame checks what it finds)
-        }
+        recent.forget(id, stream);
     }
 
     /** Streams open now. */
@@ -45,10 +43,10 @@ public final class ClientStreams {
      * @return true when the frame was kept (released once delivered); false when the caller releases it
      */
     public boolean onFrame(Frame f) {
-        ClientStream stream = last;
-        if (stream == null || stream.streamId() != f.requestId || stream.isCancelled()) {
-            stream = open.get(f.requestId); // a frame of another stream than the last one, or it ended
-            last = stream;
+        ClientStream stream = recent.get(f.requestId);
+        if (stream == null) {
+            stream = open.get(f.requestId);
+            recent.put(f.requestId, stream);
         }
         if (stream == null) {
             log.debug("Stream frame for stream {}, which is not open (it ended); dropped", f.requestId);

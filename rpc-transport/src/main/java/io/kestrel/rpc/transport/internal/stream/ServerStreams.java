@@ -20,8 +20,8 @@ import org.slf4j.LoggerFactory;
 public final class ServerStreams {
     private static final Logger log = LoggerFactory.getLogger(ServerStreams.class);
     private final ConcurrentHashMap<Long, ServerStream> open = new ConcurrentHashMap<>();
-    /** The stream of the last frame routed (event loop only): consecutive frames of one stream skip the map. */
-    private ServerStream last;
+    /** The streams frames were routed to lately: their next frames skip the map. */
+    private final RecentStreams<ServerStream> recent = new RecentStreams<>();
     private final int max = StreamLimits.maxPerConnection();
     private final long idleMillis;
 
@@ -67,9 +67,7 @@ public final class ServerStreams {
 
     void remove(long id, ServerStream stream) {
         open.remove(id, stream);
-        if (last == stream) {
-            last = null; // not held after it ended (a racy write either way: onFrame checks what it finds)
-        }
+        recent.forget(id, stream);
     }
 
     /** Streams open now. */
@@ -83,10 +81,10 @@ public final class ServerStreams {
      * @return true when the frame was kept (released once delivered); false when the caller releases it
      */
     public boolean onFrame(Frame f) {
-        ServerStream stream = last;
-        if (stream == null || stream.streamId() != f.requestId || stream.isCancelled()) {
-            stream = open.get(f.requestId); // a frame of another stream than the last one, or it ended
-            last = stream;
+        ServerStream stream = recent.get(f.requestId);
+        if (stream == null) {
+            stream = open.get(f.requestId);
+            recent.put(f.requestId, stream);
         }
         if (stream == null) {
             log.debug("Stream frame for stream {}, which is not open (it ended); dropped", f.requestId);

@@ -162,10 +162,14 @@ public final class StreamFrames {
         return frame;
     }
 
-    /** A window update granting {@code credits} more messages. */
+    /**
+     * A window update granting {@code credits} more messages, in a heap buffer of {@code alloc}: 22 bytes, which the
+     * event loop copies with its neighbours when it writes them; a receiver grants from its delivery thread, where a
+     * pooled direct buffer costs more than the frame is worth.
+     */
     public static ByteBuf window(ByteBufAllocator alloc, boolean fromConsumer, byte serializationId, long streamId,
             int credits) {
-        ByteBuf frame = alloc.ioBuffer(Wire.HEADER_BYTES + 4);
+        ByteBuf frame = alloc.heapBuffer(Wire.HEADER_BYTES + 4);
         Wire.writeHeader(frame, flags(fromConsumer), serializationId, WINDOW, streamId, 4);
         frame.writeInt(credits);
         return frame;

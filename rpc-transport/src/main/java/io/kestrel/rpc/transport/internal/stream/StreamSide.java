@@ -14,6 +14,7 @@ import io.kestrel.rpc.transport.internal.ThreadBudgets;
 import io.kestrel.rpc.transport.internal.Wire;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.util.concurrent.EventExecutor;
 import java.util.concurrent.Executor;
 
@@ -161,7 +162,9 @@ abstract class StreamSide implements CallStreamObserver<Object> {
 
     private void grant(int credits) {
         receiveCredit.granting(credits);
-        write(StreamFrames.window(alloc(), consumerSide(), serializer().id(), streamId(), credits));
+        // off the event loop a plain heap buffer: the connection's pooled allocator costs more on a foreign thread
+        ByteBufAllocator heap = inEventLoop() ? alloc() : UnpooledByteBufAllocator.DEFAULT;
+        write(StreamFrames.window(heap, consumerSide(), serializer().id(), streamId(), credits));
     }
 
     /** The receiving observer ends after what it has not yet seen: completed ({@code error} null) or failed. */
