@@ -315,7 +315,7 @@ abstract class StreamSide implements CallStreamObserver<Object> {
     /** Serializes and sends one message once credit allows. */
     final void send(Object value) {
         try {
-            credit.take(deadlineNanos(), !inEventLoop(), this::writable, what());
+            credit.take(deadlineNanos(), !inEventLoop(), this::writable, this::what);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new RpcException("interrupted while " + what() + " waited for credit to send", e);
