@@ -120,13 +120,13 @@ public final class StreamFrames {
     }
 
     /**
-     * Whether a stream frame may go ahead of the stream data queued before it: a WINDOW or CANCEL frame, not DATA
-     * and not a half-close (which must follow the data it ends).
+     * Whether a stream frame may go ahead of the stream data queued before it: a WINDOW frame (credit), not DATA, a
+     * half-close or a CANCEL, which must follow the messages sent before them (a receiver drops what arrives after
+     * the end).
      */
     public static boolean urgent(ByteBuf frame) {
         int at = frame.readerIndex();
-        return (frame.getByte(at + 3) & Wire.FLAG_COMPACT) == 0
-                && (frame.getByte(at + 5) & (DATA | HALF_CLOSE)) == 0; // 3: flags, 5: ops
+        return (frame.getByte(at + 3) & Wire.FLAG_COMPACT) == 0 && frame.getByte(at + 5) == WINDOW; // flags, ops
     }
 
     /** The message bytes of a frame {@link #data} made. */
