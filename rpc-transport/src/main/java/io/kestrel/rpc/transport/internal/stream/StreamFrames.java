@@ -1,5 +1,8 @@
 package io.kestrel.rpc.transport.internal.stream;
 
+import io.kestrel.rpc.api.PayloadTooLargeException;
+import io.kestrel.rpc.api.RpcException;
+import io.kestrel.rpc.api.SerializationException;
 import io.kestrel.rpc.api.serialization.Serializer;
 import io.kestrel.rpc.transport.internal.Frame;
 import io.kestrel.rpc.transport.internal.FrameOutput;
@@ -8,6 +11,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.CorruptedFrameException;
+import java.util.function.Supplier;
 
 /**
  * The stream frames: the native header with flag {@link Wire#FLAG_STREAM}, the stream id (the request id of the
@@ -116,6 +120,30 @@ public final class StreamFrames {
         // moved to a larger buffer (the output released the scratch) or chained behind it (the frame holds it)
         SCRATCH.remove();
         scratch.release();
+        return frame;
+    }
+
+    /**
+     * {@link #data} for a stream's sender: what the serializer threw becomes a {@link SerializationException}, a
+     * message over {@code payloadBytes} a {@link PayloadTooLargeException}; either way nothing is sent or kept.
+     *
+     * @param what the stream, for messages (named only when one is made)
+     */
+    static ByteBuf message(ByteBufAllocator alloc, boolean fromConsumer, Serializer serializer, long streamId,
+            Object value, int payloadBytes, Supplier<String> what) {
+        ByteBuf frame;
+        try {
+            frame = data(alloc, fromConsumer, serializer, streamId, value);
+        } catch (RuntimeException e) {
+            throw e instanceof RpcException r ? r : new SerializationException("cannot serialize a message of "
+                    + what.get() + " with " + serializer.name() + ": " + e, e);
+        }
+        int body = messageBytes(frame);
+        if (body > payloadBytes) {
+            frame.release();
+            throw new PayloadTooLargeException("a message of " + what.get() + " is " + body
+                    + " bytes, over the payload limit of " + payloadBytes + " bytes; it was not sent");
+        }
         return frame;
     }
 
