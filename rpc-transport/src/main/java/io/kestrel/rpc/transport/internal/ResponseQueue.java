@@ -63,7 +63,7 @@ public final class ResponseQueue {
 
     /**
      * Queues a complete frame, {@code urgent}: ahead of the ordinary frames still queued (a unary answer, a heartbeat
-     * answer, a credit or cancel frame; see {@link WriteQueue}). The queue owns it from now on. Any thread.
+     * answer, a credit frame; see {@link WriteQueue}). The queue owns it from now on. Any thread.
      */
     public void enqueue(ByteBuf frame, boolean urgent) {
         long cost = cost(frame);

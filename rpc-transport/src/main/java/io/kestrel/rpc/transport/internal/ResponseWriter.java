@@ -63,8 +63,8 @@ public final class ResponseWriter {
     }
 
     /**
-     * Sends a stream frame ({@link StreamFrames}), counted and held like an answer; a credit or cancel frame ahead
-     * of the stream data still queued.
+     * Sends a stream frame ({@link StreamFrames}), counted and held like an answer; a credit frame ahead of the
+     * stream data still queued.
      */
     public void streamFrame(ByteBuf frame) {
         queue.enqueue(frame, StreamFrames.urgent(frame));

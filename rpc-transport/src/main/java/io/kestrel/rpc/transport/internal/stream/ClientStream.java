@@ -217,7 +217,7 @@ public final class ClientStream extends StreamSide implements StreamCall {
     @Override
     void write(ByteBuf frame) {
         if (StreamFrames.urgent(frame)) {
-            writes.enqueueUrgent(frame); // credit and cancel: not behind the data queued
+            writes.enqueueUrgent(frame); // credit: not behind the data queued
         } else {
             writes.enqueue(frame);
         }

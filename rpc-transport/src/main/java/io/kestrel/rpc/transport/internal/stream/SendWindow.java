@@ -3,6 +3,7 @@ package io.kestrel.rpc.transport.internal.stream;
 import io.kestrel.rpc.api.RpcTimeoutException;
 import io.kestrel.rpc.api.stream.StreamCancelledException;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
  * The credit a stream's sender holds: messages the receiver has granted and not yet received. The sender takes one
@@ -40,15 +41,15 @@ final class SendWindow {
      * @param deadlineNanos when to stop waiting ({@link System#nanoTime()}), 0 for never
      * @param mayWait false on an I/O thread: no credit is then an {@link IllegalStateException}
      * @param writable whether the connection takes more bytes now
-     * @param what the stream, for messages
+     * @param what the stream, for messages (named only when one is made: not per message)
      * @throws StreamCancelledException once the stream is closed
      * @throws RpcTimeoutException when the deadline passes first
      */
-    synchronized void take(long deadlineNanos, boolean mayWait, BooleanSupplier writable, String what)
+    synchronized void take(long deadlineNanos, boolean mayWait, BooleanSupplier writable, Supplier<String> what)
             throws InterruptedException {
         while (true) {
             if (closedBecause != null) {
-                throw new StreamCancelledException(what + " is over (" + closedBecause + "); the message was not sent");
+                throw new StreamCancelledException(what.get() + " is over (" + closedBecause + "); the message was not sent");
             }
             boolean canWrite = writable.getAsBoolean();
             if (credits > 0 && canWrite) {
@@ -56,7 +57,7 @@ final class SendWindow {
                 return;
             }
             if (!mayWait) {
-                throw new IllegalStateException(what + " has " + (credits > 0 ? "a connection that takes no more"
+                throw new IllegalStateException(what.get() + " has " + (credits > 0 ? "a connection that takes no more"
                         + " bytes now" : "no credit from its receiver") + " and onNext was called on an I/O thread,"
                         + " which must not wait; check isReady() first, or send from another thread");
             }
@@ -64,7 +65,7 @@ final class SendWindow {
             if (deadlineNanos != 0) {
                 long left = (deadlineNanos - System.nanoTime()) / 1_000_000L;
                 if (left <= 0) {
-                    throw new RpcTimeoutException(what + " passed its deadline while waiting to send ("
+                    throw new RpcTimeoutException(what.get() + " passed its deadline while waiting to send ("
                             + (credits > 0 ? "the connection took no more bytes" : "the receiver granted no credit")
                             + "); the message was not sent");
                 }

@@ -1,5 +1,8 @@
 package io.kestrel.rpc.transport.internal.stream;
 
+import io.kestrel.rpc.api.PayloadTooLargeException;
+import io.kestrel.rpc.api.RpcException;
+import io.kestrel.rpc.api.SerializationException;
 import io.kestrel.rpc.api.serialization.Serializer;
 import io.kestrel.rpc.transport.internal.Frame;
 import io.kestrel.rpc.transport.internal.FrameOutput;
@@ -8,6 +11,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.CorruptedFrameException;
+import java.util.function.Supplier;
 
 /**
  * The stream frames: the native header with flag {@link Wire#FLAG_STREAM}, the stream id (the request id of the
@@ -120,13 +124,37 @@ public final class StreamFrames {
     }
 
     /**
-     * Whether a stream frame may go ahead of the stream data queued before it: a WINDOW or CANCEL frame, not DATA
-     * and not a half-close (which must follow the data it ends).
+     * {@link #data} for a stream's sender: what the serializer threw becomes a {@link SerializationException}, a
+     * message over {@code payloadBytes} a {@link PayloadTooLargeException}; either way nothing is sent or kept.
+     *
+     * @param what the stream, for messages (named only when one is made)
+     */
+    static ByteBuf message(ByteBufAllocator alloc, boolean fromConsumer, Serializer serializer, long streamId,
+            Object value, int payloadBytes, Supplier<String> what) {
+        ByteBuf frame;
+        try {
+            frame = data(alloc, fromConsumer, serializer, streamId, value);
+        } catch (RuntimeException e) {
+            throw e instanceof RpcException r ? r : new SerializationException("cannot serialize a message of "
+                    + what.get() + " with " + serializer.name() + ": " + e, e);
+        }
+        int body = messageBytes(frame);
+        if (body > payloadBytes) {
+            frame.release();
+            throw new PayloadTooLargeException("a message of " + what.get() + " is " + body
+                    + " bytes, over the payload limit of " + payloadBytes + " bytes; it was not sent");
+        }
+        return frame;
+    }
+
+    /**
+     * Whether a stream frame may go ahead of the stream data queued before it: a WINDOW frame (credit), not DATA, a
+     * half-close or a CANCEL, which must follow the messages sent before them (a receiver drops what arrives after
+     * the end).
      */
     public static boolean urgent(ByteBuf frame) {
         int at = frame.readerIndex();
-        return (frame.getByte(at + 3) & Wire.FLAG_COMPACT) == 0
-                && (frame.getByte(at + 5) & (DATA | HALF_CLOSE)) == 0; // 3: flags, 5: ops
+        return (frame.getByte(at + 3) & Wire.FLAG_COMPACT) == 0 && frame.getByte(at + 5) == WINDOW; // flags, ops
     }
 
     /** The message bytes of a frame {@link #data} made. */

@@ -255,26 +255,18 @@ abstract class StreamSide implements CallStreamObserver<Object> {
     /** Serializes and sends one message once credit allows. */
     final void send(Object value) {
         try {
-            credit.take(deadlineNanos(), !inEventLoop(), this::writable, what());
+            credit.take(deadlineNanos(), !inEventLoop(), this::writable, this::what);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new RpcException("interrupted while " + what() + " waited for credit to send", e);
         }
         ByteBuf frame;
-        Serializer serializer = serializer();
         try {
-            frame = StreamFrames.data(alloc(), consumerSide(), serializer, streamId(), value);
+            frame = StreamFrames.message(alloc(), consumerSide(), serializer(), streamId(), value, payloadBytes(),
+                    this::what);
         } catch (RuntimeException e) {
             credit.grant(1); // not sent: the credit is still ours
-            throw e instanceof RpcException r ? r : new SerializationException("cannot serialize a message of "
-                    + what() + " with " + serializer.name() + ": " + e, e);
-        }
-        int body = StreamFrames.messageBytes(frame);
-        if (body > payloadBytes()) {
-            frame.release();
-            credit.grant(1);
-            throw new io.kestrel.rpc.api.PayloadTooLargeException("a message of " + what() + " is " + body
-                    + " bytes, over the payload limit of " + payloadBytes() + " bytes; it was not sent");
+            throw e;
         }
         write(frame);
         listeners.sent(value, this);
