@@ -62,12 +62,14 @@ public final class ResponseWriter {
         queue.enqueue(frame, true);
     }
 
-    /**
-     * Sends a stream frame ({@link StreamFrames}), counted and held like an answer; a credit frame ahead of the
-     * stream data still queued.
-     */
+    /** Sends a stream frame ({@link StreamFrames}), counted and held like an answer, after the frames queued. */
     public void streamFrame(ByteBuf frame) {
-        queue.enqueue(frame, StreamFrames.urgent(frame));
+        enqueue(frame);
+    }
+
+    /** Sends a stream's WINDOW frame, counted like an answer, ahead of the stream data still queued. */
+    public void streamCredit(ByteBuf window) {
+        enqueueUrgent(window);
     }
 
     /** Answers {@code request} with the method's result. */

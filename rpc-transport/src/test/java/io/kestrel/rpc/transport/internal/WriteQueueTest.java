@@ -133,7 +133,7 @@ class WriteQueueTest {
         for (int i = 0; i < BACKLOG; i++) {
             out.streamFrame(StreamFrames.data(client.alloc(), false, TestSupport.UTF8, 5, "message " + i));
         }
-        out.streamFrame(StreamFrames.window(client.alloc(), false, TestSupport.UTF8.id(), 6, 32));
+        out.streamCredit(StreamFrames.window(client.alloc(), false, TestSupport.UTF8.id(), 6, 32));
         out.value(new Frame(Wire.FLAG_REQUEST, TestSupport.UTF8.id(), (byte) 0, 7, 0, null), greet, TestSupport.UTF8,
                 "hello");
         out.releaseFlush();

@@ -216,11 +216,12 @@ public final class ClientStream extends StreamSide implements StreamCall {
 
     @Override
     void write(ByteBuf frame) {
-        if (StreamFrames.urgent(frame)) {
-            writes.enqueueUrgent(frame); // credit: not behind the data queued
-        } else {
-            writes.enqueue(frame);
-        }
+        writes.enqueue(frame);
+    }
+
+    @Override
+    void writeCredit(ByteBuf window) {
+        writes.enqueueUrgent(window);
     }
 
     @Override

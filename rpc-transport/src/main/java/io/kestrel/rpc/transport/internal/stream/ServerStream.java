@@ -230,6 +230,11 @@ public final class ServerStream extends StreamSide {
     }
 
     @Override
+    void writeCredit(ByteBuf window) {
+        out.streamCredit(window);
+    }
+
+    @Override
     boolean consumerSide() {
         return false;
     }

@@ -147,16 +147,6 @@ public final class StreamFrames {
         return frame;
     }
 
-    /**
-     * Whether a stream frame may go ahead of the stream data queued before it: a WINDOW frame (credit), not DATA, a
-     * half-close or a CANCEL, which must follow the messages sent before them (a receiver drops what arrives after
-     * the end).
-     */
-    public static boolean urgent(ByteBuf frame) {
-        int at = frame.readerIndex();
-        return (frame.getByte(at + 3) & Wire.FLAG_COMPACT) == 0 && frame.getByte(at + 5) == WINDOW; // flags, ops
-    }
-
     /** The message bytes of a frame {@link #data} made. */
     static int messageBytes(ByteBuf dataFrame) {
         boolean compact = (dataFrame.getByte(dataFrame.readerIndex() + 3) & Wire.FLAG_COMPACT) != 0;

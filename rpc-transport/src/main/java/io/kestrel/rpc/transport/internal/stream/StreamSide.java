@@ -70,8 +70,11 @@ abstract class StreamSide implements CallStreamObserver<Object> {
 
     abstract ByteBufAllocator alloc();
 
-    /** Sends a stream frame of this side (it owns the buffer). */
+    /** Sends a stream frame of this side (it owns the buffer), after the frames this side queued before it. */
     abstract void write(ByteBuf frame);
+
+    /** Sends a WINDOW frame of this side (it owns the buffer) ahead of the stream data queued: credit never waits. */
+    abstract void writeCredit(ByteBuf window);
 
     /** Whether this is the consumer's side (its frames carry the request flag). */
     abstract boolean consumerSide();
@@ -135,7 +138,7 @@ abstract class StreamSide implements CallStreamObserver<Object> {
     final void grantInitial() {
         int grant = receiveCredit.openManual();
         if (grant < 0) {
-            write(initialWindow());
+            writeCredit(initialWindow());
         } else if (grant > 0) {
             grant(grant);
         }
@@ -164,7 +167,7 @@ abstract class StreamSide implements CallStreamObserver<Object> {
         receiveCredit.granting(credits);
         // off the event loop a plain heap buffer: the connection's pooled allocator costs more on a foreign thread
         ByteBufAllocator heap = inEventLoop() ? alloc() : UnpooledByteBufAllocator.DEFAULT;
-        write(StreamFrames.window(heap, consumerSide(), serializer().id(), streamId(), credits));
+        writeCredit(StreamFrames.window(heap, consumerSide(), serializer().id(), streamId(), credits));
     }
 
     /** The receiving observer ends after what it has not yet seen: completed ({@code error} null) or failed. */
