@@ -26,6 +26,7 @@ public final class DecodeBudget {
     private DecodeLimits limits;
     private long deadlineNanos;
     private boolean hasDeadline;
+    /** {@link System#nanoTime()} at the first look at the clock, 0 before it; for the deadline message only. */
     private long startNanos;
     private int depth;
     private int hashNesting;
@@ -84,7 +85,7 @@ public final class DecodeBudget {
         this.limits = Objects.requireNonNull(limits, "limits");
         this.deadlineNanos = deadlineNanos;
         this.hasDeadline = hasDeadline;
-        this.startNanos = hasDeadline ? System.nanoTime() : 0;
+        this.startNanos = 0; // taken at the first look at the clock: a value that never looks costs no clock read
         this.depth = 0;
         this.hashNesting = 0;
         this.elements = 0;
@@ -189,6 +190,9 @@ public final class DecodeBudget {
     public void checkDeadline() {
         if (hasDeadline) {
             long now = System.nanoTime();
+            if (startNanos == 0) {
+                startNanos = now;
+            }
             if (now - deadlineNanos >= 0) {
                 throw new DecodeLimitException(DecodeLimits.Limit.DEADLINE, "decoding stopped: the call's deadline passed "
                         + (now - deadlineNanos) / 1_000_000 + " ms ago, after " + (now - startNanos) / 1_000_000

@@ -14,6 +14,7 @@ final class Collector<T> implements ClientResponseObserver<T> {
     /** Completes with null (completed) or the error. */
     final CompletableFuture<Throwable> ended = new CompletableFuture<>();
     final CountDownLatch gate;
+    private final int free;
     volatile CallStreamObserver<?> handle;
     volatile Thread deliveryThread;
 
@@ -22,7 +23,13 @@ final class Collector<T> implements ClientResponseObserver<T> {
     }
 
     Collector(CountDownLatch gate) {
+        this(gate, 0);
+    }
+
+    /** Takes {@code free} messages at once, then waits for {@code gate} before each. */
+    Collector(CountDownLatch gate, int free) {
         this.gate = gate;
+        this.free = free;
     }
 
     @Override
@@ -34,7 +41,7 @@ final class Collector<T> implements ClientResponseObserver<T> {
     public void onNext(T value) {
         deliveryThread = Thread.currentThread();
         try {
-            if (!gate.await(60, TimeUnit.SECONDS)) {
+            if (received.size() >= free && !gate.await(60, TimeUnit.SECONDS)) {
                 throw new IllegalStateException("gate never opened");
             }
         } catch (InterruptedException e) {

@@ -104,6 +104,33 @@ class StreamingTest {
     }
 
     @Test
+    void smallMessagesWidenTheWindowAndAPauseStillHoldsTheSenderToIt() throws Exception {
+        int taken = 12_000;
+        CountDownLatch pause = new CountDownLatch(1);
+        Collector<Integer> out = new Collector<>(pause, taken); // takes `taken` messages, then waits at the gate
+        feed.endless(out);
+        Await.until("the consumer took " + taken + " messages and paused", () -> out.received.size() >= taken);
+        int now = impl.endlessSent.get();
+        for (int i = 0, before = -1; i < 100 && now != before; i++) { // until the provider stops: out of credit
+            before = now;
+            assertTrue(!new CountDownLatch(1).await(300, TimeUnit.MILLISECONDS));
+            now = impl.endlessSent.get();
+        }
+        int ahead = now - taken;
+        // an Integer is a few bytes: 16 KiB of them is far more than the 64 messages a window starts at, and
+        // widening stops at MAX_GROWN_WINDOW: so the sender got more than 64 ahead, and not more than that widest
+        // window plus the half window taken since the last grant
+        assertTrue(ahead > 4 * StreamLimits.window(), "the sender got only " + ahead + " ahead: no wider window");
+        assertTrue(ahead <= StreamLimits.MAX_GROWN_WINDOW * 3 / 2, "the sender got " + ahead + " ahead, beyond the"
+                + " widest window");
+        assertEquals(now, impl.endlessSent.get(), "the sender stays held while the consumer reads nothing");
+        pause.countDown();
+        Await.until("the stream flows again", () -> impl.endlessSent.get() > taken + ahead + 1000);
+        out.handle.cancel("seen enough");
+        assertInstanceOf(StreamCancelledException.class, out.end());
+    }
+
+    @Test
     void consumerCancelStopsTheProviderSender() throws Exception {
         Collector<Integer> out = new Collector<>();
         feed.endless(out);

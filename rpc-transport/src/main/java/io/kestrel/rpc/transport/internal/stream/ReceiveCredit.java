@@ -5,20 +5,29 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The credit a stream's receiving side grants its peer, and what it counts to enforce it. Automatic (the default):
- * the whole window once the stream opens, then back what the observer took, half the window at a time. Manual
+ * the whole window once the stream opens, then back what the observer took, half the window at a time, and with it
+ * a wider window while the messages are small ({@link StreamLimits#windowBytes()}). Manual
  * ({@link #disableAutoRequest}): what the observer {@link #request requested}, at most the window undelivered, in
  * steps of at least half the window. A message arriving without credit ({@link #receive} false) breaks the rules.
  * Each method returns the credit to grant now (0: none), which the caller sends in a WINDOW frame.
  */
 final class ReceiveCredit {
-    final int window = StreamLimits.window();
+    /**
+     * Messages the peer may have in flight: {@link StreamLimits#window()}, widened under automatic flow control (the
+     * delivery thread writes it; the event loop reads it for messages).
+     */
+    private volatile int window;
+    private final int windowBytes;
     /**
      * Messages granted and not yet received: a message arriving when none is left breaks the rules. So at most
      * {@link #window} messages wait for the observer.
      */
     private final AtomicInteger unreceived = new AtomicInteger();
-    /** Manual flow control: credit follows {@link #request} (guarded by this). */
-    private boolean manual;
+    /**
+     * Manual flow control: credit follows {@link #request}. Written under this lock before the stream opens, so a
+     * message (which needs credit, granted only once open) is always delivered after the write is visible.
+     */
+    private volatile boolean manual;
     /** Credit may be granted: the stream opened (guarded by this). */
     private boolean open;
     /** Manual: messages requested and not yet delivered (guarded by this). */
@@ -27,6 +36,23 @@ final class ReceiveCredit {
     private long granted;
     /** Automatic: taken since credit was last granted back (delivery thread only). */
     private int takenSinceGrant;
+    /** Automatic: the body bytes of those messages (delivery thread only). */
+    private long bytesSinceGrant;
+
+    ReceiveCredit() {
+        this(StreamLimits.window(), StreamLimits.windowBytes());
+    }
+
+    /** @param windowBytes the bytes in flight a window widens toward; 0: it stays at {@code window} */
+    ReceiveCredit(int window, int windowBytes) {
+        this.window = window;
+        this.windowBytes = windowBytes;
+    }
+
+    /** Messages the peer may have in flight now. */
+    int window() {
+        return window;
+    }
 
     /** A message arrived (event loop): false when the peer had no credit left for it. */
     boolean receive() {
@@ -89,28 +115,52 @@ final class ReceiveCredit {
      * @return whether flow control is manual (pass it to {@link #delivered})
      */
     boolean delivering() {
-        synchronized (this) {
-            if (manual) {
-                demand--;
-                granted--;
-            }
-            return manual;
+        if (!manual) {
+            return false;
         }
+        synchronized (this) {
+            demand--;
+            granted--;
+        }
+        return true;
     }
 
-    /** The observer took a message ({@code manual} from {@link #delivering}): the credit to grant back now. */
-    int delivered(boolean manualNow) {
+    /**
+     * The observer took a message of {@code bytes} body bytes ({@code manual} from {@link #delivering}): the credit to
+     * grant back now.
+     */
+    int delivered(boolean manualNow, int bytes) {
         if (manualNow) {
             synchronized (this) {
                 return topUp();
             }
         }
-        if (++takenSinceGrant >= Math.max(1, window / 2)) {
-            int grant = takenSinceGrant;
+        bytesSinceGrant += bytes;
+        int w = window;
+        if (++takenSinceGrant >= Math.max(1, w / 2)) {
+            int grant = takenSinceGrant + widen(w, bytesSinceGrant / takenSinceGrant);
             takenSinceGrant = 0;
+            bytesSinceGrant = 0;
             return grant;
         }
         return 0;
+    }
+
+    /**
+     * Automatic: widens the window toward {@link #windowBytes} of messages of {@code averageBytes} (at most doubling
+     * it, at most {@link StreamLimits#MAX_GROWN_WINDOW}): the extra credit to grant, 0 when it stays.
+     */
+    private int widen(int w, long averageBytes) {
+        if (windowBytes == 0 || w >= StreamLimits.MAX_GROWN_WINDOW) {
+            return 0;
+        }
+        long fits = windowBytes / Math.max(1, averageBytes);
+        int wider = (int) Math.min(Math.min(fits, 2L * w), StreamLimits.MAX_GROWN_WINDOW);
+        if (wider <= w) {
+            return 0;
+        }
+        window = wider;
+        return wider - w;
     }
 
     /**

@@ -10,7 +10,6 @@ import io.kestrel.rpc.api.stream.StreamCancelledException;
 import io.kestrel.rpc.api.stream.StreamLimits;
 import io.kestrel.rpc.api.stream.StreamObserver;
 import io.kestrel.rpc.transport.internal.Frame;
-import io.kestrel.rpc.transport.internal.ThreadBudgets;
 import io.kestrel.rpc.transport.internal.Wire;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -36,6 +35,8 @@ abstract class StreamSide implements CallStreamObserver<Object> {
     final ReceiveCredit receiveCredit = new ReceiveCredit();
     /** The receiving observer was told the end (delivery thread only). */
     private boolean receiverEnded;
+    /** The decode budget restarted for each message delivered (delivery is one at a time: {@link Inbox}). */
+    private DecodeBudget messageBudget;
     volatile StreamObserver<Object> receiver;
     /** What interceptors listen with (see {@link #addListener}). */
     final StreamListeners listeners = new StreamListeners();
@@ -115,7 +116,7 @@ abstract class StreamSide implements CallStreamObserver<Object> {
                 return false;
             }
             if (!receiveCredit.receive()) {
-                cancel("the peer sent more than the " + receiveCredit.window + " messages it was granted (-D"
+                cancel("the peer sent more than the " + receiveCredit.window() + " messages it was granted (-D"
                         + StreamLimits.WINDOW_PROPERTY + " on the receiving side)");
                 return false;
             }
@@ -212,14 +213,15 @@ abstract class StreamSide implements CallStreamObserver<Object> {
             return;
         }
         Frame f = (Frame) item;
+        int bytes = f.bodyLength;
         Object value;
         try {
             if (receiverEnded || to == null) {
                 return;
             }
             Serializer serializer = serializer();
-            DecodeBudget budget = ThreadBudgets.start(serializer.decodeLimits(), deadlineNanos() != 0, deadlineNanos());
-            value = Wire.readValue(f.body, f.body.readerIndex(), f.body.readableBytes(), serializer, inboundType(), budget);
+            value = Wire.readValue(f.body, f.body.readerIndex(), f.body.readableBytes(), serializer, inboundType(),
+                    messageBudget(serializer));
         } catch (RuntimeException e) {
             cancel("a message could not be decoded: " + (e instanceof RpcException ? e.getMessage() : e.toString()));
             endReceiving(e instanceof RpcException ? e : new SerializationException("cannot decode a message of "
@@ -237,10 +239,20 @@ abstract class StreamSide implements CallStreamObserver<Object> {
             onObserverFailure(e);
             return;
         }
-        int grant = receiveCredit.delivered(manual);
+        int grant = receiveCredit.delivered(manual, bytes);
         if (grant > 0 && !isCancelled()) {
             grant(grant);
         }
+    }
+
+    /** This stream's decode budget, started over for the next message (no new budget per message on any thread). */
+    private DecodeBudget messageBudget(Serializer serializer) {
+        DecodeBudget b = messageBudget;
+        if (b == null) {
+            b = messageBudget = DecodeBudget.of(serializer.decodeLimits());
+        }
+        long deadline = deadlineNanos();
+        return deadline != 0 ? b.restart(serializer.decodeLimits(), deadline) : b.restart(serializer.decodeLimits());
     }
 
     private void onObserverFailure(RuntimeException e) {
