@@ -9,12 +9,11 @@ import io.kestrel.rpc.api.internal.SystemProperties;
  *       flight on one stream (its credit window); the sender waits beyond it, so a slow receiver slows the sender
  *       and neither side buffers more than this many messages of one stream.</li>
  *   <li>{@value #WINDOW_BYTES_PROPERTY} (default {@value #DEFAULT_WINDOW_BYTES}, 0: off): under automatic flow control
- *       a receiver widens a stream's window, doubling it at most at each grant, while the window times the average
- *       size of the messages it took stays within this many bytes, up to {@value #MAX_GROWN_WINDOW} messages; never
- *       below {@value #WINDOW_PROPERTY}. Small messages then flow without a credit round trip every few dozen; large ones
- *       keep the window where it started. Kept small on purpose: what is in flight on a connection sits in front of
- *       every unary answer on it (16 KiB kept a unary call's p99 beside a stream of 20-byte messages at 1.5 ms where
- *       1 MiB, grpc-java's window, made it 8 ms; docs/streaming.md).</li>
+ *       a receiver widens the window of a sender that fills it, at most doubling it at each grant, while the window
+ *       times the average size of the messages it took stays within this many bytes, up to {@value #MAX_GROWN_WINDOW}
+ *       messages; never below {@value #WINDOW_PROPERTY}. A consumer narrows a widened window back while unary calls
+ *       wait on the same connection, since what is in flight sits in front of their answers. Small messages then
+ *       flow without a credit round trip every few dozen; large ones keep the window where it started.</li>
  *   <li>{@value #MAX_PER_CONNECTION_PROPERTY} (default {@value #DEFAULT_MAX_PER_CONNECTION}): streams open at
  *       once on one provider connection; more are answered "server busy" (they did not start).</li>
  * </ul>

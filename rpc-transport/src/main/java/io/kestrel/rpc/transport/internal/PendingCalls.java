@@ -37,7 +37,7 @@ public final class PendingCalls {
     private static final Logger log = LoggerFactory.getLogger(PendingCalls.class);
     private final CallTable calls = new CallTable();
     private final io.kestrel.rpc.transport.internal.stream.ClientStreams streams =
-            new io.kestrel.rpc.transport.internal.stream.ClientStreams();
+            new io.kestrel.rpc.transport.internal.stream.ClientStreams(this::size);
     private final AtomicInteger count = new AtomicInteger();
     private final AtomicLong ids = new AtomicLong();
     private final Timer timer;

@@ -256,4 +256,10 @@ public final class ClientStream extends StreamSide implements StreamCall {
     public String toString() {
         return what();
     }
+
+    @Override
+    boolean othersWaiting() {
+        ClientStreams streams = table;
+        return streams != null && streams.unaryWaiting();
+    }
 }

@@ -2,6 +2,7 @@ package io.kestrel.rpc.transport.internal.stream;
 
 import io.kestrel.rpc.transport.internal.Frame;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -15,6 +16,13 @@ public final class ClientStreams {
     private final ConcurrentHashMap<Long, ClientStream> open = new ConcurrentHashMap<>();
     /** The streams frames were routed to lately: their next frames skip the map. */
     private final RecentStreams<ClientStream> recent = new RecentStreams<>();
+    /** The connection's pending calls, streams included. */
+    private final IntSupplier pendingCalls;
+
+    /** @param pendingCalls the connection's pending calls, the calls that opened streams included */
+    public ClientStreams(IntSupplier pendingCalls) {
+        this.pendingCalls = pendingCalls;
+    }
 
     void add(long id, ClientStream stream) {
         open.put(id, stream);
@@ -28,6 +36,11 @@ public final class ClientStreams {
     /** Streams open now. */
     public int size() {
         return open.size();
+    }
+
+    /** Whether calls other than streams wait for answers on this connection now. */
+    boolean unaryWaiting() {
+        return pendingCalls.getAsInt() > open.size();
     }
 
     /** Cancels every open stream with {@code reason}: the provider is told it, and each response observer fails. */

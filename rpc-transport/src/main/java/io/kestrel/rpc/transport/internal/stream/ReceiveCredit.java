@@ -2,6 +2,7 @@ package io.kestrel.rpc.transport.internal.stream;
 
 import io.kestrel.rpc.api.stream.StreamLimits;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 
 /**
  * The credit a stream's receiving side grants its peer, and what it counts to enforce it. Automatic (the default):
@@ -17,7 +18,11 @@ final class ReceiveCredit {
      * delivery thread writes it; the event loop reads it for messages).
      */
     private volatile int window;
+    /** The window a stream starts at, and the narrowest it gets back to. */
+    private final int base;
     private final int windowBytes;
+    /** Whether unary calls wait behind this stream's messages now (asked at each automatic grant). */
+    private final BooleanSupplier othersWaiting;
     /**
      * Messages granted and not yet received: a message arriving when none is left breaks the rules. So at most
      * {@link #window} messages wait for the observer.
@@ -39,14 +44,21 @@ final class ReceiveCredit {
     /** Automatic: the body bytes of those messages (delivery thread only). */
     private long bytesSinceGrant;
 
-    ReceiveCredit() {
-        this(StreamLimits.window(), StreamLimits.windowBytes());
+    ReceiveCredit(BooleanSupplier othersWaiting) {
+        this(StreamLimits.window(), StreamLimits.windowBytes(), othersWaiting);
     }
 
-    /** @param windowBytes the bytes in flight a window widens toward; 0: it stays at {@code window} */
-    ReceiveCredit(int window, int windowBytes) {
+    /**
+     * @param windowBytes the bytes in flight a window widens toward; 0: it stays at {@code window}
+     * @param othersWaiting true while unary calls on the same connection wait for answers: then a widened window
+     *     narrows back toward {@code window}, halving at each grant, so the stream's messages in flight in front of
+     *     those answers are few again
+     */
+    ReceiveCredit(int window, int windowBytes, BooleanSupplier othersWaiting) {
         this.window = window;
+        this.base = window;
         this.windowBytes = windowBytes;
+        this.othersWaiting = othersWaiting;
     }
 
     /** Messages the peer may have in flight now. */
@@ -138,29 +150,36 @@ final class ReceiveCredit {
         bytesSinceGrant += bytes;
         int w = window;
         if (++takenSinceGrant >= Math.max(1, w / 2)) {
-            int grant = takenSinceGrant + widen(w, bytesSinceGrant / takenSinceGrant);
+            int next = nextWindow(w, bytesSinceGrant / takenSinceGrant);
+            // what the peer may have in flight becomes `next`: w - taken before this grant, plus the grant
+            int grant = takenSinceGrant + next - w;
+            window = next;
             takenSinceGrant = 0;
             bytesSinceGrant = 0;
-            return grant;
+            return grant; // >= 0: next >= w / 2 and taken >= w / 2
         }
         return 0;
     }
 
     /**
-     * Automatic: widens the window toward {@link #windowBytes} of messages of {@code averageBytes} (at most doubling
-     * it, at most {@link StreamLimits#MAX_GROWN_WINDOW}): the extra credit to grant, 0 when it stays.
+     * Automatic: the window from this grant on. While unary calls wait on the connection, a widened window halves
+     * back toward {@link #base}; otherwise, when the peer has used more than three quarters of it (the window is what
+     * holds the peer back), it widens toward {@link #windowBytes} of messages of {@code averageBytes}, at most
+     * doubling, at most {@link StreamLimits#MAX_GROWN_WINDOW}.
      */
-    private int widen(int w, long averageBytes) {
-        if (windowBytes == 0 || w >= StreamLimits.MAX_GROWN_WINDOW) {
-            return 0;
+    private int nextWindow(int w, long averageBytes) {
+        if (windowBytes == 0) {
+            return w;
+        }
+        if (othersWaiting.getAsBoolean()) {
+            return Math.max(base, w / 2);
+        }
+        if (unreceived.get() > w / 4) {
+            return w; // the peer does not use the window it has (a ping-pong, a slow producer): wider buys nothing
         }
         long fits = windowBytes / Math.max(1, averageBytes);
         int wider = (int) Math.min(Math.min(fits, 2L * w), StreamLimits.MAX_GROWN_WINDOW);
-        if (wider <= w) {
-            return 0;
-        }
-        window = wider;
-        return wider - w;
+        return Math.max(w, wider);
     }
 
     /**

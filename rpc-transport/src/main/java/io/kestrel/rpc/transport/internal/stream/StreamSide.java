@@ -32,7 +32,7 @@ abstract class StreamSide implements CallStreamObserver<Object> {
     final SendWindow credit = new SendWindow();
     private final Inbox inbox;
     /** The credit this side grants its peer, and what it counts to enforce it. */
-    final ReceiveCredit receiveCredit = new ReceiveCredit();
+    final ReceiveCredit receiveCredit = new ReceiveCredit(this::othersWaiting);
     /** The receiving observer was told the end (delivery thread only). */
     private boolean receiverEnded;
     /** The decode budget restarted for each message delivered (delivery is one at a time: {@link Inbox}). */
@@ -290,6 +290,15 @@ abstract class StreamSide implements CallStreamObserver<Object> {
     abstract int payloadBytes();
 
     abstract boolean inEventLoop();
+
+    /**
+     * Whether unary calls on this stream's connection wait for answers now, behind what this stream has in flight
+     * (its window then narrows back; {@link ReceiveCredit}). The provider cannot tell (the consumer's calls that wait
+     * behind an upload have not arrived yet): false.
+     */
+    boolean othersWaiting() {
+        return false;
+    }
 
     /** Whether the connection takes more bytes now (the sender waits while it does not). */
     abstract boolean writable();

@@ -12,7 +12,7 @@ class ReceiveCreditTest {
 
     @Test
     void automaticGrantsTheWindowThenHalfAWindowAtATime() {
-        ReceiveCredit c = new ReceiveCredit(64, 0);
+        ReceiveCredit c = new ReceiveCredit(64, 0, () -> false);
         int window = c.window();
         assertEquals(window, c.openAutomatic());
         for (int i = 0; i < window; i++) {
@@ -20,7 +20,7 @@ class ReceiveCreditTest {
         }
         assertFalse(c.receive(), "one message beyond the window has no credit");
 
-        ReceiveCredit d = new ReceiveCredit(64, 0);
+        ReceiveCredit d = new ReceiveCredit(64, 0, () -> false);
         d.openAutomatic();
         int half = Math.max(1, window / 2);
         int granted = 0;
@@ -39,62 +39,100 @@ class ReceiveCreditTest {
         assertTrue(d.receive(), "granted back: the peer may send again");
     }
 
-    @Test
-    void smallMessagesWidenTheWindowTowardItsBytesAtMostDoublingPerGrant() {
-        ReceiveCredit c = new ReceiveCredit(64, 1 << 20);
-        assertEquals(64, c.openAutomatic());
-        int inFlight = 64;
-        int grants = 0;
-        int lastWindow = 64;
-        while (c.window() < StreamLimits.MAX_GROWN_WINDOW) {
-            assertTrue(c.receive(), "within the credit granted");
-            inFlight--;
-            int grant = c.delivered(c.delivering(), 20);
-            if (grant > 0) {
-                grants++;
-                assertTrue(c.window() <= 2 * lastWindow, "at most doubled: " + lastWindow + " -> " + c.window());
-                assertTrue(c.window() > lastWindow, "20-byte messages: 1 MiB fits far more than " + lastWindow);
-                lastWindow = c.window();
-                c.granting(grant);
-                inFlight += grant;
-                assertEquals(c.window(), inFlight, "granted up to the wider window, in flight, none delivered pending");
+    /** A peer that sends whenever it has credit, and a receiver that takes one message at a time. */
+    private static final class SaturatingPeer {
+        final ReceiveCredit receiver;
+        int credit;
+        int undelivered;
+        final java.util.List<Integer> windows = new java.util.ArrayList<>();
+
+        SaturatingPeer(ReceiveCredit receiver) {
+            this.receiver = receiver;
+            credit = receiver.openAutomatic();
+            windows.add(receiver.window());
+        }
+
+        /** The peer sends all its credit allows, then the receiver takes one message of {@code bytes}. */
+        void step(int bytes) {
+            for (; credit > 0; credit--, undelivered++) {
+                assertTrue(receiver.receive(), "within the credit granted");
+            }
+            assertFalse(receiver.receive(), "nothing beyond the credit granted");
+            receiver.granting(1); // the refused probe above took one: give it back
+            undelivered--;
+            int before = receiver.window();
+            int grant = receiver.delivered(receiver.delivering(), bytes);
+            assertTrue(grant >= 0);
+            if (grant > 0 || receiver.window() != before) { // a grant point (a narrowing may grant 0)
+                receiver.granting(grant);
+                credit += grant;
+                windows.add(receiver.window());
+                assertEquals(receiver.window(), credit + undelivered, "the peer may have exactly the window out");
             }
         }
-        assertEquals(StreamLimits.MAX_GROWN_WINDOW, c.window(), "capped");
-        assertEquals(7, grants, "64 doubled seven times is 8192");
-        for (int i = 0; i < inFlight; i++) {
-            assertTrue(c.receive());
+    }
+
+    @Test
+    void smallMessagesWidenTheWindowTowardItsBytesAtMostDoublingPerGrant() {
+        SaturatingPeer p = new SaturatingPeer(new ReceiveCredit(64, 1 << 20, () -> false));
+        for (int i = 0; i < 20_000; i++) {
+            p.step(20);
         }
-        assertFalse(c.receive(), "nothing beyond the widened window");
+        assertEquals(java.util.List.of(64, 128, 256, 512, 1024, 2048, 4096, 8192), p.windows.subList(0, 8),
+                "doubled at each grant, up to the widest");
+        assertEquals(StreamLimits.MAX_GROWN_WINDOW, p.receiver.window());
+    }
+
+    @Test
+    void aPeerThatDoesNotUseItsWindowDoesNotWidenIt() {
+        ReceiveCredit c = new ReceiveCredit(64, 1 << 20, () -> false);
+        c.openAutomatic();
+        for (int i = 0; i < 10_000; i++) { // a ping-pong: one message out at a time
+            assertTrue(c.receive());
+            int grant = c.delivered(c.delivering(), 20);
+            if (grant > 0) {
+                assertEquals(32, grant);
+                c.granting(grant);
+            }
+        }
+        assertEquals(64, c.window());
+    }
+
+    @Test
+    void aWidenedWindowNarrowsBackWhileUnaryCallsWaitAndTheCreditFollowsIt() {
+        java.util.concurrent.atomic.AtomicBoolean waiting = new java.util.concurrent.atomic.AtomicBoolean();
+        SaturatingPeer p = new SaturatingPeer(new ReceiveCredit(64, 1 << 20, waiting::get));
+        for (int i = 0; i < 20_000; i++) {
+            p.step(20);
+        }
+        assertEquals(StreamLimits.MAX_GROWN_WINDOW, p.receiver.window());
+        waiting.set(true); // a unary call waits from here on
+        int from = p.windows.size();
+        for (int i = 0; i < 40_000; i++) {
+            p.step(20);
+        }
+        java.util.List<Integer> narrowing = p.windows.subList(from - 1, p.windows.size());
+        assertEquals(java.util.List.of(8192, 4096, 2048, 1024, 512, 256, 128, 64), narrowing.subList(0, 8),
+                "halved at each grant: " + narrowing);
+        assertEquals(64, p.receiver.window(), "back where it started");
     }
 
     @Test
     void largeMessagesKeepTheWindowAndTheBytesSettingOfZeroTurnsWideningOff() {
-        ReceiveCredit large = new ReceiveCredit(64, 1 << 20);
-        ReceiveCredit off = new ReceiveCredit(64, 0);
-        large.openAutomatic();
-        off.openAutomatic();
-        for (int i = 0; i < 640; i++) {
-            assertTrue(large.receive());
-            assertTrue(off.receive());
-            int g = large.delivered(large.delivering(), 64 * 1024); // 64 messages of 64 KiB are 4 MiB: no wider
-            int h = off.delivered(off.delivering(), 20);
-            if (g > 0) {
-                assertEquals(32, g);
-                large.granting(g);
-            }
-            if (h > 0) {
-                assertEquals(32, h);
-                off.granting(h);
-            }
+        SaturatingPeer large = new SaturatingPeer(new ReceiveCredit(64, 1 << 20, () -> false));
+        SaturatingPeer off = new SaturatingPeer(new ReceiveCredit(64, 0, () -> false));
+        for (int i = 0; i < 1000; i++) {
+            large.step(64 * 1024); // 64 messages of 64 KiB are 4 MiB: no wider
+            off.step(20);
         }
-        assertEquals(64, large.window());
-        assertEquals(64, off.window());
+        assertEquals(64, large.receiver.window());
+        assertEquals(64, off.receiver.window());
+        assertEquals(1, large.windows.stream().distinct().count(), "never changed: " + large.windows);
     }
 
     @Test
     void manualGrantsWhatWasRequestedWithinTheWindow() {
-        ReceiveCredit c = new ReceiveCredit();
+        ReceiveCredit c = new ReceiveCredit(() -> false);
         assertTrue(c.disableAutoRequest());
         assertEquals(0, c.request(3), "not open yet: nothing granted");
         assertEquals(3, c.openManual(), "opened: what was requested");
@@ -116,9 +154,9 @@ class ReceiveCreditTest {
 
     @Test
     void manualCannotStartOnceTheWindowWasGranted() {
-        ReceiveCredit c = new ReceiveCredit();
+        ReceiveCredit c = new ReceiveCredit(() -> false);
         c.openAutomatic();
         assertFalse(c.disableAutoRequest());
-        assertEquals(-1, new ReceiveCredit().openManual(), "automatic: the caller grants the window");
+        assertEquals(-1, new ReceiveCredit(() -> false).openManual(), "automatic: the caller grants the window");
     }
 }
