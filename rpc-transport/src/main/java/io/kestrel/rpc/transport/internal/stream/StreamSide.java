@@ -21,8 +21,8 @@ import java.util.concurrent.Executor;
  * What the consumer's and the provider's side of a stream share: the credit this side may send with
  * ({@link SendWindow}), and the messages it receives, bounded by the window it granted ({@link ReceiveCredit}),
  * decoded and handed to its receiving observer in order ({@link Inbox}, a read burst's messages in one hand-off),
- * with credit granted back as the observer takes them: half the window at a time. A peer that sends beyond the credit it was granted, or a message over the limits, gets the stream
- * cancelled.
+ * with credit granted back as the observer takes them: half the window at a time, widened for small messages. A
+ * peer that sends beyond the credit it was granted, or a message over the limits, gets the stream cancelled.
  */
 abstract class StreamSide implements CallStreamObserver<Object> {
     /** The inbox item that ends the receiving observer: completed, or failed with its error. */
