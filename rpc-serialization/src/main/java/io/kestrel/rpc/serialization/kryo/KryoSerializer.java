@@ -6,7 +6,6 @@ import com.esotericsoftware.kryo.io.Output;
 import com.esotericsoftware.kryo.serializers.CompatibleFieldSerializer;
 import com.esotericsoftware.kryo.util.DefaultInstantiatorStrategy;
 import com.esotericsoftware.kryo.util.MapReferenceResolver;
-import com.esotericsoftware.kryo.util.Pool;
 import io.kestrel.rpc.api.SerializationException;
 import io.kestrel.rpc.api.serialization.DecodeBudget;
 import io.kestrel.rpc.api.serialization.DecodeLimits;
@@ -15,6 +14,7 @@ import io.kestrel.rpc.api.serialization.Serializer;
 import io.kestrel.rpc.api.serialization.SerializerIds;
 import io.kestrel.rpc.serialization.internal.AllowlistClassLoader;
 import io.kestrel.rpc.serialization.internal.ClassFilter;
+import io.kestrel.rpc.serialization.internal.EnginePool;
 import io.kestrel.rpc.serialization.internal.InputBuffer;
 import io.kestrel.rpc.serialization.internal.SerializationFailures;
 import java.io.IOException;
@@ -26,8 +26,8 @@ import org.objenesis.strategy.StdInstantiatorStrategy;
 
 /**
  * Thread-safe kryo serializer. Kryo instances are not thread-safe and costly to build, so each is
- * pooled together with its {@link Output} and {@link Input} buffers; a call borrows one set and
- * returns it. A value is written whole into the pooled buffer (which grows for a large one, and is
+ * pooled together with its {@link Output} and {@link Input} buffers ({@link EnginePool}, without locks); a call
+ * borrows one set and returns it. A value is written whole into the pooled buffer (which grows for a large one, and is
  * not kept past {@value #MAX_POOLED_BUFFER_BYTES} bytes), then to the caller's stream in one write.
  *
  * <p>Configuration of every pooled instance: references on (shared and cyclic graphs), registration
@@ -47,7 +47,7 @@ final class KryoSerializer implements Serializer {
     private final boolean compatible;
     private final DecodeLimits limits;
     private final ClassLoader loader;
-    private final Pool<Engine> pool;
+    private final EnginePool<Engine> pool;
 
     /** Which classes this side registers, for messages. */
     private final String registration;
@@ -60,12 +60,7 @@ final class KryoSerializer implements Serializer {
         this.limits = options.decodeLimits();
         this.loader = new AllowlistClassLoader(AllowlistClassLoader.defaultParent(), filter);
         int capacity = Math.max(16, Runtime.getRuntime().availableProcessors() * 4);
-        this.pool = new Pool<>(true, false, capacity) {
-            @Override
-            protected Engine create() {
-                return new Engine(newKryo());
-            }
-        };
+        this.pool = new EnginePool<>(capacity, () -> new Engine(newKryo()));
         pool.free(pool.obtain()); // fail fast on a bad registration, at create() time
     }
 
@@ -213,11 +208,9 @@ final class KryoSerializer implements Serializer {
 
     /** Bytes of buffers held by the engines now idle in the pool (for tests; briefly takes them all). */
     long pooledBufferBytes() {
-        java.util.List<Engine> idle = new java.util.ArrayList<>();
+        List<Engine> idle = pool.takeIdle();
         long bytes = 0;
-        for (int n = pool.getFree(); n > 0; n--) {
-            Engine e = pool.obtain();
-            idle.add(e);
+        for (Engine e : idle) {
             bytes += e.output.getBuffer().length + (e.input.getBuffer() == null ? 0 : e.input.getBuffer().length);
         }
         idle.forEach(pool::free);
