@@ -83,7 +83,7 @@ public final class ResponseWriter {
         if (!attachments.isEmpty()) {
             String problem = AttachmentLimits.violation(attachments, "the response of " + method.displayName());
             if (problem != null) {
-                error(request, Status.SERVER_ERROR, problem);
+                error(request, Status.SERVER_ERROR, problem, method.stream() == null);
                 return;
             }
         }
@@ -92,7 +92,8 @@ public final class ResponseWriter {
             frame = ResponseEncoder.value(channel.alloc(), serializer, value, attachments);
         } catch (RuntimeException e) {
             error(request, Status.BAD_RESPONSE, "provider cannot serialize the result of " + method.displayName()
-                    + " (" + value.getClass().getName() + ") with " + serializer.name() + ": " + e.getMessage());
+                    + " (" + value.getClass().getName() + ") with " + serializer.name() + ": " + e.getMessage(),
+                    method.stream() == null);
             return;
         }
         send(request, method, frame, Status.OK, attachments.isEmpty() ? 0 : Wire.FLAG_ATTACHMENTS);
@@ -109,11 +110,21 @@ public final class ResponseWriter {
     }
 
     /**
-     * Answers {@code request} with an error status and its message (nothing for one-way requests), and
-     * logs it: {@value ProviderLog#OVERSIZED} for a payload over the limit, {@value ProviderLog#LATE}
-     * for a call dropped after its caller's deadline, {@value ProviderLog#REFUSED} for the others.
+     * Answers {@code request} with an error status and its message (nothing for one-way requests), ahead of the
+     * stream data queued (a refused or failed call, or a refused stream that has sent nothing), and logs it:
+     * {@value ProviderLog#OVERSIZED} for a payload over the limit, {@value ProviderLog#LATE} for a call dropped
+     * after its caller's deadline, {@value ProviderLog#REFUSED} for the others.
      */
     public void error(Frame request, Status status, String message) {
+        error(request, status, message, true);
+    }
+
+    /** As {@link #error(Frame, Status, String)} for the end of a stream that was open: after its messages. */
+    public void streamError(Frame open, Status status, String message) {
+        error(open, status, message, false);
+    }
+
+    private void error(Frame request, Status status, String message, boolean urgent) {
         if (status == Status.PAYLOAD_TOO_LARGE) {
             ProviderLog.oversized("from " + remoteHost(), message, remote(), request.requestId);
         } else if (status == Status.SERVER_TIMEOUT) {
@@ -126,7 +137,11 @@ public final class ResponseWriter {
         }
         ByteBuf frame = ResponseEncoder.error(channel.alloc(), message);
         ResponseEncoder.finish(frame, request.serializationId, status, request.requestId);
-        enqueue(frame);
+        if (urgent) {
+            enqueueUrgent(frame);
+        } else {
+            enqueue(frame);
+        }
     }
 
     /** Answers a heartbeat request (an event frame with its id and status OK). */
@@ -182,7 +197,7 @@ public final class ResponseWriter {
             frame.release();
             error(request, Status.PAYLOAD_TOO_LARGE, "response of " + method.displayName() + " is " + bodyLength
                     + " bytes, over the provider's payload limit of " + maxBodyBytes
-                    + " bytes; return less data or raise payload on both sides");
+                    + " bytes; return less data or raise payload on both sides", method.stream() == null);
             return;
         }
         ResponseEncoder.finish(frame, (byte) flags, request.serializationId, status, request.requestId);

@@ -13,7 +13,7 @@ import java.util.function.Consumer;
  * Coalesces writes from many threads: callers enqueue, and one task on the channel's event loop
  * writes everything queued and flushes once per batch, so a burst of N calls costs one syscall
  * instead of N. Ordering is the enqueue order within each of two queues: {@linkplain #enqueueUrgent urgent}
- * messages (calls, unary answers, credit frames, heartbeats) go before ordinary ones (stream data and
+ * messages (calls, unary answers and refusals, credit frames, heartbeats) go before ordinary ones (stream data and
  * what must follow it), and a run writes at most {@value #MAX_BATCH} ordinary messages before it flushes and
  * queues itself again behind the event loop's other work: an urgent message waits for at most one such batch,
  * never for a whole backlog of stream data. An urgent message queued before an ordinary one is written before it

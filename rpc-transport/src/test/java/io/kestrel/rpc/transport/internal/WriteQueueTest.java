@@ -146,6 +146,26 @@ class WriteQueueTest {
     }
 
     @Test
+    void aRefusalIsNotQueuedBehindStreamDataButAStreamsErrorEndIs() throws InterruptedException {
+        ResponseWriter out = new ResponseWriter(client, new TransportCounters(), 1 << 20);
+        out.holdFlush(); // a stream's backlog, then a refused call and the stream's own error end
+        for (int i = 0; i < BACKLOG; i++) {
+            out.streamFrame(StreamFrames.data(client.alloc(), false, TestSupport.UTF8, 5, "message " + i));
+        }
+        byte twoWay = (byte) (Wire.FLAG_REQUEST | Wire.FLAG_TWO_WAY);
+        out.error(new Frame(twoWay, TestSupport.UTF8.id(), (byte) 0, 7, 0, null), Status.SERVER_BUSY, "busy");
+        out.streamError(new Frame(twoWay, TestSupport.UTF8.id(), (byte) 0, 5, 0, null), Status.SERVER_TIMEOUT,
+                "the stream's deadline passed");
+        out.releaseFlush();
+
+        List<Byte> ops = awaitFrames(BACKLOG + 2);
+        assertEquals(BACKLOG + 2, ops.size());
+        assertEquals(Status.SERVER_BUSY.code(), (byte) ops.get(0), "the refusal first, behind no DATA frame: " + ops);
+        assertTrue(ops.subList(1, BACKLOG + 1).stream().allMatch(o -> o == StreamFrames.DATA), "then the data");
+        assertEquals(Status.SERVER_TIMEOUT.code(), (byte) ops.get(BACKLOG + 1), "the stream's end after its data");
+    }
+
+    @Test
     void anUrgentMessageIsWrittenBeforeTheBacklogQueuedAheadOfIt() throws InterruptedException {
         WriteQueue<ByteBuf> queue = coalescing(buf -> { });
         queue.holdFlush(); // everything below is queued before the event loop writes any of it

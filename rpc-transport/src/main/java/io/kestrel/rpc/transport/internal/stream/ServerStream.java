@@ -132,9 +132,9 @@ public final class ServerStream extends StreamSide {
             return;
         }
         if (error instanceof RefusedException r) {
-            out.error(open, r.status(), r.getMessage());
+            out.streamError(open, r.status(), r.getMessage());
         } else if (error instanceof RpcTimeoutException && deadlineNanos != 0 && System.nanoTime() - deadlineNanos >= 0) {
-            out.error(open, Status.SERVER_TIMEOUT, error.getMessage()); // the caller's deadline: a timeout there too
+            out.streamError(open, Status.SERVER_TIMEOUT, error.getMessage()); // the caller's deadline: a timeout there too
         } else {
             out.exception(open, method, serializer, error);
         }
