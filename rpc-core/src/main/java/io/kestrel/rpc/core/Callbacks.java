@@ -4,7 +4,7 @@ import java.util.Locale;
 
 /**
  * Where the futures of a consumer's asynchronous methods ({@code CompletableFuture}) complete, and so where the
- * callbacks the application chains on them run ({@link RpcRuntime.Builder#callbacks}; property {@code rpc.callbacks};
+ * callbacks the application chains on them run, and where streams' response observers are called ({@link RpcRuntime.Builder#callbacks}; property {@code rpc.callbacks};
  * system property {@code kestrel.rpc.consumer.callbacks}).
  */
 public enum Callbacks {
@@ -12,8 +12,10 @@ public enum Callbacks {
     POOL,
     /**
      * On the thread that ends the call (for an answer, the I/O thread of its connection), without waking a pool
-     * thread: cheaper per call, but a callback then holds up every answer of that connection while it runs. Only for
-     * applications whose callbacks on those futures never block and are short.
+     * thread: cheaper per call, but a callback then holds up every answer of that connection while it runs. Streams'
+     * response observers are then called on that I/O thread too; a message an observer sends from there needs credit
+     * ({@code isReady()}), or {@code onNext} fails instead of waiting. Only for applications whose callbacks and
+     * stream observers never block and are short.
      */
     DIRECT;
 

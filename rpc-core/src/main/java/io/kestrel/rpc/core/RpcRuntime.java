@@ -275,7 +275,7 @@ public final class RpcRuntime implements AutoCloseable {
         /**
          * Where the futures of asynchronous methods complete ({@link Callbacks}): {@code POOL} (the default) on the
          * callback executor, {@code DIRECT} on the thread that ends the call, without a hand-off, for applications
-         * whose callbacks never block. Unset: the system property {@code kestrel.rpc.consumer.callbacks}
+         * whose callbacks never block (streams' response observers then run on the I/O thread too). Unset: the system property {@code kestrel.rpc.consumer.callbacks}
          * ({@code pool} or {@code direct}), else pool.
          */
         public Builder callbacks(Callbacks callbacks) {

@@ -12,6 +12,18 @@ import java.util.concurrent.Executor;
  */
 public interface StreamCall extends CallStreamObserver<Object> {
     /**
+     * The delivery that hands the provider's messages (and the stream's end) to the response observer on the I/O
+     * thread of the stream's connection, without a hand-off: for a runtime whose callbacks never block
+     * ({@code callbacks=direct}). A message the observer sends from there needs credit ({@link #isReady()}): without
+     * it, {@code onNext} fails with an {@link IllegalStateException} instead of waiting. Pass it to
+     * {@link #create}; it runs nothing itself.
+     */
+    Executor IO_THREAD = task -> {
+        throw new UnsupportedOperationException("StreamCall.IO_THREAD marks delivery on the connection's I/O thread;"
+                + " pass it to StreamCall.create");
+    };
+
+    /**
      * A stream whose provider messages reach {@code responses} on {@code delivery} (one at a time, in order).
      *
      * @param requestsStream whether the consumer sends messages too (client or bidirectional streaming)

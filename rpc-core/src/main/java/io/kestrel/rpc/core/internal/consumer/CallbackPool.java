@@ -16,8 +16,9 @@ public final class CallbackPool {
     /**
      * System property: {@code pool} (default) completes asynchronous methods' futures on the callback executor;
      * {@code direct} completes them on the thread that ends the call (for an answer, the connection's I/O thread),
-     * without a hand-off. Only for applications whose callbacks on those futures never block and are short: a
-     * callback then runs on the I/O thread that reads every answer of its connection.
+     * without a hand-off, and calls streams' response observers on the connection's I/O thread as well. Only for
+     * applications whose callbacks and stream observers never block and are short: they then run on the I/O thread
+     * that reads every answer of its connection (an observer sending from there needs credit: {@code isReady()}).
      */
     public static final String CALLBACKS_PROPERTY = "kestrel.rpc.consumer.callbacks";
 
@@ -45,8 +46,8 @@ public final class CallbackPool {
 
     /**
      * The callback executor of a runtime whose asynchronous futures complete where the call ends ({@code
-     * callbacks=direct}): {@code executor} itself for everything else (streams' messages), marked for
-     * {@link CallerFuture#handOff}.
+     * callbacks=direct}), and whose streams' observers are called on the connection's I/O thread
+     * ({@link StreamCalls}): {@code executor} itself for everything else, marked for {@link CallerFuture#handOff}.
      */
     public static Executor direct(Executor executor) {
         return new Direct(executor);

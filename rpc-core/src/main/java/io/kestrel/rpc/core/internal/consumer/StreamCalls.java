@@ -19,6 +19,7 @@ final class StreamCalls {
     /**
      * Opens the stream of a proxy call: returns null (server streaming) or the request observer.
      *
+     * @param delivery the runtime's callback executor (marked {@link CallbackPool#direct}: the I/O thread)
      * @param send sends the call with the given arguments (the stream in place of the observer); its future ends
      *     with the stream
      */
@@ -32,7 +33,9 @@ final class StreamCalls {
         }
         @SuppressWarnings("unchecked")
         StreamObserver<Object> responses = (StreamObserver<Object>) given;
-        StreamCall stream = StreamCall.create(responses, delivery, sig.bidirectional());
+        // callbacks=direct: the provider's messages reach the observer on the connection's I/O thread too
+        StreamCall stream = StreamCall.create(responses,
+                delivery instanceof CallbackPool.Direct ? StreamCall.IO_THREAD : delivery, sig.bidirectional());
         if (responses instanceof ClientResponseObserver<?> aware) {
             aware.beforeStart(stream);
         }

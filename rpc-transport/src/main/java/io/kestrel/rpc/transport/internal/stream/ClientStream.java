@@ -37,10 +37,29 @@ public final class ClientStream extends StreamSide implements StreamCall {
     private volatile boolean ended;
     private volatile boolean cancelSent;
 
+    /** @param delivery where the provider's messages reach {@code responses}; {@link StreamCall#IO_THREAD}: the I/O thread */
     public ClientStream(StreamObserver<Object> responses, Executor delivery, boolean requestsStream) {
-        super(delivery, true);
+        super(delivery == StreamCall.IO_THREAD ? new OnLoop() : delivery, true);
+        if (delivery() instanceof OnLoop onLoop) {
+            onLoop.stream = this;
+        }
         this.requestsStream = requestsStream;
         this.receiver = responses;
+    }
+
+    /** Delivery on the event loop of the stream's connection ({@link StreamCall#IO_THREAD}). */
+    private static final class OnLoop implements Inbox.OnEventLoop {
+        volatile ClientStream stream;
+
+        @Override
+        public void execute(Runnable task) {
+            Channel ch = stream.channel;
+            if (ch == null) {
+                task.run(); // never bound to a connection (the call failed before one took it): its end is told here
+            } else {
+                ch.eventLoop().execute(task);
+            }
+        }
     }
 
     /** The stream in {@code arguments} of a streaming method's call; its arguments on the wire are the others. */

@@ -19,6 +19,10 @@ import java.util.function.Consumer;
 final class Inbox implements Runnable {
     private static final int MAX_BATCH = 64;
 
+    /** An executor that runs its tasks on the event loop of the stream's connection (the loop's own task queue). */
+    interface OnEventLoop extends Executor {
+    }
+
     private final Queue<Object> items = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean scheduled = new AtomicBoolean();
     private final Executor executor;
@@ -45,6 +49,10 @@ final class Inbox implements Runnable {
         this.started = started;
     }
 
+    Executor executor() {
+        return executor;
+    }
+
     void offer(Object item) {
         items.offer(item);
         schedule();
@@ -56,7 +64,7 @@ final class Inbox implements Runnable {
      */
     void offerInBurst(Object item, EventExecutor loop) {
         items.offer(item);
-        if (executor == loop) {
+        if (executor == loop || executor instanceof OnEventLoop) {
             schedule(); // delivered on the event loop itself: a task after the reads already
         } else if (!burstPending) {
             burstPending = true;

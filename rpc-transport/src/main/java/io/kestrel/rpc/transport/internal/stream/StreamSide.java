@@ -49,6 +49,11 @@ abstract class StreamSide implements CallStreamObserver<Object> {
         }, started);
     }
 
+    /** Where the receiving observer is called. */
+    final Executor delivery() {
+        return inbox.executor();
+    }
+
     /**
      * {@code listener} sees each message this side sends and receives, and the end: on the consumer after the last
      * message delivered (with the response observer's end), on the provider when the stream ends.
