@@ -4,6 +4,7 @@ import io.kestrel.rpc.api.config.ServiceConfig;
 import io.kestrel.rpc.api.stream.CallStreamObserver;
 import io.kestrel.rpc.api.stream.ClientResponseObserver;
 import io.kestrel.rpc.api.stream.StreamObserver;
+import io.kestrel.rpc.core.Callbacks;
 import io.kestrel.rpc.core.RpcRuntime;
 import io.kestrel.rpc.perf.server.BenchServer;
 import io.kestrel.rpc.perf.support.DirectRpc;
@@ -24,23 +25,30 @@ import java.util.concurrent.TimeUnit;
 final class KestrelStreamSystem implements StreamSystem {
     static final String PREFIX = "kestrel-";
 
+    /** The suffix of a system without hand-offs: {@code callbacks=direct}, the echo on the provider's I/O thread. */
+    static final String DIRECT = "-direct";
+
     private final String variantName;
     private final SerializationVariant variant;
+    private final boolean direct;
 
+    /** @param variant a serialization variant, with {@value #DIRECT} for the system without hand-offs */
     KestrelStreamSystem(String variant) {
-        this.variantName = variant;
-        this.variant = SerializationVariant.of(variant);
+        this.direct = variant.endsWith(DIRECT);
+        this.variantName = direct ? variant.substring(0, variant.length() - DIRECT.length()) : variant;
+        this.variant = SerializationVariant.of(variantName);
     }
 
     @Override
     public String name() {
-        return PREFIX + variantName;
+        return PREFIX + variantName + (direct ? DIRECT : "");
     }
 
     @Override
     public String description() {
-        return "Kestrel RPC streams, serialization " + variantName + " with DemoOptimizer, default dispatch, one"
-                + " reference (one connection); bytes from RpcRuntime.inspect().snapshot().wire()";
+        return "Kestrel RPC streams, serialization " + variantName + " with DemoOptimizer, " + (direct
+                ? "callbacks=direct on the consumer and the echo @NonBlocking (the feed on the business pool)"
+                : "default dispatch") + ", one reference (one connection); bytes from RpcRuntime.inspect().snapshot().wire()";
     }
 
     @Override
@@ -55,17 +63,21 @@ final class KestrelStreamSystem implements StreamSystem {
 
     @Override
     public BenchServer startServer() {
-        RpcRuntime runtime = DirectRpc.provider(variant, -1,
-                ServiceConfig.builder(StreamBenchService.class, new StreamBenchServiceImpl()).build());
+        RpcRuntime runtime = DirectRpc.provider(variant, -1, direct
+                ? ServiceConfig.builder(DirectStreamBenchService.class, new StreamBenchServiceImpl()).build()
+                : ServiceConfig.builder(StreamBenchService.class, new StreamBenchServiceImpl()).build());
         return BenchServer.of(runtime.boundPort(), runtime::close);
     }
 
     @Override
     public StreamClient openClient(String host, int port, Duration timeout, int payload) {
-        RpcRuntime runtime = RpcRuntime.builder().build();
+        RpcRuntime runtime = RpcRuntime.builder().callbacks(direct ? Callbacks.DIRECT : Callbacks.POOL).build();
         StreamBenchService service;
         try {
-            service = runtime.refer(DirectRpc.reference(StreamBenchService.class, host + ":" + port, variant, timeout));
+            service = direct
+                    ? runtime.refer(DirectRpc.reference(DirectStreamBenchService.class, host + ":" + port, variant,
+                            timeout))
+                    : runtime.refer(DirectRpc.reference(StreamBenchService.class, host + ":" + port, variant, timeout));
         } catch (RuntimeException e) {
             runtime.close();
             throw e;

@@ -3,8 +3,8 @@ package io.kestrel.rpc.perf.streams;
 import io.kestrel.rpc.api.stream.StreamCancelledException;
 import io.kestrel.rpc.api.stream.StreamObserver;
 
-/** What {@link StreamBenchService} does; a feed sends from its business thread, waiting for credit as it goes. */
-public final class StreamBenchServiceImpl implements StreamBenchService {
+/** What {@link StreamBenchService} (and {@link DirectStreamBenchService}) does; a feed sends from its business thread, waiting for credit as it goes. */
+public final class StreamBenchServiceImpl implements DirectStreamBenchService {
     @Override
     public void feed(Integer count, Integer payload, StreamObserver<byte[]> out) {
         try {

@@ -30,7 +30,8 @@ record StreamOptions(List<String> systems, int rounds, int streams, int messages
     static final String USAGE = """
             Usage: run.sh streams [options]
               --systems LIST        %s (default); also kestrel-<serialization>,
-                                    raw-stream-<serialization> for any installed serialization
+                                    raw-stream-<serialization> for any installed serialization, and
+                                    kestrel-<serialization>-direct (callbacks=direct, the echo @NonBlocking)
               --rounds N            every system N times, in alternating order; medians and per-round ratios (default 3)
               --streams N           streams at once in both workloads (default 4)
               --messages N          messages per server stream (default 1000000; fewer leave JIT in the CPU figures)

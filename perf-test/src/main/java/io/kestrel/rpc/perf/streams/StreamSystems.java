@@ -16,7 +16,8 @@ public final class StreamSystems {
     }
 
     /**
-     * The system called {@code name}: {@code kestrel-<serialization>}, {@code raw-stream-<serialization>} or
+     * The system called {@code name}: {@code kestrel-<serialization>}, {@code kestrel-<serialization>-direct} (no
+     * hand-offs: callbacks=direct, the echo on the provider's I/O thread), {@code raw-stream-<serialization>} or
      * {@code grpc}.
      *
      * @throws IllegalArgumentException for another name, listing the known shapes
@@ -32,7 +33,7 @@ public final class StreamSystems {
             return new KestrelStreamSystem(name.substring(KestrelStreamSystem.PREFIX.length()));
         }
         throw new IllegalArgumentException("unknown streams system '" + name + "'; known: kestrel-<serialization>,"
-                + " raw-stream-<serialization>, grpc (default " + String.join(",", DEFAULTS) + ")");
+                + " kestrel-<serialization>-direct, raw-stream-<serialization>, grpc (default " + String.join(",", DEFAULTS) + ")");
     }
 
     /** The systems of a comma-separated list. */

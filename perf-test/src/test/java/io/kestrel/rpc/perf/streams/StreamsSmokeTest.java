@@ -73,4 +73,17 @@ class StreamsSmokeTest {
         assertTrue(md.contains("## Targets (issue 37)"), md);
         assertEquals(1 + rows.size(), Files.readAllLines(out.resolve("streams-rounds.csv")).size());
     }
+
+    @Test
+    @Timeout(value = 2, unit = TimeUnit.MINUTES)
+    void theSystemWithoutHandOffsStreamsEveryMessageToo() throws Exception {
+        StreamOptions options = StreamOptions.parse("--quick", "--systems", "kestrel-fory-direct", "--messages", "500",
+                "--trips", "50", "--unary-calls", "50", "--timeout", "30s", "--out", out.toString());
+        List<StreamRound> rows = new StreamRunner(options, line -> { }).run();
+        assertEquals(List.of("kestrel-fory-direct"), rows.stream().map(StreamRound::system).toList());
+        StreamRound r = rows.get(0);
+        assertEquals(2 * 500, r.feedMessages(), r.toString());
+        assertEquals(2 * 50, r.trips(), r.toString());
+        assertTrue(r.unaryP99Alone() > 0 && r.unaryP99WithStream() > 0, r.toString());
+    }
 }
