@@ -70,8 +70,10 @@ public final class WriteQueue<T> implements Runnable {
 
     private void enqueue(Queue<T> to, T message) {
         to.offer(message);
-        // held back (see holdFlush) unless queued by the event loop itself (a heartbeat or a refusal)
-        if ((holds.get() == 0 || channel.eventLoop().inEventLoop()) && scheduled.compareAndSet(false, true)) {
+        // held back (see holdFlush) unless queued by the event loop itself (a heartbeat or a refusal); a run already
+        // scheduled takes it (looked at before the compare-and-set, which would fight the event loop for the flag)
+        if ((holds.get() == 0 || channel.eventLoop().inEventLoop()) && !scheduled.get()
+                && scheduled.compareAndSet(false, true)) {
             schedule();
         }
     }

@@ -11,6 +11,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.CorruptedFrameException;
+import io.netty.util.concurrent.FastThreadLocal;
 import java.util.function.Supplier;
 
 /**
@@ -64,9 +65,11 @@ public final class StreamFrames {
 
     /**
      * Per sending thread: the heap buffer a message is serialized into first (see {@link #data}). A thread has at
-     * most one, of {@value FrameOutput#FIRST_BUFFER_BYTES} bytes.
+     * most one, of {@value FrameOutput#FIRST_BUFFER_BYTES} bytes. A {@code FastThreadLocal}: on the framework's own
+     * threads (business workers, event loops) an array slot, where a {@code ThreadLocal}'s lookup was 5% of a feeding
+     * thread's CPU.
      */
-    private static final ThreadLocal<ByteBuf> SCRATCH = new ThreadLocal<>();
+    private static final FastThreadLocal<ByteBuf> SCRATCH = new FastThreadLocal<>();
 
     /**
      * A DATA frame carrying {@code value}: compact (12-byte header) when the stream id fits 4 bytes, as every id
