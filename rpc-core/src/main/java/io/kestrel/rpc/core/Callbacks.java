@@ -4,8 +4,9 @@ import java.util.Locale;
 
 /**
  * Where the futures of a consumer's asynchronous methods ({@code CompletableFuture}) complete, and so where the
- * callbacks the application chains on them run, and where streams' response observers are called ({@link RpcRuntime.Builder#callbacks}; property {@code rpc.callbacks};
- * system property {@code kestrel.rpc.consumer.callbacks}).
+ * callbacks the application chains on them run, and where streams' response observers are called
+ * ({@link RpcRuntime.Builder#callbacks}; property {@code rpc.callbacks}; system property
+ * {@code kestrel.rpc.consumer.callbacks}).
  */
 public enum Callbacks {
     /** The default: on the runtime's callback executor, so that a callback that blocks never stalls an I/O thread. */

@@ -275,8 +275,8 @@ public final class RpcRuntime implements AutoCloseable {
         /**
          * Where the futures of asynchronous methods complete ({@link Callbacks}): {@code POOL} (the default) on the
          * callback executor, {@code DIRECT} on the thread that ends the call, without a hand-off, for applications
-         * whose callbacks never block (streams' response observers then run on the I/O thread too). Unset: the system property {@code kestrel.rpc.consumer.callbacks}
-         * ({@code pool} or {@code direct}), else pool.
+         * whose callbacks never block (streams' response observers then run on the I/O thread too). Unset: the system
+         * property {@code kestrel.rpc.consumer.callbacks} ({@code pool} or {@code direct}), else pool.
          */
         public Builder callbacks(Callbacks callbacks) {
             this.callbacks = Objects.requireNonNull(callbacks, "callbacks");

@@ -11,8 +11,8 @@ import java.util.StringJoiner;
  * A provider's {@link ServerLimits} as one command-line word, {@code name=value} pairs separated by
  * commas, the names being the {@code <rpc:protocol>} attributes: {@code max-connections},
  * {@code max-connections-per-host}, {@code calls-per-connection}, {@code memory-budget} (bytes),
- * {@code frame-timeout-ms}, {@code write-stall-timeout-ms}, {@code write-buffer} (bytes). What is not
- * named keeps its default; "" is the defaults.
+ * {@code frame-timeout-ms}, {@code write-stall-timeout-ms}, {@code write-buffer} (bytes),
+ * {@code stream-idle-timeout-ms} (0: off). What is not named keeps its default; "" is the defaults.
  */
 public final class LimitsSpec {
     private final Map<String, Long> values = new LinkedHashMap<>();
@@ -66,6 +66,7 @@ public final class LimitsSpec {
             case "frame-timeout-ms" -> b.frameTimeout(Duration.ofMillis(value));
             case "write-stall-timeout-ms" -> b.writeStallTimeout(Duration.ofMillis(value));
             case "write-buffer" -> b.writeBufferBytes(Math.toIntExact(value));
+            case "stream-idle-timeout-ms" -> b.streamIdleTimeout(Duration.ofMillis(value));
             default -> throw new IllegalArgumentException("limits: unknown setting '" + name + "'");
         }
     }

@@ -48,7 +48,8 @@ final class KestrelStreamSystem implements StreamSystem {
     public String description() {
         return "Kestrel RPC streams, serialization " + variantName + " with DemoOptimizer, " + (direct
                 ? "callbacks=direct on the consumer and the echo @NonBlocking (the feed on the business pool)"
-                : "default dispatch") + ", one reference (one connection); bytes from RpcRuntime.inspect().snapshot().wire()";
+                : "default dispatch") + ", one reference (one connection); bytes from"
+                + " RpcRuntime.inspect().snapshot().wire()";
     }
 
     @Override

@@ -3,7 +3,10 @@ package io.kestrel.rpc.perf.streams;
 import io.kestrel.rpc.api.stream.StreamCancelledException;
 import io.kestrel.rpc.api.stream.StreamObserver;
 
-/** What {@link StreamBenchService} (and {@link DirectStreamBenchService}) does; a feed sends from its business thread, waiting for credit as it goes. */
+/**
+ * What {@link StreamBenchService} (and {@link DirectStreamBenchService}) does; a feed sends from its business thread,
+ * waiting for credit as it goes.
+ */
 public final class StreamBenchServiceImpl implements DirectStreamBenchService {
     @Override
     public void feed(Integer count, Integer payload, StreamObserver<byte[]> out) {

@@ -33,7 +33,8 @@ public final class StreamSystems {
             return new KestrelStreamSystem(name.substring(KestrelStreamSystem.PREFIX.length()));
         }
         throw new IllegalArgumentException("unknown streams system '" + name + "'; known: kestrel-<serialization>,"
-                + " kestrel-<serialization>-direct, raw-stream-<serialization>, grpc (default " + String.join(",", DEFAULTS) + ")");
+                + " kestrel-<serialization>-direct, raw-stream-<serialization>, grpc (default "
+                + String.join(",", DEFAULTS) + ")");
     }
 
     /** The systems of a comma-separated list. */

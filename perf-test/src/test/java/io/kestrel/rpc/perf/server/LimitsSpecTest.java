@@ -34,6 +34,14 @@ class LimitsSpecTest {
     }
 
     @Test
+    void aStreamIdleTimeoutReachesTheProvider() {
+        ServerLimits limits = LimitsSpec.parse(new LimitsSpec().set("stream-idle-timeout-ms", 1500).toString());
+        assertEquals(Duration.ofMillis(1500), limits.streamIdleTimeout());
+        assertEquals(Duration.ZERO, LimitsSpec.parse("stream-idle-timeout-ms=0").streamIdleTimeout(), "0: off");
+        assertThrows(IllegalArgumentException.class, () -> LimitsSpec.parse("stream-idle-timeout-ms=-1"));
+    }
+
+    @Test
     void unknownOrRefusedSettingsAreNamed() {
         assertThrows(IllegalArgumentException.class, () -> LimitsSpec.parse("max-sockets=3"));
         assertThrows(IllegalArgumentException.class, () -> new LimitsSpec().set("memory-budget", 1000));

@@ -37,7 +37,10 @@ public final class ClientStream extends StreamSide implements StreamCall {
     private volatile boolean ended;
     private volatile boolean cancelSent;
 
-    /** @param delivery where the provider's messages reach {@code responses}; {@link StreamCall#IO_THREAD}: the I/O thread */
+    /**
+     * @param delivery where the provider's messages reach {@code responses}; {@link StreamCall#IO_THREAD}: on the I/O
+     *     thread of the connection the stream is bound to
+     */
     public ClientStream(StreamObserver<Object> responses, Executor delivery, boolean requestsStream) {
         super(delivery == StreamCall.IO_THREAD ? new OnLoop() : delivery, true);
         if (delivery() instanceof OnLoop onLoop) {

@@ -133,8 +133,10 @@ public final class ServerStream extends StreamSide {
         }
         if (error instanceof RefusedException r) {
             out.streamError(open, r.status(), r.getMessage());
-        } else if (error instanceof RpcTimeoutException && deadlineNanos != 0 && System.nanoTime() - deadlineNanos >= 0) {
-            out.streamError(open, Status.SERVER_TIMEOUT, error.getMessage()); // the caller's deadline: a timeout there too
+        } else if (error instanceof RpcTimeoutException && deadlineNanos != 0
+                && System.nanoTime() - deadlineNanos >= 0) {
+            // the caller's deadline: a timeout there too
+            out.streamError(open, Status.SERVER_TIMEOUT, error.getMessage());
         } else {
             out.exception(open, method, serializer, error);
         }
