@@ -45,8 +45,9 @@ public class KestrelRpcProperties {
     private String unknownKeys;
 
     /**
-     * Where futures of asynchronous methods complete: pool (the callback executor) or direct (the thread that ends
-     * the call, no hand-off; only for callbacks that never block). Default pool.
+     * Where futures of asynchronous methods complete and streams' response observers run: pool (the callback
+     * executor) or direct (the thread that ends the call / the connection's I/O thread, no hand-off; only for
+     * callbacks and observers that never block). Default pool.
      */
     private String callbacks;
 
