@@ -9,7 +9,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /** A consumer's response observer that keeps what it receives; optionally held on its first message by a gate. */
-final class Collector<T> implements ClientResponseObserver<T> {
+class Collector<T> implements ClientResponseObserver<T> {
     final List<T> received = new CopyOnWriteArrayList<>();
     /** Completes with null (completed) or the error. */
     final CompletableFuture<Throwable> ended = new CompletableFuture<>();

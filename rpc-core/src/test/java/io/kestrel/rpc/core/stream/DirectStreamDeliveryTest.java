@@ -2,26 +2,19 @@ package io.kestrel.rpc.core.stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.api.config.ServiceConfig;
-import io.kestrel.rpc.api.stream.CallStreamObserver;
-import io.kestrel.rpc.api.stream.ClientResponseObserver;
 import io.kestrel.rpc.api.stream.StreamObserver;
 import io.kestrel.rpc.core.Callbacks;
 import io.kestrel.rpc.core.RpcRuntime;
 import io.kestrel.rpc.core.TestRuntimes;
 import io.kestrel.rpc.testing.Await;
 import java.time.Duration;
-import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
@@ -83,7 +76,7 @@ class DirectStreamDeliveryTest {
         PingPong pingPong = new PingPong(trips);
         pingPong.requests = feed(direct).echo(pingPong);
         pingPong.requests.onNext("0");
-        assertNull(pingPong.ended.get(30, TimeUnit.SECONDS));
+        assertNull(pingPong.end());
         assertEquals(IntStream.range(0, trips).mapToObj(String::valueOf).toList(), pingPong.received);
         assertEquals(1, pingPong.threads.size(), "one connection, one I/O thread: " + pingPong.threads);
         assertTrue(ioThread(pingPong.threads.iterator().next()), "delivered on " + pingPong.threads);
@@ -92,10 +85,8 @@ class DirectStreamDeliveryTest {
     @Test
     void withoutCreditAnObserverOnTheIoThreadFailsToSendInsteadOfWaiting() throws Exception {
         AtomicReference<RuntimeException> refused = new AtomicReference<>();
-        CompletableFuture<Throwable> ended = new CompletableFuture<>();
-        List<String> received = new CopyOnWriteArrayList<>();
         int[] sent = {1};
-        StreamResponses responses = new StreamResponses(received, ended) {
+        Answering responses = new Answering() {
             @Override
             public void onNext(String value) {
                 super.onNext(value);
@@ -118,50 +109,23 @@ class DirectStreamDeliveryTest {
         assertTrue(e instanceof IllegalStateException && e.getMessage().contains("check isReady() first"),
                 "refusal: " + e);
         assertTrue(sent[0] > 1 && sent[0] < 10_000, "sent before the credit ran out: " + sent[0]);
-        Await.until("the echoes of what was sent", () -> received.size() == sent[0]);
+        Await.until("the echoes of what was sent", () -> responses.received.size() == sent[0]);
         responses.requests.onCompleted();
-        assertNull(ended.get(30, TimeUnit.SECONDS), "the stream still ends normally");
-        assertEquals(sent[0], received.size(), "every message sent before the refusal was echoed");
+        assertNull(responses.end(), "the stream still ends normally");
+        assertEquals(sent[0], responses.received.size(), "every message sent before the refusal was echoed");
     }
 
-    /** Keeps the echoes and the end. */
-    private static class StreamResponses implements ClientResponseObserver<String> {
-        final List<String> received;
-        final CompletableFuture<Throwable> ended;
+    /** A {@link Collector} that can answer: the request observer of its bidirectional stream. */
+    private static class Answering extends Collector<String> {
         volatile StreamObserver<String> requests;
-
-        StreamResponses(List<String> received, CompletableFuture<Throwable> ended) {
-            this.received = received;
-            this.ended = ended;
-        }
-
-        @Override
-        public void beforeStart(CallStreamObserver<?> stream) {
-        }
-
-        @Override
-        public void onNext(String value) {
-            received.add(value);
-        }
-
-        @Override
-        public void onError(Throwable error) {
-            ended.complete(error);
-        }
-
-        @Override
-        public void onCompleted() {
-            ended.complete(null);
-        }
     }
 
     /** Sends the next message from each echo, the last one half-closes. */
-    private static final class PingPong extends StreamResponses {
+    private static final class PingPong extends Answering {
         final int trips;
         final Set<Thread> threads = ConcurrentHashMap.newKeySet();
 
         PingPong(int trips) {
-            super(new CopyOnWriteArrayList<>(), new CompletableFuture<>());
             this.trips = trips;
         }
 
