@@ -139,16 +139,20 @@ final class CallBatch implements Runnable {
     /**
      * On the event loop, {@value #STALL_PROPERTY} after the batch was handed over: the answers held back so far are
      * let go, and every call not started yet gets a worker of its own (each takes the next call left; one the pool
-     * refuses waits for a worker of the batch).
+     * refuses waits for a worker of the batch). When the batch's own task has not started either, it is one of those
+     * workers: one task fewer, so a stall check that fires on a busy machine queues no task that finds nothing to do.
      */
     private void spreadIfStalled() {
-        if (state.getAndSet(SPREAD) == HOLDING) {
+        int was = state.getAndSet(SPREAD);
+        if (was == HOLDING) {
             out.releaseFlush();
         }
         int n = size.get();
         int left = n < 0 ? 0 : n - next.get();
-        Runnable assist = left > 0 ? this::runLeft : null;
-        for (int k = 0; k < left && admission.assist(assist); k++) {
+        // not started yet (its worker waits for a CPU or behind other tasks): the batch's own task takes one call
+        int assists = was == FRESH ? left - 1 : left;
+        Runnable assist = assists > 0 ? this::runLeft : null;
+        for (int k = 0; k < assists && admission.assist(assist); k++) {
             // each assisting worker runs what is left, one call at a time, its answers not held back
         }
     }
