@@ -75,10 +75,8 @@ final class KestrelStreamSystem implements StreamSystem {
         RpcRuntime runtime = RpcRuntime.builder().callbacks(direct ? Callbacks.DIRECT : Callbacks.POOL).build();
         StreamBenchService service;
         try {
-            service = direct
-                    ? runtime.refer(DirectRpc.reference(DirectStreamBenchService.class, host + ":" + port, variant,
-                            timeout))
-                    : runtime.refer(DirectRpc.reference(StreamBenchService.class, host + ":" + port, variant, timeout));
+            Class<? extends StreamBenchService> type = direct ? DirectStreamBenchService.class : StreamBenchService.class;
+            service = runtime.refer(DirectRpc.reference(type, host + ":" + port, variant, timeout));
         } catch (RuntimeException e) {
             runtime.close();
             throw e;
