@@ -29,7 +29,6 @@ import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.net.InetSocketAddress;
@@ -109,7 +108,7 @@ public final class RpcServer implements AutoCloseable {
                 : new NativeProtocol(dispatcher, authenticator, tls, config.tls());
         ServerBootstrap b = new ServerBootstrap()
                 .group(bossGroup, workerGroup)
-                .channel(NioServerSocketChannel.class)
+                .channel(EventLoops.serverChannel())
                 .option(ChannelOption.SO_BACKLOG, 1024)
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
@@ -133,8 +132,8 @@ public final class RpcServer implements AutoCloseable {
         }
         this.serverChannel = bind.channel();
         this.port = ((InetSocketAddress) serverChannel.localAddress()).getPort();
-        log.info("Kestrel RPC server ({} protocol) listening on {}:{} ({} I/O threads, {} business threads, queue {}, payload limit {} bytes, {})",
-                config.name(), host, port, config.ioThreads(), virtual ? "virtual" : config.threads(), config.queueCapacity(), config.payloadBytes(),
+        log.info("Kestrel RPC server ({} protocol) listening on {}:{} ({} {} I/O threads, {} business threads, queue {}, payload limit {} bytes, {})",
+                config.name(), host, port, config.ioThreads(), EventLoops.transportName(), virtual ? "virtual" : config.threads(), config.queueCapacity(), config.payloadBytes(),
                 tls == null ? "plaintext" : "TLS " + config.tls().protocols() + ", client-auth "
                         + config.tls().clientAuth() + ", " + tls.description());
     }
@@ -199,6 +198,11 @@ public final class RpcServer implements AutoCloseable {
     /** Connections refused by the connection limits so far. */
     public long refusedConnections() {
         return limiter.refused();
+    }
+
+    /** The listening channel (its type shows the transport in use: native epoll or NIO). */
+    Channel listeningChannel() {
+        return serverChannel;
     }
 
     /** Open consumer connections. */

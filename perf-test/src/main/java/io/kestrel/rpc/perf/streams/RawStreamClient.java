@@ -3,6 +3,7 @@ package io.kestrel.rpc.perf.streams;
 import io.kestrel.rpc.api.serialization.Serializer;
 import io.kestrel.rpc.perf.compare.system.ByteCountingHandler;
 import io.kestrel.rpc.perf.compare.system.NettyGroups;
+import io.kestrel.rpc.transport.spi.TransportThreads;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
@@ -13,7 +14,6 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -42,7 +42,7 @@ final class RawStreamClient implements StreamClient {
     static RawStreamClient connect(String host, int port, Serializer serializer, Duration timeout, int payload)
             throws IOException, InterruptedException {
         RawStreamClient client = new RawStreamClient(serializer, timeout, payload);
-        ChannelFuture f = new Bootstrap().group(client.group).channel(NioSocketChannel.class)
+        ChannelFuture f = new Bootstrap().group(client.group).channel(TransportThreads.socketChannel())
                 .option(ChannelOption.TCP_NODELAY, true)
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override

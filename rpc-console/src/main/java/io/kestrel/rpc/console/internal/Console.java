@@ -15,7 +15,6 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
@@ -85,7 +84,7 @@ public final class Console {
         ConnectionLimiter limiter = new ConnectionLimiter(config.maxConnections(), config.maxConnectionsPerHost(),
                 "the web console", "rpc.console.");
         long requestTimeout = config.requestTimeout().toMillis();
-        ServerBootstrap b = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
+        ServerBootstrap b = new ServerBootstrap().group(group).channel(TransportThreads.serverChannel())
                 .childOption(ChannelOption.AUTO_READ, false) // ConsoleConnection reads one request at a time
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override

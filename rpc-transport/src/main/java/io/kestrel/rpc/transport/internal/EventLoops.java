@@ -11,8 +11,9 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Creates the NIO event-loop groups of the server and the client on whichever Netty line is on the class
- * path. Netty 4.2 has {@code MultiThreadIoEventLoopGroup} with an {@code IoHandler} factory (its
+ * Creates the event-loop groups of the server and the client on whichever Netty line is on the class
+ * path: Netty's native epoll transport where it is on the class path and loads (see {@link #TRANSPORT_PROPERTY}),
+ * else NIO. Netty 4.2 has {@code MultiThreadIoEventLoopGroup} with an {@code IoHandler} factory (its
  * {@code NioEventLoopGroup} is deprecated); Netty 4.1, which Spring Boot 3.x manages, has only
  * {@code NioEventLoopGroup}. The 4.2 types are referenced from {@link Netty42} alone, a class that is
  * loaded only when they are present, so this class links on both lines.
@@ -20,15 +21,40 @@ import java.util.concurrent.TimeUnit;
 public final class EventLoops {
     private static final boolean NETTY_42 = present("io.netty.channel.MultiThreadIoEventLoopGroup")
             && present("io.netty.channel.nio.NioIoHandler");
+    /**
+     * System property: {@code auto} (the default) uses Netty's native epoll transport when it is on the class path
+     * and loads (Linux, Netty 4.2), else NIO; {@code nio} keeps the JDK's selector; {@code epoll} asks for epoll and
+     * says why when it cannot be had.
+     */
+    public static final String TRANSPORT_PROPERTY = "kestrel.rpc.transport";
+    private static final boolean EPOLL = epoll(System.getProperty(TRANSPORT_PROPERTY));
 
     private EventLoops() {
     }
 
-    /** A group of {@code threads} NIO event loops whose threads are daemons named {@code name-N}. */
+    /**
+     * A group of {@code threads} event loops (epoll or NIO, as {@link #transportName}) whose threads are daemons named
+     * {@code name-N}; its channels are {@link #socketChannel} and {@link #serverChannel}.
+     */
     public static EventLoopGroup nio(int threads, String name) {
         NettyMemory.warnIfFreeingIsExpensive();
         ThreadFactory factory = new DefaultThreadFactory(name, true);
-        return NETTY_42 ? Netty42.nio(threads, factory) : nio41(threads, factory);
+        return EPOLL ? Native.group(threads, factory) : NETTY_42 ? Netty42.nio(threads, factory) : nio41(threads, factory);
+    }
+
+    /** The socket channel type of the groups {@link #nio} makes. */
+    public static Class<? extends io.netty.channel.socket.SocketChannel> socketChannel() {
+        return EPOLL ? Native.socket() : io.netty.channel.socket.nio.NioSocketChannel.class;
+    }
+
+    /** The listening channel type of the groups {@link #nio} makes. */
+    public static Class<? extends io.netty.channel.socket.ServerSocketChannel> serverChannel() {
+        return EPOLL ? Native.server() : io.netty.channel.socket.nio.NioServerSocketChannel.class;
+    }
+
+    /** "epoll" or "nio": what the groups {@link #nio} makes use. */
+    public static String transportName() {
+        return EPOLL ? "epoll" : "nio";
     }
 
     /**
@@ -65,6 +91,40 @@ public final class EventLoops {
         return new NioEventLoopGroup(threads, factory);
     }
 
+    /** Whether the groups use epoll, for a value of {@value #TRANSPORT_PROPERTY}; a wrong value is logged. */
+    static boolean epoll(String value) {
+        String v = value == null || value.isBlank() ? "auto" : value.trim().toLowerCase(java.util.Locale.ROOT);
+        boolean loads = NETTY_42 && present("io.netty.channel.epoll.Epoll") && Native.available();
+        switch (v) {
+            case "nio":
+                return false;
+            case "auto":
+                return loads;
+            case "epoll":
+                if (!loads) {
+                    org.slf4j.LoggerFactory.getLogger(EventLoops.class).warn("-D{}=epoll, but Netty's native epoll"
+                            + " transport is not available here ({}); using NIO. It needs Linux, Netty 4.2 and"
+                            + " io.netty:netty-transport-native-epoll with this platform's classifier (linux-x86_64 or"
+                            + " linux-aarch_64) on the class path", TRANSPORT_PROPERTY, whyNoEpoll());
+                }
+                return loads;
+            default:
+                org.slf4j.LoggerFactory.getLogger(EventLoops.class).error("-D{} must be auto, epoll or nio, was '{}';"
+                        + " using auto", TRANSPORT_PROPERTY, v.length() > 40 ? v.substring(0, 40) + "..." : v);
+                return loads;
+        }
+    }
+
+    private static String whyNoEpoll() {
+        if (!NETTY_42) {
+            return "Netty " + nettyVersion() + " is not 4.2";
+        }
+        if (!present("io.netty.channel.epoll.Epoll")) {
+            return "netty-transport-classes-epoll is not on the class path";
+        }
+        return String.valueOf(Native.cause());
+    }
+
     /** Whether the class {@code name} can be loaded by the loader of this class. */
     static boolean present(String name) {
         try {
@@ -72,6 +132,34 @@ public final class EventLoops {
             return true;
         } catch (ClassNotFoundException | LinkageError e) {
             return false;
+        }
+    }
+
+    /** Netty's native epoll transport; loaded only when its classes are present. */
+    private static final class Native {
+        static boolean available() {
+            try {
+                return io.netty.channel.epoll.Epoll.isAvailable();
+            } catch (LinkageError e) {
+                return false;
+            }
+        }
+
+        static Throwable cause() {
+            return io.netty.channel.epoll.Epoll.unavailabilityCause();
+        }
+
+        static EventLoopGroup group(int threads, ThreadFactory factory) {
+            return new io.netty.channel.MultiThreadIoEventLoopGroup(threads, factory,
+                    io.netty.channel.epoll.EpollIoHandler.newFactory());
+        }
+
+        static Class<? extends io.netty.channel.socket.SocketChannel> socket() {
+            return io.netty.channel.epoll.EpollSocketChannel.class;
+        }
+
+        static Class<? extends io.netty.channel.socket.ServerSocketChannel> server() {
+            return io.netty.channel.epoll.EpollServerSocketChannel.class;
         }
     }
 

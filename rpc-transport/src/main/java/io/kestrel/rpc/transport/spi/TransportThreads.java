@@ -16,11 +16,22 @@ public final class TransportThreads {
     }
 
     /**
-     * A group of {@code threads} NIO event loops, daemon threads named {@code name-N}, on whichever Netty line
-     * (4.1 or 4.2) is on the class path: the kind the server and the client use.
+     * A group of {@code threads} event loops, daemon threads named {@code name-N}, on whichever Netty line (4.1 or
+     * 4.2) is on the class path: the kind the server and the client use (native epoll where it loads, else NIO; its
+     * channel types are {@link #socketChannel} and {@link #serverChannel}).
      */
     public static EventLoopGroup eventLoops(int threads, String name) {
         return EventLoops.nio(threads, name);
+    }
+
+    /** The socket channel type of the groups {@link #eventLoops} makes (native epoll where available, else NIO). */
+    public static Class<? extends io.netty.channel.socket.SocketChannel> socketChannel() {
+        return EventLoops.socketChannel();
+    }
+
+    /** The listening channel type of the groups {@link #eventLoops} makes. */
+    public static Class<? extends io.netty.channel.socket.ServerSocketChannel> serverChannel() {
+        return EventLoops.serverChannel();
     }
 
     /**

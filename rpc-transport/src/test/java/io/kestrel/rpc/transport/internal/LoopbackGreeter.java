@@ -32,8 +32,8 @@ import java.util.concurrent.TimeUnit;
  * The serializer notes on which thread each answer was decoded by the consumer, the provider on which thread each
  * call ran.
  */
-final class LoopbackGreeter implements AutoCloseable {
-    static final MethodRef GREET = new MethodRef(TestSupport.KEY, TestSupport.GREET);
+public final class LoopbackGreeter implements AutoCloseable {
+    public static final MethodRef GREET = new MethodRef(TestSupport.KEY, TestSupport.GREET);
 
     /** Answer text to the name of the thread that decoded it on the consumer side. */
     final Map<String, String> decodedOn = new ConcurrentHashMap<>();
@@ -41,11 +41,11 @@ final class LoopbackGreeter implements AutoCloseable {
     final Map<String, String> ranOn = new ConcurrentHashMap<>();
     final CountDownLatch unblock = new CountDownLatch(1);
     final RecordingUtf8 serializer = new RecordingUtf8();
-    final RpcServer server;
+    public final RpcServer server;
     private final ClientTransport transport;
     private final ClientTransport other;
 
-    LoopbackGreeter() {
+    public LoopbackGreeter() {
         server = RpcServer.start(ProtocolConfig.builder().host("127.0.0.1").port(0)
                 .shutdownTimeout(Duration.ofSeconds(2)).build(), new Dispatcher());
         transport = new ClientTransport(1, ClassAllowlist.withDefaults());
@@ -53,7 +53,7 @@ final class LoopbackGreeter implements AutoCloseable {
     }
 
     /** The consumer's one connection to the provider. */
-    Connection connection() {
+    public Connection connection() {
         return connect(transport);
     }
 
@@ -77,7 +77,7 @@ final class LoopbackGreeter implements AutoCloseable {
     }
 
     /** greet(name) on {@code c}; with {@code wait}, answered on that wait's thread. */
-    CompletableFuture<Object> greet(Connection c, String name, int timeoutMillis, ThreadlessWait wait) {
+    public CompletableFuture<Object> greet(Connection c, String name, int timeoutMillis, ThreadlessWait wait) {
         return c.invoke(GREET, serializer, new Object[] {name}, Map.of(), timeoutMillis, CharSequence.class, null, wait);
     }
 

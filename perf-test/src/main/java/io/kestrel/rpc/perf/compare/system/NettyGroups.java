@@ -1,17 +1,14 @@
 package io.kestrel.rpc.perf.compare.system;
 
 import io.kestrel.rpc.perf.server.BenchServer;
+import io.kestrel.rpc.transport.spi.TransportThreads;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -24,10 +21,12 @@ public final class NettyGroups {
     private NettyGroups() {
     }
 
-    /** A NIO group with one thread per available processor. */
+    /**
+     * A group with one thread per available processor, of the transport Kestrel's own connections use (native epoll
+     * where it loads, else NIO), so the baselines and Kestrel are measured on the same one.
+     */
     public static EventLoopGroup create(String name) {
-        return new MultiThreadIoEventLoopGroup(Runtime.getRuntime().availableProcessors(),
-                new DefaultThreadFactory(name, true), NioIoHandler.newFactory());
+        return TransportThreads.eventLoops(Runtime.getRuntime().availableProcessors(), name);
     }
 
     /** Shuts down without a quiet period and waits a bounded time. */
@@ -48,7 +47,7 @@ public final class NettyGroups {
         try {
             server = new ServerBootstrap()
                     .group(group)
-                    .channel(NioServerSocketChannel.class)
+                    .channel(TransportThreads.serverChannel())
                     .childOption(ChannelOption.TCP_NODELAY, true)
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override

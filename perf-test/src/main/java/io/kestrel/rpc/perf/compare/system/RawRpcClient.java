@@ -2,6 +2,7 @@ package io.kestrel.rpc.perf.compare.system;
 
 import io.kestrel.rpc.api.serialization.Serializer;
 import io.kestrel.rpc.perf.support.Workload;
+import io.kestrel.rpc.transport.spi.TransportThreads;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufInputStream;
@@ -14,7 +15,6 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.flush.FlushConsolidationHandler;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -73,7 +73,7 @@ final class RawRpcClient implements AutoCloseable {
         RawRpcClient client = new RawRpcClient(serializer, callTimeout, host, port);
         ChannelFuture f = new Bootstrap()
                 .group(client.group)
-                .channel(NioSocketChannel.class)
+                .channel(TransportThreads.socketChannel())
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, callTimeout.toMillis()))
                 .handler(new ChannelInitializer<SocketChannel>() {

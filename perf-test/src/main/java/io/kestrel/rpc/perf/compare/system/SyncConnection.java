@@ -1,5 +1,6 @@
 package io.kestrel.rpc.perf.compare.system;
 
+import io.kestrel.rpc.transport.spi.TransportThreads;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
@@ -10,7 +11,6 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
 import java.time.Duration;
@@ -51,7 +51,7 @@ final class SyncConnection implements AutoCloseable {
         this.port = port;
         this.bootstrap = new Bootstrap()
                 .group(group)
-                .channel(NioSocketChannel.class)
+                .channel(TransportThreads.socketChannel())
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) connectTimeout.toMillis())
                 .handler(new ChannelInitializer<SocketChannel>() {
