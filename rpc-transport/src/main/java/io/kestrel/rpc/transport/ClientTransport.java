@@ -70,7 +70,7 @@ public final class ClientTransport implements AutoCloseable {
      *     to be rebuilt from type and message
      */
     public ClientTransport(int ioThreads, ClassAllowlist allowlist) {
-        this.group = EventLoops.nio(ioThreads, "kestrel-client-io");
+        this.group = EventLoops.group(ioThreads, "kestrel-client-io");
         this.timer = new HashedWheelTimer(new DefaultThreadFactory("kestrel-client-timer", true), 10,
                 TimeUnit.MILLISECONDS, 512);
         this.allowlist = allowlist;

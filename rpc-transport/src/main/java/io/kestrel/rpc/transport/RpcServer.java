@@ -71,8 +71,8 @@ public final class RpcServer implements AutoCloseable {
         boolean dubbo = config.name().equals(ProtocolConfig.DUBBO);
         // checked before anything starts: an error names the PEM file and what is wrong with it
         this.tls = config.tls() != null ? TlsContext.forServer(config.tls()) : null;
-        this.bossGroup = EventLoops.nio(1, "kestrel-server-boss");
-        this.workerGroup = EventLoops.nio(config.ioThreads(), "kestrel-server-io");
+        this.bossGroup = EventLoops.group(1, "kestrel-server-boss");
+        this.workerGroup = EventLoops.group(config.ioThreads(), "kestrel-server-io");
         Executor executor;
         boolean virtual = config.virtualThreads() && VirtualThreads.available();
         if (config.virtualThreads() && !virtual) {

@@ -36,23 +36,23 @@ public final class EventLoops {
      * A group of {@code threads} event loops (epoll or NIO, as {@link #transportName}) whose threads are daemons named
      * {@code name-N}; its channels are {@link #socketChannel} and {@link #serverChannel}.
      */
-    public static EventLoopGroup nio(int threads, String name) {
+    public static EventLoopGroup group(int threads, String name) {
         NettyMemory.warnIfFreeingIsExpensive();
         ThreadFactory factory = new DefaultThreadFactory(name, true);
         return EPOLL ? Native.group(threads, factory) : NETTY_42 ? Netty42.nio(threads, factory) : nio41(threads, factory);
     }
 
-    /** The socket channel type of the groups {@link #nio} makes. */
+    /** The socket channel type of the groups {@link #group} makes. */
     public static Class<? extends io.netty.channel.socket.SocketChannel> socketChannel() {
         return EPOLL ? Native.socket() : io.netty.channel.socket.nio.NioSocketChannel.class;
     }
 
-    /** The listening channel type of the groups {@link #nio} makes. */
+    /** The listening channel type of the groups {@link #group} makes. */
     public static Class<? extends io.netty.channel.socket.ServerSocketChannel> serverChannel() {
         return EPOLL ? Native.server() : io.netty.channel.socket.nio.NioServerSocketChannel.class;
     }
 
-    /** "epoll" or "nio": what the groups {@link #nio} makes use. */
+    /** "epoll" or "nio": what the groups {@link #group} makes use. */
     public static String transportName() {
         return EPOLL ? "epoll" : "nio";
     }
@@ -94,13 +94,13 @@ public final class EventLoops {
     /** Whether the groups use epoll, for a value of {@value #TRANSPORT_PROPERTY}; a wrong value is logged. */
     static boolean epoll(String value) {
         String v = value == null || value.isBlank() ? "auto" : value.trim().toLowerCase(java.util.Locale.ROOT);
-        boolean loads = NETTY_42 && present("io.netty.channel.epoll.Epoll") && Native.available();
         switch (v) {
             case "nio":
-                return false;
+                return false; // the native library is not even loaded
             case "auto":
-                return loads;
+                return epollLoads();
             case "epoll":
+                boolean loads = epollLoads();
                 if (!loads) {
                     org.slf4j.LoggerFactory.getLogger(EventLoops.class).warn("-D{}=epoll, but Netty's native epoll"
                             + " transport is not available here ({}); using NIO. It needs Linux, Netty 4.2 and"
@@ -111,8 +111,13 @@ public final class EventLoops {
             default:
                 org.slf4j.LoggerFactory.getLogger(EventLoops.class).error("-D{} must be auto, epoll or nio, was '{}';"
                         + " using auto", TRANSPORT_PROPERTY, v.length() > 40 ? v.substring(0, 40) + "..." : v);
-                return loads;
+                return epollLoads();
         }
+    }
+
+    /** Netty 4.2 with the epoll classes, whose native library loads here. */
+    private static boolean epollLoads() {
+        return NETTY_42 && present("io.netty.channel.epoll.Epoll") && Native.available();
     }
 
     private static String whyNoEpoll() {

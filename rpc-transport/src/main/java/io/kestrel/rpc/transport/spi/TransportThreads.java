@@ -21,7 +21,7 @@ public final class TransportThreads {
      * channel types are {@link #socketChannel} and {@link #serverChannel}).
      */
     public static EventLoopGroup eventLoops(int threads, String name) {
-        return EventLoops.nio(threads, name);
+        return EventLoops.group(threads, name);
     }
 
     /** The socket channel type of the groups {@link #eventLoops} makes (native epoll where available, else NIO). */

@@ -80,7 +80,7 @@ class NettyMemoryTest {
     /** Child JVM: creates an event-loop group (where the warning is logged) and prints the rule's answer. */
     public static final class NettyMemoryMain {
         public static void main(String[] args) throws Exception {
-            EventLoops.nio(1, "netty-memory-test").shutdownGracefully(0, 1, TimeUnit.SECONDS).sync();
+            EventLoops.group(1, "netty-memory-test").shutdownGracefully(0, 1, TimeUnit.SECONDS).sync();
             System.out.println("OK " + NettyMemory.freesThroughSharedArenas());
             System.out.flush();
             System.err.flush();
