@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.api.config.ServiceConfig;
+import io.kestrel.rpc.api.stream.CallStreamObserver;
+import io.kestrel.rpc.api.stream.ClientResponseObserver;
+import io.kestrel.rpc.api.stream.StreamCancelledException;
 import io.kestrel.rpc.api.stream.StreamObserver;
 import io.kestrel.rpc.core.Callbacks;
 import io.kestrel.rpc.core.RpcRuntime;
@@ -14,7 +17,11 @@ import io.kestrel.rpc.core.TestRuntimes;
 import io.kestrel.rpc.testing.Await;
 import java.time.Duration;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
@@ -113,6 +120,67 @@ class DirectStreamDeliveryTest {
         responses.requests.onCompleted();
         assertNull(responses.end(), "the stream still ends normally");
         assertEquals(sent[0], responses.received.size(), "every message sent before the refusal was echoed");
+    }
+
+    /**
+     * A long queue of messages delivered on the I/O thread does not hold the connection's reads: after each batch of
+     * 64 the event loop reads its socket, so a unary answer that arrives meanwhile completes its call before the
+     * thousands queued ahead of it have been delivered (before, the event loop read again only once the queue was
+     * empty, so on a busy stream a unary call waited for the whole credit window to be delivered).
+     */
+    @Test
+    void aLongDeliveryOnTheIoThreadLetsTheConnectionReadInBetween() throws Exception {
+        AtomicBoolean slow = new AtomicBoolean();
+        AtomicInteger delivered = new AtomicInteger();
+        CompletableFuture<Throwable> ended = new CompletableFuture<>();
+        AtomicReference<CallStreamObserver<?>> handle = new AtomicReference<>();
+        ClientResponseObserver<Integer> observer = new ClientResponseObserver<>() {
+            @Override
+            public void beforeStart(CallStreamObserver<?> stream) {
+                handle.set(stream);
+            }
+
+            @Override
+            public void onNext(Integer value) {
+                delivered.incrementAndGet();
+                if (slow.get()) {
+                    for (long end = System.nanoTime() + 100_000; System.nanoTime() < end; ) {
+                        Thread.onSpinWait(); // 100 us of work per message, on the I/O thread
+                    }
+                }
+            }
+
+            @Override
+            public void onError(Throwable error) {
+                ended.complete(error);
+            }
+
+            @Override
+            public void onCompleted() {
+                ended.complete(null);
+            }
+        };
+        FeedService service = feed(direct);
+        service.endless(observer);
+        // fast at first, so the automatic window widens toward its byte bound (thousands of small messages)
+        Await.until("the stream ran a while", () -> delivered.get() > 20_000);
+        slow.set(true);
+        // the provider fills the window again: the queue ahead of the next answer
+        Await.until("thousands of messages sent and not yet delivered",
+                () -> impl.endlessSent.get() - delivered.get() > 1000);
+
+        int queuedBefore = impl.endlessSent.get() - delivered.get();
+        int deliveredBefore = delivered.get();
+        assertEquals("pong x", service.ping("x"));
+        int deliveredDuring = delivered.get() - deliveredBefore;
+        String figures = "sent and not yet delivered when the call went out: " + queuedBefore
+                + "; delivered before its answer: " + deliveredDuring;
+        System.out.println(figures);
+        assertTrue(deliveredDuring < queuedBefore / 2, "the answer waited behind the queued messages: " + figures);
+        slow.set(false);
+        assertFalse(ended.isDone(), "the stream still runs: " + ended.getNow(null));
+        handle.get().cancel("enough");
+        assertTrue(ended.get(20, TimeUnit.SECONDS) instanceof StreamCancelledException, "ended by the cancel");
     }
 
     /** A {@link Collector} that can answer: the request observer of its bidirectional stream. */

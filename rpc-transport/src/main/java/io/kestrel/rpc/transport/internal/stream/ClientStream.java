@@ -63,6 +63,12 @@ public final class ClientStream extends StreamSide implements StreamCall {
                 ch.eventLoop().execute(task);
             }
         }
+
+        @Override
+        public EventExecutor loop() {
+            Channel ch = stream.channel;
+            return ch == null ? null : ch.eventLoop();
+        }
     }
 
     /** The stream in {@code arguments} of a streaming method's call; its arguments on the wire are the others. */

@@ -5,6 +5,7 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
@@ -15,12 +16,20 @@ import java.util.function.Consumer;
  * <p>The event loop queues what one read burst brought without waking the executor per item
  * ({@link #offerInBurst}): the executor gets the whole burst as one task once the event loop has run out of what it
  * read, so one wake-up serves many messages.
+ *
+ * <p>Delivered on the event loop itself (direct dispatch, callbacks on the I/O thread), a task hands over at most
+ * {@value #MAX_BATCH} items and then lets the event loop read its sockets before the next {@value #MAX_BATCH}: a queue
+ * of a whole credit window is not delivered in one go while a unary answer or another stream's messages wait unread
+ * behind it. (A task the event loop queues for itself runs before its next read; one scheduled with no delay runs
+ * after it.)
  */
 final class Inbox implements Runnable {
     private static final int MAX_BATCH = 64;
 
     /** An executor that runs its tasks on the event loop of the stream's connection (the loop's own task queue). */
     interface OnEventLoop extends Executor {
+        /** The event loop it runs tasks on; null while there is none yet. */
+        EventExecutor loop();
     }
 
     private final Queue<Object> items = new ConcurrentLinkedQueue<>();
@@ -104,15 +113,53 @@ final class Inbox implements Runnable {
 
     @Override
     public void run() {
+        boolean full = false;
         try {
             Object item;
             int n = 0;
-            while (n++ < MAX_BATCH && (item = items.poll()) != null) {
+            while ((item = items.poll()) != null) {
                 handler.accept(item);
+                if (++n == MAX_BATCH) {
+                    full = true;
+                    break;
+                }
             }
         } finally {
             scheduled.set(false);
+            if (full && !items.isEmpty() && afterIo()) {
+                return; // the rest after the event loop's next reads
+            }
             schedule(); // what arrived meanwhile, or the rest of a long queue after others had a turn
+        }
+    }
+
+    /**
+     * On the event loop that delivers: queues the rest of a long queue as a task scheduled with no delay, which the
+     * loop runs after its next reads (it polls its sockets without waiting while such a task is due). False when the
+     * executor is not the event loop, or it is shutting down: then the caller queues the task as usual. Should the loop
+     * shut down before that turn, its scheduled tasks are cancelled and this one is queued as an ordinary task, which
+     * the shutdown still runs (what is queued is delivered or released as before).
+     */
+    private boolean afterIo() {
+        EventExecutor loop = executor instanceof OnEventLoop onLoop ? onLoop.loop()
+                : executor instanceof EventExecutor e ? e : null;
+        if (!started || loop == null || !loop.inEventLoop() || loop.isShuttingDown()) {
+            return false;
+        }
+        if (!scheduled.compareAndSet(false, true)) {
+            return true; // a task already runs what is left
+        }
+        try {
+            loop.schedule(this, 0, TimeUnit.NANOSECONDS).addListener(f -> {
+                if (f.isCancelled()) {
+                    scheduled.set(false);
+                    schedule();
+                }
+            });
+            return true;
+        } catch (RejectedExecutionException e) {
+            scheduled.set(false);
+            return false;
         }
     }
 }
