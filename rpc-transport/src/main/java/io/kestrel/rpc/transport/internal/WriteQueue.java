@@ -1,10 +1,12 @@
 package io.kestrel.rpc.transport.internal;
 
 import io.netty.channel.Channel;
+import io.netty.channel.EventLoop;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.internal.PlatformDependent;
 import java.util.Queue;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
@@ -15,9 +17,11 @@ import java.util.function.Consumer;
  * instead of N. Ordering is the enqueue order within each of two queues: {@linkplain #enqueueUrgent urgent}
  * messages (calls, unary answers and refusals, credit frames, heartbeats) go before ordinary ones (stream data and
  * what must follow it), and a run writes at most {@value #MAX_BATCH} ordinary messages before it flushes and
- * queues itself again behind the event loop's other work: an urgent message waits for at most one such batch,
- * never for a whole backlog of stream data. An urgent message queued before an ordinary one is written before it
- * (a call before its stream's data).
+ * queues itself again behind the event loop's other work and its next reads (a task scheduled with no delay, which
+ * the loop runs after polling its sockets): an urgent message waits for at most one such batch, never for a whole
+ * backlog of stream data, and neither does what the connection has to read (a call, credit, a unary answer), which
+ * a queue of tasks that never empties would hold back until the sender ran out of credit. An urgent message queued
+ * before an ordinary one is written before it (a call before its stream's data).
  *
  * @param <T> the queued message type, turned into writes by the writer function on the event loop
  */
@@ -117,8 +121,9 @@ public final class WriteQueue<T> implements Runnable {
 
     @Override
     public void run() {
+        int n = 0;
         try {
-            for (int n = 0; n < MAX_BATCH; n++) {
+            for (; n < MAX_BATCH; n++) {
                 boolean more = queue.peek() != null; // what is urgent now was queued before it: written first
                 drainTo(urgent, writer);
                 if (!more) {
@@ -132,8 +137,33 @@ public final class WriteQueue<T> implements Runnable {
         } finally {
             scheduled.set(false);
             if (!isEmpty() && holds.get() == 0 && scheduled.compareAndSet(false, true)) {
-                schedule(); // behind the reads and tasks queued meanwhile
+                if (n < MAX_BATCH || !scheduleAfterReads()) {
+                    schedule(); // behind the tasks queued meanwhile
+                }
             }
+        }
+    }
+
+    /**
+     * On the event loop, after a full batch: the next run as a task scheduled with no delay, which the loop runs after
+     * its next reads. False when the loop is shutting down (the caller queues an ordinary task). Should the loop shut
+     * down before that turn, the cancelled run is queued as an ordinary task, which the shutdown still runs (or, once
+     * the loop is gone, what is queued is released: {@link #schedule}).
+     */
+    private boolean scheduleAfterReads() {
+        EventLoop loop = channel.eventLoop();
+        if (loop.isShuttingDown()) {
+            return false;
+        }
+        try {
+            loop.schedule(this, 0, TimeUnit.NANOSECONDS).addListener(f -> {
+                if (f.isCancelled()) {
+                    schedule();
+                }
+            });
+            return true;
+        } catch (RejectedExecutionException shuttingDown) {
+            return false;
         }
     }
 

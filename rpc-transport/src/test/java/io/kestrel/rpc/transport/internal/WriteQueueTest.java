@@ -41,6 +41,8 @@ class WriteQueueTest {
     private static final int BACKLOG = 1000;
 
     private final ByteBuf received = Unpooled.buffer();
+    /** When set, the server answers the first bytes it reads with one byte of its own (once). */
+    private final java.util.concurrent.atomic.AtomicBoolean replyOnce = new java.util.concurrent.atomic.AtomicBoolean();
     private EventLoopGroup serverGroup;
     private EventLoopGroup clientGroup;
     private Channel client;
@@ -58,6 +60,9 @@ class WriteQueueTest {
                             protected void channelRead0(ChannelHandlerContext ctx, ByteBuf msg) {
                                 synchronized (received) {
                                     received.writeBytes(msg);
+                                }
+                                if (replyOnce.compareAndSet(true, false)) {
+                                    ctx.writeAndFlush(Unpooled.wrappedBuffer(new byte[] {1}));
                                 }
                             }
                         });
@@ -261,6 +266,66 @@ class WriteQueueTest {
         ByteBuf late = number(BACKLOG);
         queue[0].enqueue(late); // after it stopped: released at once by this thread
         assertEquals(0, late.refCnt(), "a message queued after the event loop stopped is released");
+        for (int i = 0; i < BACKLOG; i++) {
+            assertEquals(0, all.get(i).refCnt(), "message " + i + " released (written, failed or dropped)");
+        }
+    }
+
+    /**
+     * A backlog of stream data does not keep the connection from reading: after each batch of 256 the queue runs
+     * again only after the event loop has polled its socket. The peer answers the first bytes it gets with one byte,
+     * and that byte is read while most of the backlog is still queued (before, the queue's runs followed each other
+     * in one pass of the loop's tasks and the byte was read after the last of them).
+     */
+    @Test
+    void theConnectionReadsBetweenBatchesOfABacklog() throws InterruptedException {
+        int backlog = 50_000;
+        AtomicInteger written = new AtomicInteger();
+        AtomicInteger writtenWhenRead = new AtomicInteger(-1);
+        client.pipeline().addLast(new SimpleChannelInboundHandler<ByteBuf>() {
+            @Override
+            protected void channelRead0(ChannelHandlerContext ctx, ByteBuf msg) {
+                writtenWhenRead.compareAndSet(-1, written.get());
+            }
+        });
+        WriteQueue<ByteBuf> queue = new WriteQueue<>(client, buf -> {
+            written.incrementAndGet();
+            client.write(buf, client.voidPromise());
+        });
+        replyOnce.set(true);
+        queue.holdFlush();
+        for (int i = 0; i < backlog; i++) {
+            queue.enqueue(number(i));
+        }
+        queue.releaseFlush();
+        Await.until("the peer's byte read", () -> writtenWhenRead.get() >= 0);
+        assertTrue(writtenWhenRead.get() < backlog / 2, "written before the peer's byte was read: "
+                + writtenWhenRead.get() + " of " + backlog);
+        List<Integer> numbers = awaitReceived(backlog);
+        for (int i = 0; i < backlog; i++) {
+            assertEquals(i, numbers.get(i), "in order");
+        }
+    }
+
+    @Test
+    void aRunWaitingForTheReadsIsNotLostWhenTheEventLoopStops() throws InterruptedException {
+        List<ByteBuf> all = new ArrayList<>();
+        WriteQueue<ByteBuf> queue = new WriteQueue<>(client, buf -> {
+            if (all.get(255) == buf) { // the last of the first batch: the loop shuts down before the next run
+                @SuppressWarnings("deprecation")
+                Runnable stop = ((SingleThreadEventExecutor) client.eventLoop())::shutdown;
+                client.eventLoop().execute(stop);
+            }
+            client.write(buf, client.voidPromise());
+        });
+        queue.holdFlush();
+        for (int i = 0; i < BACKLOG; i++) {
+            ByteBuf b = number(i);
+            all.add(b);
+            queue.enqueue(b);
+        }
+        queue.releaseFlush();
+        assertTrue(clientGroup.awaitTermination(10, TimeUnit.SECONDS), "the client's event loop stopped");
         for (int i = 0; i < BACKLOG; i++) {
             assertEquals(0, all.get(i).refCnt(), "message " + i + " released (written, failed or dropped)");
         }
