@@ -7,8 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kestrel.rpc.api.config.ReferenceConfig;
 import io.kestrel.rpc.api.config.ServiceConfig;
-import io.kestrel.rpc.api.stream.CallStreamObserver;
-import io.kestrel.rpc.api.stream.ClientResponseObserver;
 import io.kestrel.rpc.api.stream.StreamCancelledException;
 import io.kestrel.rpc.api.stream.StreamObserver;
 import io.kestrel.rpc.core.Callbacks;
@@ -17,9 +15,7 @@ import io.kestrel.rpc.core.TestRuntimes;
 import io.kestrel.rpc.testing.Await;
 import java.time.Duration;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -132,14 +128,7 @@ class DirectStreamDeliveryTest {
     void aLongDeliveryOnTheIoThreadLetsTheConnectionReadInBetween() throws Exception {
         AtomicBoolean slow = new AtomicBoolean();
         AtomicInteger delivered = new AtomicInteger();
-        CompletableFuture<Throwable> ended = new CompletableFuture<>();
-        AtomicReference<CallStreamObserver<?>> handle = new AtomicReference<>();
-        ClientResponseObserver<Integer> observer = new ClientResponseObserver<>() {
-            @Override
-            public void beforeStart(CallStreamObserver<?> stream) {
-                handle.set(stream);
-            }
-
+        Collector<Integer> observer = new Collector<>() { // keeps the handle and the end, not the messages
             @Override
             public void onNext(Integer value) {
                 delivered.incrementAndGet();
@@ -148,16 +137,6 @@ class DirectStreamDeliveryTest {
                         Thread.onSpinWait(); // 100 us of work per message, on the I/O thread
                     }
                 }
-            }
-
-            @Override
-            public void onError(Throwable error) {
-                ended.complete(error);
-            }
-
-            @Override
-            public void onCompleted() {
-                ended.complete(null);
             }
         };
         FeedService service = feed(direct);
@@ -178,9 +157,9 @@ class DirectStreamDeliveryTest {
         System.out.println(figures);
         assertTrue(deliveredDuring < queuedBefore / 2, "the answer waited behind the queued messages: " + figures);
         slow.set(false);
-        assertFalse(ended.isDone(), "the stream still runs: " + ended.getNow(null));
-        handle.get().cancel("enough");
-        assertTrue(ended.get(20, TimeUnit.SECONDS) instanceof StreamCancelledException, "ended by the cancel");
+        assertFalse(observer.ended.isDone(), "the stream still runs: " + observer.ended.getNow(null));
+        observer.handle.cancel("enough");
+        assertTrue(observer.end() instanceof StreamCancelledException, "ended by the cancel");
     }
 
     /** A {@link Collector} that can answer: the request observer of its bidirectional stream. */
