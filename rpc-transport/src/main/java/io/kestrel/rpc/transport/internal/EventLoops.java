@@ -52,6 +52,31 @@ public final class EventLoops {
         return EPOLL ? Native.server() : io.netty.channel.socket.nio.NioServerSocketChannel.class;
     }
 
+    /**
+     * Runs {@code task} on {@code loop} after the loop's next poll of its sockets: a task scheduled with no delay, which
+     * the loop takes only after reading what is ready (a task it queues with {@code execute} runs before that, and a
+     * queue of such tasks that never empties keeps the loop from reading). Should the loop shut down before that turn,
+     * it cancels the task and {@code ifCancelled} runs (on the loop) instead.
+     *
+     * @return false, and nothing is scheduled, when the loop is shutting down or refuses the task
+     */
+    public static boolean runAfterReads(io.netty.util.concurrent.EventExecutor loop, Runnable task,
+            Runnable ifCancelled) {
+        if (loop.isShuttingDown()) {
+            return false;
+        }
+        try {
+            loop.schedule(task, 0, TimeUnit.NANOSECONDS).addListener(f -> {
+                if (f.isCancelled()) {
+                    ifCancelled.run();
+                }
+            });
+            return true;
+        } catch (RejectedExecutionException shuttingDown) {
+            return false;
+        }
+    }
+
     /** "epoll" or "nio": what the groups {@link #group} makes use. */
     public static String transportName() {
         return EPOLL ? "epoll" : "nio";

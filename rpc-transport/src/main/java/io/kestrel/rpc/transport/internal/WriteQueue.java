@@ -1,12 +1,10 @@
 package io.kestrel.rpc.transport.internal;
 
 import io.netty.channel.Channel;
-import io.netty.channel.EventLoop;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.internal.PlatformDependent;
 import java.util.Queue;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
@@ -137,33 +135,12 @@ public final class WriteQueue<T> implements Runnable {
         } finally {
             scheduled.set(false);
             if (!isEmpty() && holds.get() == 0 && scheduled.compareAndSet(false, true)) {
-                if (n < MAX_BATCH || !scheduleAfterReads()) {
+                // after a full batch the next run waits for the loop's reads; cancelled by a shutdown, it is queued
+                // as an ordinary task, which the shutdown still runs (once the loop is gone, schedule releases)
+                if (n < MAX_BATCH || !EventLoops.runAfterReads(channel.eventLoop(), this, this::schedule)) {
                     schedule(); // behind the tasks queued meanwhile
                 }
             }
-        }
-    }
-
-    /**
-     * On the event loop, after a full batch: the next run as a task scheduled with no delay, which the loop runs after
-     * its next reads. False when the loop is shutting down (the caller queues an ordinary task). Should the loop shut
-     * down before that turn, the cancelled run is queued as an ordinary task, which the shutdown still runs (or, once
-     * the loop is gone, what is queued is released: {@link #schedule}).
-     */
-    private boolean scheduleAfterReads() {
-        EventLoop loop = channel.eventLoop();
-        if (loop.isShuttingDown()) {
-            return false;
-        }
-        try {
-            loop.schedule(this, 0, TimeUnit.NANOSECONDS).addListener(f -> {
-                if (f.isCancelled()) {
-                    schedule();
-                }
-            });
-            return true;
-        } catch (RejectedExecutionException shuttingDown) {
-            return false;
         }
     }
 

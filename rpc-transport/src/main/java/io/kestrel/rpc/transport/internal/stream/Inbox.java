@@ -1,11 +1,11 @@
 package io.kestrel.rpc.transport.internal.stream;
 
+import io.kestrel.rpc.transport.internal.EventLoops;
 import io.netty.util.concurrent.EventExecutor;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
@@ -143,23 +143,19 @@ final class Inbox implements Runnable {
     private boolean afterIo() {
         EventExecutor loop = executor instanceof OnEventLoop onLoop ? onLoop.loop()
                 : executor instanceof EventExecutor e ? e : null;
-        if (!started || loop == null || !loop.inEventLoop() || loop.isShuttingDown()) {
+        if (!started || loop == null || !loop.inEventLoop()) {
             return false;
         }
         if (!scheduled.compareAndSet(false, true)) {
             return true; // a task already runs what is left
         }
-        try {
-            loop.schedule(this, 0, TimeUnit.NANOSECONDS).addListener(f -> {
-                if (f.isCancelled()) {
-                    scheduled.set(false);
-                    schedule();
-                }
-            });
-            return true;
-        } catch (RejectedExecutionException e) {
+        if (!EventLoops.runAfterReads(loop, this, () -> {
+            scheduled.set(false);
+            schedule();
+        })) {
             scheduled.set(false);
             return false;
         }
+        return true;
     }
 }
