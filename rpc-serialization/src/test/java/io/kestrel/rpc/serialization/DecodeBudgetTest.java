@@ -185,6 +185,35 @@ class DecodeBudgetTest {
         assertEquals(five, budget.limits());
     }
 
+    /**
+     * A budget restarted with the time now already known (when the value's frame was read) takes it for its first
+     * look at the deadline instead of the clock, and reads the clock for the looks after it: a value the reader got
+     * before its deadline starts decoding even if the deadline has passed since, and is still stopped at the next look.
+     */
+    @Test
+    void theFirstLookAtTheDeadlineTakesTheTimeTheReaderKnewAndTheNextLooksReadTheClock() {
+        DecodeLimits limits = DecodeLimits.defaults();
+        long passed = System.nanoTime() - 1_000_000L; // a millisecond ago
+        DecodeBudget budget = DecodeBudget.defaults().restart(limits, passed, passed - 1_000_000L); // read before it
+        budget.enter(); // the first look: before the deadline by the time known
+        for (int i = 1; i < DecodeBudget.DEADLINE_CHECK_INTERVAL; i++) {
+            budget.element(); // no look in between
+        }
+        DecodeLimitException late = assertThrows(DecodeLimitException.class, budget::element,
+                "the next look reads the clock, which is past the deadline");
+        assertEquals(DecodeLimits.Limit.DEADLINE, late.limit());
+
+        long future = System.nanoTime() + 60_000_000_000L;
+        budget.restart(limits, future, future + 1); // the reader knew the deadline had passed when it read the value
+        DecodeLimitException known = assertThrows(DecodeLimitException.class, budget::enter);
+        assertEquals(DecodeLimits.Limit.DEADLINE, known.limit());
+
+        budget.restart(limits, future, 0); // 0: not known, the clock decides
+        budget.enter();
+        budget.restart(limits, passed); // a plain restart knows nothing: the clock, at the first value
+        assertThrows(DecodeLimitException.class, budget::enter);
+    }
+
     @Test
     void onlyJavaAndFastjson2SayTheyCannotBoundDecodeWork() {
         for (String name : Serializations.installed().names().keySet()) {

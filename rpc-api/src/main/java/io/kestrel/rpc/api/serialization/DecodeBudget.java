@@ -33,6 +33,8 @@ public final class DecodeBudget {
     private long elements;
     private long hashWork;
     private int sinceDeadlineCheck;
+    /** The time now as the caller knew it when it restarted this budget, for the first look at the deadline; 0: none. */
+    private long knownNowNanos;
 
     private DecodeBudget(DecodeLimits limits, long deadlineNanos, boolean hasDeadline) {
         start(limits, deadlineNanos, hasDeadline);
@@ -76,6 +78,21 @@ public final class DecodeBudget {
         return start(limits, deadlineNanos, true);
     }
 
+    /**
+     * As {@link #restart(DecodeLimits, long)}, for a caller that has just looked at the clock (or knows when the value
+     * arrived): the first look at the deadline compares it with {@code nowNanos} instead of reading the clock again,
+     * and the looks every {@value #DEADLINE_CHECK_INTERVAL} values after it read the clock as usual. A value small
+     * enough never to get there costs no clock read at all.
+     *
+     * @param nowNanos {@link System#nanoTime()} as the caller last read it; 0 if it did not (the clock is read)
+     * @return this budget
+     */
+    public DecodeBudget restart(DecodeLimits limits, long deadlineNanos, long nowNanos) {
+        start(limits, deadlineNanos, true);
+        this.knownNowNanos = nowNanos;
+        return this;
+    }
+
     /** Starts this budget over for the next value, as {@link #of} would make it (no deadline); see {@link #restart(DecodeLimits, long)}. */
     public DecodeBudget restart(DecodeLimits limits) {
         return start(limits, 0, false);
@@ -91,6 +108,7 @@ public final class DecodeBudget {
         this.elements = 0;
         this.hashWork = 0;
         this.sinceDeadlineCheck = 0;
+        this.knownNowNanos = 0;
         return this;
     }
 
@@ -189,7 +207,12 @@ public final class DecodeBudget {
     /** Throws if the deadline has passed. */
     public void checkDeadline() {
         if (hasDeadline) {
-            long now = System.nanoTime();
+            long now = knownNowNanos;
+            if (now == 0) {
+                now = System.nanoTime();
+            } else {
+                knownNowNanos = 0; // the first look only
+            }
             if (startNanos == 0) {
                 startNanos = now;
             }

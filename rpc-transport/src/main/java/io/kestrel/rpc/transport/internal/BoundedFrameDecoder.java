@@ -40,6 +40,8 @@ public abstract class BoundedFrameDecoder extends ByteToMessageDecoder {
     /** When the first byte of the frame being received arrived (0: no frame in progress). */
     private long partialSinceNanos;
     private ScheduledFuture<?> frameCheck;
+    /** When the bytes being decoded were read ({@link System#nanoTime()}), 0 until a frame of them asks. */
+    private long readNanos;
 
     /**
      * @param budget the memory budget (null: none)
@@ -66,6 +68,25 @@ public abstract class BoundedFrameDecoder extends ByteToMessageDecoder {
     /** A consumer's decoder: what its provider sends is all budgeted, answers and events alike. */
     protected final boolean consumer() {
         return consumer;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+        readNanos = 0; // new bytes: the clock is read again, once, when a frame of them needs the time
+        super.channelRead(ctx, msg);
+    }
+
+    /**
+     * When the bytes being decoded were read, on {@link System#nanoTime()}'s clock: one clock read per socket read,
+     * shared by every frame it completes (a read of a pipelining peer holds hundreds), instead of one per frame.
+     */
+    protected final long readNanos() {
+        long t = readNanos;
+        if (t == 0) {
+            t = System.nanoTime();
+            readNanos = t;
+        }
+        return t;
     }
 
     @Override
@@ -128,7 +149,7 @@ public abstract class BoundedFrameDecoder extends ByteToMessageDecoder {
         if (frameTimeoutNanos == 0 || partialSinceNanos != 0) {
             return;
         }
-        partialSinceNanos = System.nanoTime();
+        partialSinceNanos = readNanos();
         if (frameCheck == null) {
             frameCheck = ctx.executor().schedule(() -> checkFrame(ctx), frameTimeoutNanos, TimeUnit.NANOSECONDS);
         }

@@ -22,6 +22,11 @@ public final class Frame {
      * connection; else null.
      */
     public final ByteBuf definitionPrefix;
+    /**
+     * When the bytes that completed this frame were read, on {@link System#nanoTime()}'s clock (the decoder reads the
+     * clock once per socket read); 0 for a frame no decoder made, whose users read the clock themselves.
+     */
+    long receivedNanos;
     private MemoryBudget budget;
     private long reserved;
 
@@ -39,6 +44,12 @@ public final class Frame {
         this.bodyLength = bodyLength;
         this.body = body;
         this.overBudget = overBudget;
+    }
+
+    /** {@link #receivedNanos}, or the clock now for a frame no decoder stamped. */
+    public long receivedNanos() {
+        long t = receivedNanos;
+        return t != 0 ? t : System.nanoTime();
     }
 
     /** Hands this frame the budget bytes taken for it; {@link #done} gives them back. */

@@ -180,6 +180,7 @@ public final class FrameDecoder extends BoundedFrameDecoder {
         in.skipBytes(headerBytes);
         ByteBuf body = in.readRetainedSlice(bodyLength);
         Frame frame = new Frame(flags, serializationId, status, requestId, bodyLength, body);
+        frame.receivedNanos = readNanos();
         if (reserved > 0 && (budgetedKind != EVERY_FRAME || (flags & (Wire.FLAG_REQUEST | Wire.FLAG_EVENT)) == 0)) {
             frame.holdReservation(budget(), reserved); // a request (provider) or response (consumer): until it is done
         } else if (reserved > 0) {

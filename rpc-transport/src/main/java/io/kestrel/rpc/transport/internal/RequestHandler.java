@@ -164,7 +164,7 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
         }
         ServerStream stream = null;
         if (entry.method().stream() != null) {
-            long deadline = head.timeoutMillis() > 0 ? System.nanoTime() + head.timeoutMillis() * 1_000_000L : 0L;
+            long deadline = head.timeoutMillis() > 0 ? f.receivedNanos() + head.timeoutMillis() * 1_000_000L : 0L;
             stream = streams.open(f, entry.method(), serializer, out, ctx.channel(), deadline, maxBodyBytes,
                     entry.direct() ? ctx.channel().eventLoop() : admission.executor());
             if (stream == null) {
@@ -174,8 +174,8 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
                 return;
             }
         }
-        ServerCall call = new ServerCall(f, head, entry.method(), serializer, remote, identity, out, admission, calls,
-                stream);
+        ServerCall call = new ServerCall(f, head, entry.method(), entry.direct(), serializer, remote, identity, out,
+                admission, calls, stream);
         if (entry.direct()) {
             admission.runHere(call); // dispatch="direct": the method never blocks, no hand-off
             return;

@@ -184,7 +184,7 @@ public final class ResponseDecoder {
             return null;
         }
         Serializer serializer = serializer(f, call);
-        DecodeBudget budget = ThreadBudgets.start(serializer.decodeLimits(), true, call.deadlineNanos);
+        DecodeBudget budget = ThreadBudgets.start(serializer.decodeLimits(), true, call.deadlineNanos, f.receivedNanos);
         return Wire.readValue(body, body.readerIndex(), body.readableBytes(), serializer, call.returnType, budget);
     }
 
@@ -210,7 +210,7 @@ public final class ResponseDecoder {
         if (deserialize && body.isReadable()) {
             try {
                 Serializer serializer = serializer(f, call);
-                DecodeBudget budget = ThreadBudgets.start(serializer.decodeLimits(), true, call.deadlineNanos);
+                DecodeBudget budget = ThreadBudgets.start(serializer.decodeLimits(), true, call.deadlineNanos, f.receivedNanos);
                 Object o = Wire.readValue(body, body.readerIndex(), body.readableBytes(), serializer, Throwable.class,
                         budget);
                 if (o instanceof Throwable t) {

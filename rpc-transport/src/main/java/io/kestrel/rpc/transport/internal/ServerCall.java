@@ -38,19 +38,24 @@ final class ServerCall extends ResponseAttachments implements Runnable, Incoming
     private final ResponseWriter out;
     private final Admission admission;
     private final AtomicInteger connectionCalls;
-    private final long receivedNanos = System.nanoTime();
+    /** When its frame was read (see {@link Frame#receivedNanos}): its deadline counts from there. */
+    private final long receivedNanos;
     /** Set once the method was invoked: only work that ran can finish late. */
     private boolean ran;
     /** The stream of a streaming method's call (its answers); null for an ordinary call. */
     private final ServerStream stream;
+    /** It runs on the I/O thread that read it, at once ({@link ServerMethod#direct()}). */
+    private final boolean direct;
 
-    ServerCall(Frame frame, RequestDecoder.Head head, ServerMethod method, Serializer serializer, String remote,
-            CallerIdentity caller, ResponseWriter out, Admission admission, AtomicInteger connectionCalls,
-            ServerStream stream) {
+    ServerCall(Frame frame, RequestDecoder.Head head, ServerMethod method, boolean direct, Serializer serializer,
+            String remote, CallerIdentity caller, ResponseWriter out, Admission admission,
+            AtomicInteger connectionCalls, ServerStream stream) {
         this.stream = stream;
+        this.direct = direct;
         this.caller = caller;
         this.connectionCalls = connectionCalls;
         this.frame = frame;
+        this.receivedNanos = frame.receivedNanos();
         this.head = head;
         this.method = method;
         this.serializer = serializer;
@@ -61,9 +66,17 @@ final class ServerCall extends ResponseAttachments implements Runnable, Incoming
 
     @Override
     public void run() {
+        run(direct ? receivedNanos : System.nanoTime());
+    }
+
+    /**
+     * @param nowNanos the time now: the clock's on a business thread, the frame's read time on the I/O thread that
+     *     read it (a direct method runs there at once, nothing to wait for: no clock read)
+     */
+    private void run(long nowNanos) {
         boolean async = false;
         try {
-            long waitedMs = (System.nanoTime() - receivedNanos) / 1_000_000;
+            long waitedMs = (nowNanos - receivedNanos) / 1_000_000;
             int timeoutMs = head.timeoutMillis();
             if (timeoutMs > 0 && waitedMs >= timeoutMs) {
                 frame.release();
@@ -76,7 +89,7 @@ final class ServerCall extends ResponseAttachments implements Runnable, Incoming
             try {
                 // decoding stops at the serializer's limits, and when the caller's deadline passes
                 DecodeBudget budget = ThreadBudgets.start(serializer.decodeLimits(), timeoutMs > 0,
-                        receivedNanos + timeoutMs * 1_000_000L);
+                        receivedNanos + timeoutMs * 1_000_000L, nowNanos);
                 args = RequestDecoder.readArguments(frame.body, method.parameterTypes(), serializer, budget);
             } catch (RuntimeException e) {
                 // the caller's deadline passing while decoding means nobody waits for the answer any more

@@ -23,14 +23,25 @@ public final class ThreadBudgets {
 
     /** A budget of {@code limits}, with the deadline {@code deadlineNanos} when {@code hasDeadline}. */
     public static DecodeBudget start(DecodeLimits limits, boolean hasDeadline, long deadlineNanos) {
-        if (!(Thread.currentThread() instanceof FastThreadLocalThread)) {
-            return hasDeadline ? DecodeBudget.withDeadline(limits, deadlineNanos) : DecodeBudget.of(limits);
-        }
-        DecodeBudget budget = BUDGET.getIfExists();
-        if (budget == null) {
+        return start(limits, hasDeadline, deadlineNanos, 0L);
+    }
+
+    /**
+     * As {@link #start(DecodeLimits, boolean, long)}, its first look at the deadline taking {@code nowNanos} for the
+     * time now (when the value's frame was read, or the clock as the caller just read it) instead of reading the
+     * clock: see {@link DecodeBudget#restart(DecodeLimits, long, long)}. 0: not known, the clock is read.
+     */
+    public static DecodeBudget start(DecodeLimits limits, boolean hasDeadline, long deadlineNanos, long nowNanos) {
+        DecodeBudget budget;
+        if (Thread.currentThread() instanceof FastThreadLocalThread) {
+            budget = BUDGET.getIfExists();
+            if (budget == null) {
+                budget = DecodeBudget.of(limits);
+                BUDGET.set(budget);
+            }
+        } else {
             budget = DecodeBudget.of(limits);
-            BUDGET.set(budget);
         }
-        return hasDeadline ? budget.restart(limits, deadlineNanos) : budget.restart(limits);
+        return hasDeadline ? budget.restart(limits, deadlineNanos, nowNanos) : budget.restart(limits);
     }
 }

@@ -43,6 +43,40 @@ class FrameDecoderTest {
         assertFalse(ch.finish());
     }
 
+    /**
+     * The decoder reads the clock once per socket read: the frames one read completes carry its time (a provider's
+     * deadlines count from it, a consumer's answer is checked against its deadline with it), and a frame completed by
+     * a later read carries that read's time.
+     */
+    @Test
+    void framesCarryTheTimeOfTheReadThatCompletedThem() {
+        EmbeddedChannel ch = new EmbeddedChannel(new FrameDecoder(1024, new TransportCounters()));
+        ByteBuf third = frame(3, new byte[] {3, 3});
+        ByteBuf first = Unpooled.buffer();
+        first.writeBytes(frame(1, new byte[] {1}));
+        first.writeBytes(frame(2, new byte[] {2}));
+        first.writeBytes(third, 5); // the start of the third frame's header
+        long before = System.nanoTime();
+        ch.writeInbound(first);
+        long after = System.nanoTime();
+        Frame a = ch.readInbound();
+        Frame b = ch.readInbound();
+        assertNull(ch.readInbound(), "the third frame is not complete yet");
+        assertTrue(a.receivedNanos - before >= 0 && after - a.receivedNanos >= 0, "read during writeInbound");
+        assertEquals(a.receivedNanos, b.receivedNanos, "one read, one time");
+        while (System.nanoTime() == after) {
+            Thread.onSpinWait(); // the clock moves on before the next read
+        }
+        ch.writeInbound(third);
+        Frame c = ch.readInbound();
+        assertEquals(3, c.requestId);
+        assertTrue(c.receivedNanos - after > 0, "the read that completed it came later");
+        a.release();
+        b.release();
+        c.release();
+        assertFalse(ch.finish());
+    }
+
     @Test
     void decoderRejectsFrameLongerThanLimitFromTheHeaderAlone() {
         EmbeddedChannel ch = new EmbeddedChannel(new FrameDecoder(16, new TransportCounters()));

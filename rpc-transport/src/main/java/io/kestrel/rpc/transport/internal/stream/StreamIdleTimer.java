@@ -43,7 +43,7 @@ final class StreamIdleTimer implements Runnable {
 
     /** A frame of the consumer on this stream (event loop): the clock restarts; a half-close stops it. */
     void consumerSent(Frame f) {
-        lastNanos = System.nanoTime();
+        lastNanos = f.receivedNanos(); // when it was read: no clock read per message
         if ((f.status & StreamFrames.HALF_CLOSE) != 0) {
             stop(); // the consumer sends no more: nothing to wait for
         }
