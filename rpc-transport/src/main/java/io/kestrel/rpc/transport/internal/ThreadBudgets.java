@@ -21,15 +21,11 @@ public final class ThreadBudgets {
     private ThreadBudgets() {
     }
 
-    /** A budget of {@code limits}, with the deadline {@code deadlineNanos} when {@code hasDeadline}. */
-    public static DecodeBudget start(DecodeLimits limits, boolean hasDeadline, long deadlineNanos) {
-        return start(limits, hasDeadline, deadlineNanos, 0L);
-    }
-
     /**
-     * As {@link #start(DecodeLimits, boolean, long)}, its first look at the deadline taking {@code nowNanos} for the
-     * time now (when the value's frame was read, or the clock as the caller just read it) instead of reading the
-     * clock: see {@link DecodeBudget#restart(DecodeLimits, long, long)}. 0: not known, the clock is read.
+     * A budget of {@code limits}, with the deadline {@code deadlineNanos} when {@code hasDeadline}; its first look at
+     * the deadline takes {@code nowNanos} for the time now (when the value's frame was read, or the clock as the
+     * caller just read it) instead of reading the clock: see {@link DecodeBudget#restart(DecodeLimits, long, long)}.
+     * 0: not known, the clock is read.
      */
     public static DecodeBudget start(DecodeLimits limits, boolean hasDeadline, long deadlineNanos, long nowNanos) {
         DecodeBudget budget;

@@ -24,14 +24,14 @@ class ThreadBudgetsTest {
         AtomicReference<Throwable> failed = new AtomicReference<>();
         Thread t = new FastThreadLocalThread(() -> {
             try {
-                DecodeBudget first = ThreadBudgets.start(limits, true, System.nanoTime() + 1_000_000_000L);
+                DecodeBudget first = ThreadBudgets.start(limits, true, System.nanoTime() + 1_000_000_000L, 0);
                 first.elements(3);
                 seen.add(first);
-                DecodeBudget second = ThreadBudgets.start(limits, false, 0);
+                DecodeBudget second = ThreadBudgets.start(limits, false, 0, 0);
                 seen.add(second);
                 assertEquals(0, second.elementsUsed(), "nothing of the request before is counted");
                 assertFalse(second.hasDeadline());
-                assertTrue(ThreadBudgets.start(limits, true, 42).hasDeadline());
+                assertTrue(ThreadBudgets.start(limits, true, 42, 0).hasDeadline());
             } catch (Throwable e) {
                 failed.set(e);
             }
@@ -46,8 +46,8 @@ class ThreadBudgetsTest {
 
     @Test
     void anyOtherThreadGetsANewBudget() {
-        DecodeBudget first = ThreadBudgets.start(limits, true, System.nanoTime() + 1_000_000_000L);
-        DecodeBudget second = ThreadBudgets.start(limits, false, 0);
+        DecodeBudget first = ThreadBudgets.start(limits, true, System.nanoTime() + 1_000_000_000L, 0);
+        DecodeBudget second = ThreadBudgets.start(limits, false, 0, 0);
         assertNotSame(first, second);
         assertTrue(first.hasDeadline());
         assertFalse(second.hasDeadline());
