@@ -66,14 +66,8 @@ final class ServerCall extends ResponseAttachments implements Runnable, Incoming
 
     @Override
     public void run() {
-        run(direct ? receivedNanos : System.nanoTime());
-    }
-
-    /**
-     * @param nowNanos the time now: the clock's on a business thread, the frame's read time on the I/O thread that
-     *     read it (a direct method runs there at once, nothing to wait for: no clock read)
-     */
-    private void run(long nowNanos) {
+        // a direct method runs at once on the I/O thread that read it: nothing waited, its read's time is now
+        long nowNanos = direct ? receivedNanos : System.nanoTime();
         boolean async = false;
         try {
             long waitedMs = (nowNanos - receivedNanos) / 1_000_000;
